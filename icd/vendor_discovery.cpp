@@ -1,0 +1,138 @@
+#include "vendor_discovery.hpp"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace unicl {
+namespace {
+
+std::vector<std::string> split(const char *s, char sep) {
+  std::vector<std::string> out;
+  if (!s) return out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, sep);)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+bool ends_with(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string read_icd_file(const std::string &path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+// An entry of a vendors list: a folder of .icd files (sorted, as the
+// loaders read them), one .icd file, or a library name.
+void expand(const std::string &entry, std::vector<std::string> &out) {
+  struct stat st {};
+  if (stat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::vector<std::string> files;
+    if (DIR *dir = opendir(entry.c_str())) {
+      while (dirent *e = readdir(dir)) {
+        std::string name = e->d_name;
+        if (ends_with(name, ".icd")) files.push_back(entry + "/" + name);
+      }
+      closedir(dir);
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto &f : files)
+      if (auto lib = read_icd_file(f); !lib.empty()) out.push_back(lib);
+  } else if (ends_with(entry, ".icd")) {
+    if (auto lib = read_icd_file(entry); !lib.empty()) out.push_back(lib);
+  } else {
+    out.push_back(entry);
+  }
+}
+
+std::string resolved_path_of(const void *symbol) {
+  Dl_info info{};
+  if (!dladdr(symbol, &info) || !info.dli_fname) return {};
+  char buf[PATH_MAX];
+  return realpath(info.dli_fname, buf) ? std::string(buf) : std::string(info.dli_fname);
+}
+
+}  // namespace
+
+std::vector<std::string> vendor_library_names() {
+  std::vector<std::string> names;
+  if (const char *own = std::getenv("UNICL_VENDORS")) {
+    for (const auto &e : split(own, ':')) expand(e, names);
+  } else {
+    for (const auto &e : split(std::getenv("OCL_ICD_FILENAMES"), ':')) names.push_back(e);
+    for (const auto &e : split(std::getenv("OCL_ICD_VENDORS"), ':')) expand(e, names);
+    expand("/etc/OpenCL/vendors", names);
+  }
+  std::vector<std::string> unique;
+  for (auto &n : names)
+    if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
+  return unique;
+}
+
+std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt) {
+  using GetAddress = void *(CL_API_CALL *)(const char *);
+  using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
+  const std::string self = resolved_path_of(reinterpret_cast<const void *>(&vendor_library_names));
+  std::vector<std::string> seen_paths;
+  std::vector<VendorPlatform> platforms;
+
+  for (const auto &lib : vendor_library_names()) {
+    // RTLD_LOCAL keeps vendors' symbols (often several LLVMs) apart.
+    void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      rt.log(1, "vendor %s not loaded: %s", lib.c_str(), dlerror());
+      continue;
+    }
+    auto get_address = reinterpret_cast<GetAddress>(dlsym(handle, "clGetExtensionFunctionAddress"));
+    if (!get_address) {
+      rt.log(1, "vendor %s is not an OpenCL ICD (no clGetExtensionFunctionAddress)", lib.c_str());
+      continue;
+    }
+    const std::string path = resolved_path_of(reinterpret_cast<const void *>(get_address));
+    if (path == self) continue;  // UniCL itself, under whatever name
+    if (std::find(seen_paths.begin(), seen_paths.end(), path) != seen_paths.end()) continue;
+    seen_paths.push_back(path);
+    auto get_platforms = reinterpret_cast<IcdGetPlatforms>(get_address("clIcdGetPlatformIDsKHR"));
+    if (!get_platforms) get_platforms = reinterpret_cast<IcdGetPlatforms>(dlsym(handle, "clIcdGetPlatformIDsKHR"));
+    cl_uint n = 0;
+    if (!get_platforms || get_platforms(0, nullptr, &n) != CL_SUCCESS || n == 0) {
+      rt.log(1, "vendor %s reports no platforms; skipped", lib.c_str());
+      continue;
+    }
+    std::vector<cl_platform_id> ids(n);
+    if (get_platforms(n, ids.data(), nullptr) != CL_SUCCESS) {
+      rt.log(1, "vendor %s failed to list its platforms; skipped", lib.c_str());
+      continue;
+    }
+    for (cl_platform_id p : ids) {
+      if (!p || !*reinterpret_cast<void **>(p)) continue;
+      std::string name, version;
+      auto info = [p](cl_platform_info what) {
+        return [p, what](size_t sz, void *v, size_t *r) { return vd(p).clGetPlatformInfo(p, what, sz, v, r); };
+      };
+      if (vendor_string(info(CL_PLATFORM_NAME), name) != CL_SUCCESS ||
+          vendor_string(info(CL_PLATFORM_VERSION), version) != CL_SUCCESS) {
+        rt.log(1, "vendor %s: platform info query failed; skipped", lib.c_str());
+        continue;
+      }
+      platforms.push_back({path, name, p, parse_cl_version(version)});
+      rt.log(2, "vendor platform '%s' (%s) from %s", name.c_str(), version.c_str(), path.c_str());
+    }
+  }
+  return platforms;
+}
+
+}  // namespace unicl

@@ -1,0 +1,471 @@
+// Enqueue entry points. Each one: validate, translate through Command, call
+// the vendor queue of the queue's device, finish.
+#include <algorithm>
+#include <cstring>
+
+#include "api_decls.hpp"
+#include "api_util.hpp"
+#include "command.hpp"
+#include "program.hpp"
+
+namespace unicl {
+namespace {
+
+// Host access flags, checked by UniCL itself in multi-device contexts where
+// replicas are made without them.
+cl_int host_may(cl_mem m, bool read) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (!m->context->multi()) return CL_SUCCESS;
+  cl_mem_flags deny = read ? (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)
+                           : (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+  return (m->flags & deny) ? CL_INVALID_OPERATION : CL_SUCCESS;
+}
+
+Access map_access(cl_map_flags flags) {
+  return (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ? kReadWrite : kRead;
+}
+
+Access arg_access(const ArgMeta &meta, cl_mem m) {
+  if (m->flags & CL_MEM_READ_ONLY) return kRead;
+  return meta.known ? meta.access : kReadWrite;
+}
+
+// Maps in multi-device contexts hand out the host copy: make it valid,
+// then a marker on the application's queue stands for the map.
+void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_flags flags, size_t offset,
+                    cl_uint n, const cl_event *events, cl_event *event, cl_command_type type, cl_int *errcode_ret) {
+  Command c(q);
+  Access access = map_access(flags);
+  cl_int err = c.wait_for(n, events);
+  if (err == CL_SUCCESS) err = c.use_host(m, access);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  err = c.vendor().clEnqueueMarkerWithWaitList(c.vq(), c.num_wait(), c.wait_list(), c.event_out(event));
+  if (err == CL_SUCCESS) {
+    c.record_host_access(m, kRead);
+    if (blocking) {
+      cl_event e = c.vendor_event();
+      vd(e).clWaitForEvents(1, &e);
+    }
+  }
+  void *ptr = static_cast<std::byte *>(host_copy(m)) + offset;
+  if (err == CL_SUCCESS) {
+    m->host_maps.emplace_back(ptr, access);
+    m->map_count.fetch_add(1);
+  }
+  err = c.finish(err, event, type);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  set_error(errcode_ret, CL_SUCCESS);
+  return ptr;
+}
+
+bool valid_map_flags(cl_map_flags f) {
+  if (f & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return false;
+  return !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
+}
+
+}  // namespace
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                       void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vb;
+  if (cl_int err = c.use(buffer, kRead, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueReadBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
+                                              c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_READ_BUFFER);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                        const void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vb;
+  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueWriteBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
+                                               c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_WRITE_BUFFER);
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                           const size_t *buffer_origin, const size_t *host_origin,
+                                           const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint n,
+                                           const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vb;
+  if (cl_int err = c.use(buffer, kRead, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueReadBufferRect(c.vq(), vb, blocking, buffer_origin, host_origin, region,
+                                                  buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                                                  host_slice_pitch, ptr, c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_READ_BUFFER_RECT);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                            const size_t *buffer_origin, const size_t *host_origin,
+                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint n,
+                                            const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vb;
+  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueWriteBufferRect(c.vq(), vb, blocking, buffer_origin, host_origin, region,
+                                                   buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
+                                                   host_slice_pitch, ptr, c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_WRITE_BUFFER_RECT);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+                                       size_t size, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vs, vdst;
+  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueCopyBuffer(c.vq(), vs, vdst, src_offset, dst_offset, size, c.num_wait(),
+                                              c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_COPY_BUFFER);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                                           size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vs, vdst;
+  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueCopyBufferRect(c.vq(), vs, vdst, src_origin, dst_origin, region, src_row_pitch,
+                                                  src_slice_pitch, dst_row_pitch, dst_slice_pitch, c.num_wait(),
+                                                  c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_COPY_BUFFER_RECT);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
+                                       size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vb;
+  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueFillBuffer(c.vq(), vb, pattern, pattern_size, offset, size, c.num_wait(),
+                                              c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_FILL_BUFFER);
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                      const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint n,
+                                      const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(image, true); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vi;
+  if (cl_int err = c.use(image, kRead, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueReadImage(c.vq(), vi, blocking, origin, region, row_pitch, slice_pitch, ptr,
+                                             c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_READ_IMAGE);
+}
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                       const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                                       cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(image, false); err != CL_SUCCESS) return err;
+  Command c(q);
+  cl_mem vi;
+  if (cl_int err = c.use(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueWriteImage(c.vq(), vi, blocking, origin, region, row_pitch, slice_pitch, ptr,
+                                              c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_WRITE_IMAGE);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                      const size_t *dst_origin, const size_t *region, cl_uint n,
+                                      const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vs, vdst;
+  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueCopyImage(c.vq(), vs, vdst, src_origin, dst_origin, region, c.num_wait(),
+                                             c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_COPY_IMAGE);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *fill_color, const size_t *origin,
+                                      const size_t *region, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vi;
+  if (cl_int err = c.use(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueFillImage(c.vq(), vi, fill_color, origin, region, c.num_wait(), c.wait_list(),
+                                             c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_FILL_IMAGE);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                              const size_t *region, size_t dst_offset, cl_uint n,
+                                              const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vs, vdst;
+  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueCopyImageToBuffer(c.vq(), vs, vdst, src_origin, region, dst_offset, c.num_wait(),
+                                                     c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                                              const size_t *dst_origin, const size_t *region, cl_uint n,
+                                              const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  cl_mem vs, vdst;
+  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueCopyBufferToImage(c.vq(), vs, vdst, src_offset, dst_origin, region, c.num_wait(),
+                                                     c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                                     size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event,
+                                     cl_int *errcode_ret) {
+  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
+  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (buffer->context->multi()) {
+    if (!valid_map_flags(flags) || size == 0 || offset > buffer->size || size > buffer->size - offset)
+      return fail(errcode_ret, CL_INVALID_VALUE);
+    if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
+      return fail(errcode_ret, err);
+    return map_host_copy(q, buffer, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_BUFFER, errcode_ret);
+  }
+  Command c(q);
+  cl_mem vb;
+  cl_int err = c.use(buffer, map_access(flags), vb);
+  if (err == CL_SUCCESS) err = c.wait_for(n, events);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  void *ptr = c.vendor().clEnqueueMapBuffer(c.vq(), vb, blocking, flags, offset, size, c.num_wait(), c.wait_list(),
+                                            c.event_out(event), &err);
+  if (err == CL_SUCCESS) buffer->map_count.fetch_add(1);
+  err = c.finish(err, event, CL_COMMAND_MAP_BUFFER);
+  set_error(errcode_ret, err);
+  return err == CL_SUCCESS ? ptr : nullptr;
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                                    const size_t *origin, const size_t *region, size_t *row_pitch,
+                                    size_t *slice_pitch, cl_uint n, const cl_event *events, cl_event *event,
+                                    cl_int *errcode_ret) {
+  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+  if (!live(image) || !image->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
+  if (image->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (image->context->multi()) {
+    if (!valid_map_flags(flags) || !origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
+    // The host copy is tightly packed: rows of width * element size.
+    size_t rp = image->desc.image_width * image->element_size;
+    size_t rows = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : std::max<size_t>(image->desc.image_height, 1);
+    size_t sp = rp * rows;
+    *row_pitch = rp;
+    if (slice_pitch) *slice_pitch = sp;
+    size_t offset = origin[0] * image->element_size + origin[1] * rp + origin[2] * sp;
+    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) offset = origin[0] * image->element_size + origin[1] * rp;
+    return map_host_copy(q, image, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_IMAGE, errcode_ret);
+  }
+  Command c(q);
+  cl_mem vi;
+  cl_int err = c.use(image, map_access(flags), vi);
+  if (err == CL_SUCCESS) err = c.wait_for(n, events);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  void *ptr = c.vendor().clEnqueueMapImage(c.vq(), vi, blocking, flags, origin, region, row_pitch, slice_pitch,
+                                           c.num_wait(), c.wait_list(), c.event_out(event), &err);
+  if (err == CL_SUCCESS) image->map_count.fetch_add(1);
+  err = c.finish(err, event, CL_COMMAND_MAP_IMAGE);
+  set_error(errcode_ret, err);
+  return err == CL_SUCCESS ? ptr : nullptr;
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped_ptr, cl_uint n,
+                                           const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (m->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  Command c(q);
+  if (m->context->multi()) {
+    auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.first == mapped_ptr; });
+    if (it == m->host_maps.end()) return CL_INVALID_VALUE;
+    if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+    cl_int err = c.vendor().clEnqueueMarkerWithWaitList(c.vq(), c.num_wait(), c.wait_list(), c.event_out(event));
+    if (err == CL_SUCCESS) {
+      // A map for writing hands the host copy to the application: when it
+      // gives it back, the host copy is the only valid one.
+      if (it->second & kWrite) c.record_host_access(m, kWrite);
+      m->host_maps.erase(it);
+      m->map_count.fetch_sub(1);
+    }
+    return c.finish(err, event, CL_COMMAND_UNMAP_MEM_OBJECT);
+  }
+  cl_mem vm;
+  if (cl_int err = c.use(m, kReadWrite, vm); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueUnmapMemObject(c.vq(), vm, mapped_ptr, c.num_wait(), c.wait_list(),
+                                                  c.event_out(event));
+  if (err == CL_SUCCESS) m->map_count.fetch_sub(1);
+  return c.finish(err, event, CL_COMMAND_UNMAP_MEM_OBJECT);
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                              cl_mem_migration_flags flags, cl_uint n, const cl_event *events,
+                                              cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (num_mem_objects == 0 || !mem_objects) return CL_INVALID_VALUE;
+  if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return CL_INVALID_VALUE;
+  Command c(q);
+  std::vector<cl_mem> vmems(num_mem_objects);
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    cl_int err = (flags & CL_MIGRATE_MEM_OBJECT_HOST) && c.multi() ? c.use_host(mem_objects[i], kRead)
+                                                                    : c.use(mem_objects[i], kRead, vmems[i]);
+    if (err != CL_SUCCESS) return err;
+  }
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err;
+  if (c.multi()) {
+    // UniCL already moved the data where it is asked for; the marker orders the queue.
+    err = c.vendor().clEnqueueMarkerWithWaitList(c.vq(), c.num_wait(), c.wait_list(), c.event_out(event));
+  } else {
+    err = c.vendor().clEnqueueMigrateMemObjects(c.vq(), num_mem_objects, vmems.data(), flags, c.num_wait(),
+                                                c.wait_list(), c.event_out(event));
+  }
+  return c.finish(err, event, CL_COMMAND_MIGRATE_MEM_OBJECTS);
+}
+
+namespace {
+
+cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset, const size_t *global,
+              const size_t *local, cl_uint n, const cl_event *events, cl_event *event, cl_command_type type) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(k)) return CL_INVALID_KERNEL;
+  if (k->program->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  cl_kernel vk = k->per_slot[q->slot].get();
+  if (!vk) return CL_INVALID_PROGRAM_EXECUTABLE;
+  Command c(q);
+  if (c.multi()) {
+    std::lock_guard lock(k->mutex);
+    for (size_t i = 0; i < k->args.size(); ++i) {
+      cl_mem m = k->args[i].mem;
+      if (!m) continue;
+      cl_mem unused;
+      if (!live(m)) return CL_INVALID_KERNEL_ARGS;
+      if (cl_int err = c.use(m, arg_access(k->meta[i], m), unused); err != CL_SUCCESS) return err;
+    }
+  }
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueNDRangeKernel(c.vq(), vk, dim, offset, global, local, c.num_wait(), c.wait_list(),
+                                                 c.event_out(event));
+  return c.finish(err, event, type);
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+                                          const size_t *global_work_offset, const size_t *global_work_size,
+                                          const size_t *local_work_size, cl_uint n, const cl_event *events,
+                                          cl_event *event) {
+  return launch(q, k, work_dim, global_work_offset, global_work_size, local_work_size, n, events, event,
+                CL_COMMAND_NDRANGE_KERNEL);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *events, cl_event *event) {
+  const size_t one = 1;
+  return launch(q, k, 1, nullptr, &one, &one, n, events, event, CL_COMMAND_TASK);
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *user_func)(void *), void *args,
+                                         size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                                         const void **args_mem_loc, cl_uint n, const cl_event *events,
+                                         cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!user_func) return CL_INVALID_VALUE;
+  if ((num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc))
+    return CL_INVALID_VALUE;
+  Command c(q);
+  std::vector<cl_mem> vmems(num_mem_objects);
+  for (cl_uint i = 0; i < num_mem_objects; ++i)
+    if (cl_int err = c.use(mem_list[i], kReadWrite, vmems[i]); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  // The vendor copies `args` and patches memory handles at args_mem_loc:
+  // those must hold the vendor's handles, in a copy of our own.
+  std::vector<std::byte> copy(static_cast<std::byte *>(args), static_cast<std::byte *>(args) + (args ? cb_args : 0));
+  std::vector<const void *> locs(num_mem_objects);
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    size_t at = static_cast<const std::byte *>(args_mem_loc[i]) - static_cast<std::byte *>(args);
+    if (!args || at + sizeof(cl_mem) > cb_args) return CL_INVALID_VALUE;
+    std::memcpy(copy.data() + at, &vmems[i], sizeof(cl_mem));
+    locs[i] = copy.data() + at;
+  }
+  cl_int err = c.vendor().clEnqueueNativeKernel(c.vq(), user_func, args ? copy.data() : nullptr, cb_args,
+                                                num_mem_objects, vmems.empty() ? nullptr : vmems.data(),
+                                                locs.empty() ? nullptr : locs.data(), c.num_wait(), c.wait_list(),
+                                                c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_NATIVE_KERNEL);
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueMarkerWithWaitList(c.vq(), c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_MARKER);
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events,
+                                                cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q);
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.vendor().clEnqueueBarrierWithWaitList(c.vq(), c.num_wait(), c.wait_list(), c.event_out(event));
+  return c.finish(err, event, CL_COMMAND_BARRIER);
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!event) return CL_INVALID_VALUE;
+  return api::clEnqueueMarkerWithWaitList(q, 0, nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) { return api::clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr); }
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event *events) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (n == 0 || !events) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!live(events[i])) return CL_INVALID_EVENT;
+  return api::clEnqueueBarrierWithWaitList(q, n, events, nullptr);
+}
+
+}  // namespace unicl::api

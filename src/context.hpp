@@ -1,0 +1,46 @@
+// A UniCL context spans devices of any vendors. Underneath, each device has
+// a vendor context of its own (a "slot"): UniCL, not the vendor, keeps
+// buffers coherent between devices, because vendors' own multi-device
+// migration cannot be relied on and cannot cross vendors at all.
+#pragma once
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "device.hpp"
+
+struct DeviceSlot {
+  unicl::Ref<_cl_device_id> device;
+  unicl::VendorRef<cl_context> vendor;
+  // In-order queue for the transfers UniCL issues itself (made on first use).
+  unicl::VendorRef<cl_command_queue> transfer_queue;
+};
+
+struct _cl_context : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Context;
+  using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
+  using Destructor = void(CL_CALLBACK *)(cl_context, void *);
+
+  _cl_context() : ObjectHeader(kKind) {}
+  ~_cl_context();
+
+  std::vector<DeviceSlot> slots;
+  std::vector<cl_context_properties> properties;  // as given, 0-terminated or empty
+  Notify notify = nullptr;
+  void *notify_data = nullptr;
+  std::vector<std::pair<Destructor, void *>> destructors;
+  // Guards lazy per-slot state and, in multi-slot contexts, the coherence
+  // state of every buffer (one lock per context keeps lock order trivial).
+  std::mutex mutex;
+
+  static constexpr size_t npos = ~size_t{0};
+  size_t slot_of(cl_device_id d) const {
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].device.get() == d) return i;
+    return npos;
+  }
+  bool multi() const { return slots.size() > 1; }
+  cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
+  // Caller holds `mutex`.
+  cl_int transfer_queue(size_t slot, cl_command_queue &out);
+};

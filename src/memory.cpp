@@ -1,0 +1,261 @@
+// Replicas and coherence of memory objects across the slots of a context.
+#include "memory.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "event.hpp"
+#include "image_format.hpp"
+
+using namespace unicl;
+
+namespace unicl {
+
+void DestructionNotice::arrive(std::shared_ptr<DestructionNotice> self) {
+  if (self->pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  std::vector<std::pair<Callback, void *>> callbacks;
+  {
+    std::lock_guard lock(self->mutex);
+    callbacks.swap(self->callbacks);
+  }
+  for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it) it->first(self->handle, it->second);
+  self->staging.reset();
+}
+
+namespace {
+
+void CL_CALLBACK replica_destroyed(cl_mem, void *data) {
+  std::unique_ptr<std::shared_ptr<DestructionNotice>> notice(static_cast<std::shared_ptr<DestructionNotice> *>(data));
+  DestructionNotice::arrive(*notice);
+}
+
+size_t host_copy_size(_cl_mem *m) {
+  if (!m->is_image()) return m->size;
+  size_t h = std::max<size_t>(m->desc.image_height, 1), d = std::max<size_t>(m->desc.image_depth, 1);
+  size_t layers = std::max<size_t>(m->desc.image_array_size, 1);
+  if (m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) h = 1;
+  if (m->type != CL_MEM_OBJECT_IMAGE3D) d = 1;
+  return m->element_size * m->desc.image_width * h * d * layers;
+}
+
+void image_region(_cl_mem *m, size_t region[3]) {
+  region[0] = m->desc.image_width;
+  region[1] = std::max<size_t>(m->desc.image_height, 1);
+  region[2] = std::max<size_t>(m->desc.image_depth, 1);
+  if (m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) region[1] = m->desc.image_array_size;
+  if (m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY) region[2] = m->desc.image_array_size;
+  if (m->type == CL_MEM_OBJECT_IMAGE1D || m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER) region[1] = region[2] = 1;
+  if (m->type == CL_MEM_OBJECT_IMAGE2D) region[2] = 1;
+}
+
+// Copies a whole replica to or from the host copy on `q`.
+cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *host, WaitList &wait, cl_event *ev) {
+  const cl_icd_dispatch &d = vd(q);
+  cl_int err;
+  if (m->is_image()) {
+    size_t origin[3] = {0, 0, 0}, region[3];
+    image_region(m, region);
+    err = to_host ? d.clEnqueueReadImage(q, rep, CL_FALSE, origin, region, 0, 0, host, wait.size(), wait.data(), ev)
+                  : d.clEnqueueWriteImage(q, rep, CL_FALSE, origin, region, 0, 0, host, wait.size(), wait.data(), ev);
+  } else {
+    err = to_host ? d.clEnqueueReadBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev)
+                  : d.clEnqueueWriteBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev);
+  }
+  if (err == CL_SUCCESS) d.clFlush(q);
+  return err;
+}
+
+void prune_finished(std::vector<SlotEvent> &events) {
+  if (events.size() < 8) return;
+  std::erase_if(events, [](const SlotEvent &e) {
+    cl_int s = CL_QUEUED;
+    cl_event v = e.event.get();
+    return vd(v).clGetEventInfo(v, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS &&
+           s <= CL_COMPLETE;
+  });
+}
+
+// Reads the valid copy of `root` back into the host copy.
+cl_int read_back(_cl_mem *root) {
+  Coherence &c = *root->coherence;
+  _cl_context &ctx = *root->context;
+  size_t src = 0;
+  while (src < c.host() && !c.valid[src]) ++src;
+  if (src == c.host()) {  // nothing valid anywhere: contents undefined, any copy will do
+    std::fill(c.valid.begin(), c.valid.end(), true);
+    return CL_SUCCESS;
+  }
+  cl_mem rep;
+  cl_command_queue q;
+  if (cl_int err = root->replica(src, rep); err != CL_SUCCESS) return err;
+  if (cl_int err = ctx.transfer_queue(src, q); err != CL_SUCCESS) return err;
+  WaitList wait;
+  auto &host = c.tracks[c.host()];
+  wait.add_bridged(ctx, c.tracks[src].write.event.get(), src, src);
+  wait.add_bridged(ctx, host.write.event.get(), host.write.slot, src);
+  for (auto &r : host.reads) wait.add_bridged(ctx, r.event.get(), r.slot, src);
+  cl_event ev = nullptr;
+  if (cl_int err = transfer(true, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
+  auto owned = VendorRef<cl_event>::adopt(ev);
+  c.tracks[src].reads.push_back({owned, src});
+  host.write = {owned, src};
+  host.reads.clear();
+  c.valid[c.host()] = true;
+  return CL_SUCCESS;
+}
+
+cl_int make_valid(_cl_mem *root, size_t slot) {
+  Coherence &c = *root->coherence;
+  _cl_context &ctx = *root->context;
+  if (!c.valid[c.host()])
+    if (cl_int err = read_back(root); err != CL_SUCCESS) return err;
+  if (c.valid[slot]) return CL_SUCCESS;
+  cl_mem rep;
+  cl_command_queue q;
+  if (cl_int err = root->replica(slot, rep); err != CL_SUCCESS) return err;
+  if (cl_int err = ctx.transfer_queue(slot, q); err != CL_SUCCESS) return err;
+  WaitList wait;
+  auto &host = c.tracks[c.host()];
+  auto &dst = c.tracks[slot];
+  wait.add_bridged(ctx, host.write.event.get(), host.write.slot, slot);
+  wait.add_bridged(ctx, dst.write.event.get(), slot, slot);
+  for (auto &r : dst.reads) wait.add_bridged(ctx, r.event.get(), r.slot, slot);
+  cl_event ev = nullptr;
+  if (cl_int err = transfer(false, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
+  auto owned = VendorRef<cl_event>::adopt(ev);
+  prune_finished(host.reads);
+  host.reads.push_back({owned, slot});
+  dst.write = {owned, slot};
+  dst.reads.clear();
+  c.valid[slot] = true;
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+cl_int acquire(_cl_mem *m, size_t slot, Access access, WaitList &wait) {
+  _cl_mem *root = m->root();
+  Coherence &c = *root->coherence;
+  if (!c.valid[slot])
+    if (cl_int err = make_valid(root, slot); err != CL_SUCCESS) return err;
+  auto &t = c.tracks[slot];
+  wait.add_bridged(*root->context, t.write.event.get(), slot, slot);
+  if (access & kWrite)
+    for (auto &r : t.reads) wait.add_bridged(*root->context, r.event.get(), slot, slot);
+  return CL_SUCCESS;
+}
+
+void record(_cl_mem *m, size_t slot, Access access, cl_event event) {
+  Coherence &c = *m->root()->coherence;
+  auto &t = c.tracks[slot];
+  if (access & kWrite) {
+    t.write = {VendorRef<cl_event>::share(event), slot};
+    t.reads.clear();
+    std::fill(c.valid.begin(), c.valid.end(), false);
+    c.valid[slot] = true;
+  } else {
+    prune_finished(t.reads);
+    t.reads.push_back({VendorRef<cl_event>::share(event), slot});
+  }
+}
+
+cl_int acquire_host(_cl_mem *m, Access access, size_t via_slot, WaitList &wait) {
+  _cl_mem *root = m->root();
+  Coherence &c = *root->coherence;
+  if (!c.valid[c.host()])
+    if (cl_int err = read_back(root); err != CL_SUCCESS) return err;
+  auto &host = c.tracks[c.host()];
+  wait.add_bridged(*root->context, host.write.event.get(), host.write.slot, via_slot);
+  if (access & kWrite)
+    for (auto &r : host.reads) wait.add_bridged(*root->context, r.event.get(), r.slot, via_slot);
+  return CL_SUCCESS;
+}
+
+void record_host(_cl_mem *m, Access access, cl_event event, size_t event_slot) {
+  Coherence &c = *m->root()->coherence;
+  auto &host = c.tracks[c.host()];
+  if (access & kWrite) {
+    host.write = {VendorRef<cl_event>::share(event), event_slot};
+    host.reads.clear();
+    std::fill(c.valid.begin(), c.valid.end(), false);
+    c.valid[c.host()] = true;
+  } else {
+    prune_finished(host.reads);
+    host.reads.push_back({VendorRef<cl_event>::share(event), event_slot});
+  }
+}
+
+void *host_copy(_cl_mem *m) {
+  _cl_mem *root = m->root();
+  return static_cast<std::byte *>(root->coherence->staging->ptr) + (m == root ? 0 : m->origin);
+}
+
+cl_int init_coherence(_cl_mem *m, const void *initial) {
+  auto &ctx = *m->context;
+  auto c = std::make_shared<Coherence>();
+  c->valid.assign(ctx.slots.size() + 1, initial == nullptr);
+  c->tracks.resize(ctx.slots.size() + 1);
+  c->staging = std::make_shared<HostStaging>();
+  if (m->flags & CL_MEM_USE_HOST_PTR) {
+    c->staging->ptr = m->host_ptr;
+  } else {
+    size_t n = (host_copy_size(m) + 4095) / 4096 * 4096;
+    c->staging->owned = {static_cast<std::byte *>(std::aligned_alloc(4096, n)), std::free};
+    if (!c->staging->owned) return CL_OUT_OF_HOST_MEMORY;
+    c->staging->ptr = c->staging->owned.get();
+    if (initial) std::memcpy(c->staging->ptr, initial, host_copy_size(m));
+  }
+  if (initial) c->valid[c->host()] = true;
+  m->notice->staging = c->staging;
+  m->coherence = std::move(c);
+  return CL_SUCCESS;
+}
+
+cl_int register_replica(_cl_mem *m, cl_mem rep) {
+  auto data = std::make_unique<std::shared_ptr<DestructionNotice>>(m->notice);
+  m->notice->pending.fetch_add(1);
+  cl_int err = vd(rep).clSetMemObjectDestructorCallback(rep, replica_destroyed, data.get());
+  if (err == CL_SUCCESS) data.release();
+  else m->notice->pending.fetch_sub(1);
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl
+
+_cl_mem::~_cl_mem() {
+  replicas.clear();
+  if (notice) DestructionNotice::arrive(std::move(notice));
+}
+
+cl_int _cl_mem::replica(size_t slot, cl_mem &out) {
+  if (replicas[slot]) {
+    out = replicas[slot].get();
+    return CL_SUCCESS;
+  }
+  cl_context vctx = context->vendor(slot);
+  // Replicas of a multi-device context hold no host pointer: the host copy
+  // is UniCL's own, and transfers use plain reads and writes.
+  cl_mem_flags vflags = flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+  cl_int err = CL_SUCCESS;
+  cl_mem rep = nullptr;
+  if (type == CL_MEM_OBJECT_BUFFER && parent) {
+    cl_mem parent_rep;
+    if ((err = parent->replica(slot, parent_rep)) != CL_SUCCESS) return err;
+    cl_buffer_region region{origin, size};
+    rep = vd(parent_rep).clCreateSubBuffer(parent_rep, vflags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  } else if (type == CL_MEM_OBJECT_BUFFER) {
+    rep = vd(vctx).clCreateBuffer(vctx, vflags, size, nullptr, &err);
+  } else {
+    cl_image_desc d = desc;
+    if (parent) {
+      if ((err = parent->replica(slot, d.buffer)) != CL_SUCCESS) return err;
+    }
+    rep = vd(vctx).clCreateImage(vctx, vflags, &format, &d, nullptr, &err);
+  }
+  if (err != CL_SUCCESS) return err;
+  replicas[slot] = unicl::VendorRef<cl_mem>::adopt(rep);
+  unicl::register_replica(this, rep);
+  out = rep;
+  return CL_SUCCESS;
+}

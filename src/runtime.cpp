@@ -1,0 +1,74 @@
+#include "runtime.hpp"
+
+#include <cstdarg>
+#include <cstdlib>
+
+#include "../icd/vendor_discovery.hpp"
+
+namespace unicl {
+
+Runtime &Runtime::get() {
+  // Immortal on purpose: vendor threads may call UniCL callbacks while the
+  // process exits, after static destructors would have run.
+  static Runtime *instance = std::make_unique<Runtime>().release();
+  return *instance;
+}
+
+Runtime::Runtime() {
+  if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::atoi(level) > 0 ? std::atoi(level) : 1;
+}
+
+void Runtime::log(int level, const char *fmt, ...) {
+  if (level > log_level_) return;
+  char line[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  std::fprintf(stderr, "unicl: %s\n", line);
+}
+
+SlotPool &Runtime::pool(Kind kind, std::size_t slot_size) {
+  auto index = static_cast<std::size_t>(kind) & 0xfu;
+  std::lock_guard lock(pools_mutex_);
+  if (!pools_[index]) pools_[index] = std::make_unique<SlotPool>(slot_size);
+  return *pools_[index];
+}
+
+cl_platform_id Runtime::platform() {
+  std::call_once(discovered_, [this] { discover(); });
+  return platform_.get();
+}
+
+const std::vector<VendorPlatform> &Runtime::vendors() {
+  platform();
+  return vendors_;
+}
+
+void Runtime::discover() {
+  platform_ = make_object<_cl_platform_id>();
+  vendors_ = load_vendor_platforms(*this);
+  for (const auto &v : vendors_) {
+    cl_uint n = 0;
+    if (vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
+      log(1, "vendor platform '%s' (%s) has no devices; skipped", v.name.c_str(), v.library.c_str());
+      continue;
+    }
+    std::vector<cl_device_id> ids(n);
+    vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
+    for (cl_device_id id : ids) {
+      auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
+      platform_->devices.push_back(dev.get());
+      root_devices_.push_back(std::move(dev));
+    }
+  }
+  log(2, "%zu vendor platform(s), %zu device(s)", vendors_.size(), platform_->devices.size());
+}
+
+unsigned parse_cl_version(const std::string &s) {
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(s.c_str(), "OpenCL %u.%u", &major, &minor) != 2) return 0;
+  return major * 100 + minor * 10;
+}
+
+}  // namespace unicl

@@ -1,0 +1,44 @@
+// The runtime singleton: the only global state of UniCL. It discovers the
+// vendor platforms once, lazily, and owns the platform, the root devices and
+// the object pools.
+#pragma once
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+
+namespace unicl {
+
+struct VendorPlatform {
+  std::string library;
+  std::string name;
+  cl_platform_id platform;
+  unsigned version;
+};
+
+class Runtime {
+ public:
+  static Runtime &get();
+  SlotPool &pool(Kind kind, std::size_t slot_size);
+  cl_platform_id platform();  // discovers vendors on first call
+  const std::vector<VendorPlatform> &vendors();
+  int log_level() const { return log_level_; }
+  void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+  Runtime();
+
+ private:
+  void discover();
+  int log_level_ = 0;
+  std::once_flag discovered_;
+  std::vector<VendorPlatform> vendors_;
+  Ref<_cl_platform_id> platform_;
+  std::vector<Ref<_cl_device_id>> root_devices_;
+  std::mutex pools_mutex_;
+  std::array<std::unique_ptr<SlotPool>, 16> pools_;
+};
+
+}  // namespace unicl
