@@ -73,7 +73,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
                                       interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
     cl_int err = CL_SUCCESS;
     cl_context v = vd(d->vendor).clCreateContext(vprops, 1, &d->vendor, notify ? forward_context_notify : nullptr,
-                                                 ctx.get(), &err);
+                                                 notify ? ctx.get() : nullptr, &err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     ctx->slots.push_back({Ref<_cl_device_id>(d), VendorRef<cl_context>::adopt(v), {}});
   }

@@ -38,25 +38,23 @@ Completion completer(VendorRef<cl_event> target) {
 
 }  // namespace
 
-VendorRef<cl_event> bridge(_cl_context &ctx, cl_event vendor_event, size_t, size_t to_slot) {
-  VendorRef<cl_event> proxy = vendor_user_event(ctx.vendor(to_slot));
-  if (!proxy) return proxy;
-  if (on_vendor_complete(vendor_event, completer(proxy)) != CL_SUCCESS) {
-    // The source cannot tell us when it ends: wait for it now instead.
-    vd(vendor_event).clWaitForEvents(1, &vendor_event);
-    completer(proxy)(CL_COMPLETE);
-  }
-  return proxy;
+cl_int wait_on_host(cl_event vendor_event) {
+  cl_int status = CL_QUEUED;
+  if (vd(vendor_event).clWaitForEvents(1, &vendor_event) != CL_SUCCESS) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  vd(vendor_event).clGetEventInfo(vendor_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+  return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
-VendorRef<cl_event> wait_event_in(cl_event e, size_t slot) {
+cl_int wait_event_in(cl_event e, size_t slot, VendorRef<cl_event> &out) {
   if (!e->is_user()) {
-    if (e->slot == slot) return VendorRef<cl_event>::share(e->vendor.get());
-    return bridge(*e->context, e->vendor.get(), e->slot, slot);
+    if (e->slot != slot) return wait_on_host(e->vendor.get());
+    out = VendorRef<cl_event>::share(e->vendor.get());
+    return CL_SUCCESS;
   }
-  VendorRef<cl_event> proxy = vendor_user_event(e->context->vendor(slot));
-  if (proxy) e->on_complete(completer(proxy));
-  return proxy;
+  out = vendor_user_event(e->context->vendor(slot));
+  if (!out) return CL_OUT_OF_RESOURCES;
+  e->on_complete(completer(out));
+  return CL_SUCCESS;
 }
 
 Ref<_cl_event> make_command_event(_cl_command_queue *q, cl_command_type type, VendorRef<cl_event> vendor_event) {
@@ -76,8 +74,8 @@ cl_int WaitList::add_user_list(_cl_context *ctx, size_t slot, cl_uint n, const c
   for (cl_uint i = 0; i < n; ++i)
     if (events[i]->context.get() != ctx) return CL_INVALID_CONTEXT;
   for (cl_uint i = 0; i < n; ++i) {
-    VendorRef<cl_event> e = wait_event_in(events[i], slot);
-    if (!e) return CL_OUT_OF_RESOURCES;
+    VendorRef<cl_event> e;
+    if (cl_int err = wait_event_in(events[i], slot, e); err != CL_SUCCESS) return err;
     add(std::move(e));
   }
   return CL_SUCCESS;

@@ -44,10 +44,16 @@ struct _cl_event : unicl::ObjectHeader {
 
 namespace unicl {
 
-// A vendor event valid in `to_slot` of `ctx` that completes when
-// `vendor_event` (of `from_slot`) does.
-VendorRef<cl_event> bridge(_cl_context &ctx, cl_event vendor_event, size_t from_slot, size_t to_slot);
-VendorRef<cl_event> wait_event_in(cl_event e, size_t slot);
+// Dependencies between device slots are resolved on the host: UniCL waits
+// for the other slot's event before it submits the dependent command.
+// Vendors' user events cannot carry such edges reliably (PoCL 3.1's `basic`
+// device runs commands whose user-event dependencies are still pending), so
+// a vendor user event is used only where the source is a UniCL user event,
+// exactly as the vendor would see it when used directly.
+// Returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the event failed.
+cl_int wait_on_host(cl_event vendor_event);
+// Adds to `out` what a command on `slot` must wait for to follow UniCL event e.
+cl_int wait_event_in(cl_event e, size_t slot, VendorRef<cl_event> &out);
 
 // A UniCL event standing for a command that ran on `q` as `vendor_event`.
 Ref<_cl_event> make_command_event(_cl_command_queue *q, cl_command_type type, VendorRef<cl_event> vendor_event);
@@ -59,8 +65,12 @@ class WaitList {
   void add(VendorRef<cl_event> e) {
     if (e) owned_.push_back(std::move(e));
   }
-  void add_bridged(_cl_context &ctx, cl_event vendor_event, size_t from, size_t to) {
-    if (vendor_event) add(from == to ? VendorRef<cl_event>::share(vendor_event) : bridge(ctx, vendor_event, from, to));
+  // A vendor event of slot `from` that a command on slot `to` must follow.
+  cl_int add_from(cl_event vendor_event, size_t from, size_t to) {
+    if (!vendor_event) return CL_SUCCESS;
+    if (from != to) return wait_on_host(vendor_event);
+    add(VendorRef<cl_event>::share(vendor_event));
+    return CL_SUCCESS;
   }
   cl_uint size() const { return static_cast<cl_uint>(owned_.size()); }
   // The list in the form vendor enqueue calls take (null when empty).

@@ -92,9 +92,9 @@ cl_int read_back(_cl_mem *root) {
   if (cl_int err = ctx.transfer_queue(src, q); err != CL_SUCCESS) return err;
   WaitList wait;
   auto &host = c.tracks[c.host()];
-  wait.add_bridged(ctx, c.tracks[src].write.event.get(), src, src);
-  wait.add_bridged(ctx, host.write.event.get(), host.write.slot, src);
-  for (auto &r : host.reads) wait.add_bridged(ctx, r.event.get(), r.slot, src);
+  wait.add_from(c.tracks[src].write.event.get(), src, src);
+  wait.add_from(host.write.event.get(), host.write.slot, src);
+  for (auto &r : host.reads) wait.add_from(r.event.get(), r.slot, src);
   cl_event ev = nullptr;
   if (cl_int err = transfer(true, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
@@ -118,9 +118,9 @@ cl_int make_valid(_cl_mem *root, size_t slot) {
   WaitList wait;
   auto &host = c.tracks[c.host()];
   auto &dst = c.tracks[slot];
-  wait.add_bridged(ctx, host.write.event.get(), host.write.slot, slot);
-  wait.add_bridged(ctx, dst.write.event.get(), slot, slot);
-  for (auto &r : dst.reads) wait.add_bridged(ctx, r.event.get(), r.slot, slot);
+  wait.add_from(host.write.event.get(), host.write.slot, slot);
+  wait.add_from(dst.write.event.get(), slot, slot);
+  for (auto &r : dst.reads) wait.add_from(r.event.get(), r.slot, slot);
   cl_event ev = nullptr;
   if (cl_int err = transfer(false, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
@@ -140,9 +140,9 @@ cl_int acquire(_cl_mem *m, size_t slot, Access access, WaitList &wait) {
   if (!c.valid[slot])
     if (cl_int err = make_valid(root, slot); err != CL_SUCCESS) return err;
   auto &t = c.tracks[slot];
-  wait.add_bridged(*root->context, t.write.event.get(), slot, slot);
+  wait.add_from(t.write.event.get(), slot, slot);
   if (access & kWrite)
-    for (auto &r : t.reads) wait.add_bridged(*root->context, r.event.get(), slot, slot);
+    for (auto &r : t.reads) wait.add_from(r.event.get(), slot, slot);
   return CL_SUCCESS;
 }
 
@@ -166,9 +166,9 @@ cl_int acquire_host(_cl_mem *m, Access access, size_t via_slot, WaitList &wait) 
   if (!c.valid[c.host()])
     if (cl_int err = read_back(root); err != CL_SUCCESS) return err;
   auto &host = c.tracks[c.host()];
-  wait.add_bridged(*root->context, host.write.event.get(), host.write.slot, via_slot);
+  wait.add_from(host.write.event.get(), host.write.slot, via_slot);
   if (access & kWrite)
-    for (auto &r : host.reads) wait.add_bridged(*root->context, r.event.get(), r.slot, via_slot);
+    for (auto &r : host.reads) wait.add_from(r.event.get(), r.slot, via_slot);
   return CL_SUCCESS;
 }
 
