@@ -1,0 +1,66 @@
+// Shared helpers for UniCL's test programs. Tests talk to OpenCL through
+// the system ICD loader exactly as applications do; which platform they use
+// comes from the environment meson sets (see tests/meson.build):
+//   TEST_PLATFORM   platform name to test ("UniCL", "Portable Computing
+//                   Language", "Oclgrind"); default "UniCL".
+#pragma once
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_HPP_TARGET_OPENCL_VERSION 300
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <CL/opencl.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cltest {
+
+inline std::string wanted_platform() {
+  const char *p = std::getenv("TEST_PLATFORM");
+  return p && *p ? p : "UniCL";
+}
+
+inline bool testing_unicl() { return wanted_platform() == "UniCL"; }
+
+// The platform under test; throws if it is absent.
+inline cl::Platform platform() {
+  std::vector<cl::Platform> all;
+  cl::Platform::get(&all);
+  for (auto &p : all)
+    if (p.getInfo<CL_PLATFORM_NAME>() == wanted_platform()) return p;
+  throw std::runtime_error("platform not found: " + wanted_platform());
+}
+
+inline std::vector<cl::Device> devices(cl_device_type type = CL_DEVICE_TYPE_ALL) {
+  std::vector<cl::Device> d;
+  platform().getDevices(type, &d);
+  return d;
+}
+
+// A context on the first device of the platform under test.
+inline cl::Context single_context(cl::Device *device_out = nullptr) {
+  cl::Device d = devices().front();
+  if (device_out) *device_out = d;
+  return cl::Context(d);
+}
+
+inline cl::Program build(const cl::Context &ctx, const std::string &source, const char *options = "") {
+  cl::Program p(ctx, source);
+  try {
+    p.build(options);
+  } catch (const cl::BuildError &e) {
+    std::string log;
+    for (auto &l : e.getBuildLog()) log += l.second;
+    throw std::runtime_error("build failed: " + log);
+  }
+  return p;
+}
+
+inline std::string device_name(const cl::Device &d) { return d.getInfo<CL_DEVICE_NAME>(); }
+
+}  // namespace cltest
