@@ -3,13 +3,19 @@
 // comes from the environment meson sets (see tests/meson.build):
 //   TEST_PLATFORM   platform name to test ("UniCL", "Portable Computing
 //                   Language", "Oclgrind"); default "UniCL".
+//   TEST_DEVICE     substring of the name of the device to test (e.g.
+//                   "pthread"); default: the platform's first device.
 #pragma once
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_HPP_TARGET_OPENCL_VERSION 300
-#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+// 110, not 120: with a minimum between 1.2 and 2.0 the bindings call a
+// version helper they only define for minimums below 1.2. Below 2.0 they pick
+// clCreateCommandQueue or ...WithProperties from the platform's version at
+// run time, which the 1.2 vendors run directly need.
+#define CL_HPP_MINIMUM_OPENCL_VERSION 110
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 
@@ -62,5 +68,26 @@ inline cl::Program build(const cl::Context &ctx, const std::string &source, cons
 }
 
 inline std::string device_name(const cl::Device &d) { return d.getInfo<CL_DEVICE_NAME>(); }
+
+inline std::string wanted_device() {
+  const char *d = std::getenv("TEST_DEVICE");
+  return d ? d : "";
+}
+
+// The device under test: the platform's first device whose name contains
+// TEST_DEVICE, so one binary can run on the same vendor device both through
+// UniCL and directly. Throws if no device matches.
+inline cl::Device test_device() {
+  for (auto &d : devices())
+    if (device_name(d).find(wanted_device()) != std::string::npos) return d;
+  throw std::runtime_error("no device of " + wanted_platform() + " matches TEST_DEVICE=" + wanted_device());
+}
+
+// A context holding only the device under test.
+inline cl::Context test_context(cl::Device *device_out = nullptr) {
+  cl::Device d = test_device();
+  if (device_out) *device_out = d;
+  return cl::Context(d);
+}
 
 }  // namespace cltest
