@@ -1,0 +1,204 @@
+// bench-enqueue-overhead: the cost of one tiny kernel launch on an in-order
+// queue, UniCL against the same PoCL device used directly, in one process.
+// Each sample is N launches followed by one clFinish; the reported cost is
+// the median over samples of (time / N). Configurations are interleaved
+// sample by sample so that load from elsewhere hits them alike.
+//
+// Columns: PoCL direct (the baseline), UniCL on a context holding only that
+// device (the common case, target <= 1.2x), UniCL on a context holding both
+// PoCL devices (where coherence tracking is active), and StarPU's SOCL as a
+// measured reference, run in a child process because it needs its own
+// vendor folder and may crash or hang.
+#include <cl_env.hpp>
+#include <child.hpp>
+#include <stats.hpp>
+#include <table.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace {
+
+const char *kSource = R"(
+__kernel void tiny(__global int *counter) {
+  if (get_global_id(0) == 0) counter[0] += 1;
+}
+)";
+
+constexpr double kTarget = 1.2;
+
+struct Options {
+  int launches = 20000;
+  int reps = 7;
+  std::string socl_vendors;  // folder with SOCL's .icd and PoCL's; empty: no SOCL column
+  bool socl_child = false;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--launches") o.launches = std::stoi(next());
+    else if (a == "--reps") o.reps = std::stoi(next());
+    else if (a == "--socl-vendors") o.socl_vendors = next();
+    else if (a == "--socl-child") o.socl_child = true;
+    else throw std::runtime_error("usage: bench-enqueue-overhead [--launches N] [--reps R] [--socl-vendors DIR]");
+  }
+  return o;
+}
+
+// One queue with a built kernel, and the counter it increments.
+struct Launcher {
+  cl::Context ctx;
+  cl::CommandQueue queue;
+  cl::Kernel kernel;
+  cl::Buffer counter;
+  long launched = 0;
+
+  Launcher(const std::vector<cl::Device> &devices, const cl::Device &on) : ctx(devices), queue(ctx, on) {
+    cl::Program program = bench::build(ctx, kSource);
+    kernel = cl::Kernel(program, "tiny");
+    int zero = 0;
+    counter = cl::Buffer(ctx, CL_MEM_READ_WRITE, sizeof zero);
+    queue.enqueueWriteBuffer(counter, CL_TRUE, 0, sizeof zero, &zero);
+    kernel.setArg(0, counter);
+  }
+
+  // Seconds per launch over n launches and the clFinish that ends them. The
+  // C entry point is called directly so the bindings add nothing per launch.
+  double run(int n) {
+    const size_t global = 1;
+    cl_command_queue q = queue();
+    cl_kernel k = kernel();
+    auto start = bench::Clock::now();
+    for (int i = 0; i < n; ++i) {
+      cl_int err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+      if (err != CL_SUCCESS) throw cl::Error(err, "clEnqueueNDRangeKernel");
+    }
+    queue.finish();
+    launched += n;
+    return bench::seconds_since(start) / n;
+  }
+
+  // The launches really ran: the counter equals their number.
+  bool verified() {
+    int value = -1;
+    queue.enqueueReadBuffer(counter, CL_TRUE, 0, sizeof value, &value);
+    return value == launched;
+  }
+};
+
+const std::vector<std::string> kDevices = {"pthread", "basic"};
+
+// Child mode: the same measurement on SOCL, printed as "SOCL <device> <us>".
+int socl_child(const Options &o) {
+  cl::Platform p = bench::platform(bench::kSOCL);
+  for (auto &prefix : kDevices) {
+    cl::Device d = bench::device(p, prefix);
+    Launcher l({d}, d);
+    l.run(std::max(1, o.launches / 10));
+    std::vector<double> samples;
+    for (int r = 0; r < o.reps; ++r) samples.push_back(l.run(o.launches));
+    if (!l.verified()) throw std::runtime_error("SOCL: counter does not match the launches");
+    std::cout << "SOCL " << prefix << ' ' << bench::median(samples) * 1e6 << std::endl;
+  }
+  return 0;
+}
+
+// Per-launch microseconds on SOCL by device prefix; empty with `why` set when
+// it could not be measured.
+std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
+  std::map<std::string, double> out;
+  if (o.socl_vendors.empty()) {
+    why = "not requested (--socl-vendors DIR)";
+    return out;
+  }
+  // SOCL costs ~50x more per launch: fewer launches give the same precision.
+  int n = std::max(100, o.launches / 10);
+  bench::ChildResult r = bench::run_self(
+      {"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
+      {{"OCL_ICD_VENDORS", o.socl_vendors},
+       {"STARPU_OPENCL_ON_CPUS", "1"},
+       // StarPU's own CPU workers would only compete for the two cores.
+       {"STARPU_NCPU", "0"},
+       {"STARPU_SILENT", "1"}},
+      120);
+  std::istringstream lines(r.out);
+  std::string tag, dev;
+  double us;
+  while (lines >> tag >> dev >> us)
+    if (tag == "SOCL") out[dev] = us;
+  if (!r.ok) why = r.why;
+  return out;
+}
+
+int run(const Options &o) {
+  cl::Platform pocl = bench::platform(bench::kPoCL);
+  cl::Platform unicl = bench::platform(bench::kUniCL);
+  std::cout << "bench-enqueue-overhead: " << o.launches << " launches of a 1-work-item kernel + clFinish, median of "
+            << o.reps << " samples, per-launch cost in microseconds\n\n";
+
+  struct Row {
+    std::string device;
+    double direct, unicl, unicl_multi;
+  };
+  std::vector<Row> rows;
+  for (auto &prefix : kDevices) {
+    cl::Device pd = bench::device(pocl, prefix);
+    cl::Device ud = bench::device(unicl, prefix);
+    std::vector<cl::Device> both = {bench::device(unicl, "pthread"), bench::device(unicl, "basic")};
+    Launcher direct({pd}, pd), single({ud}, ud), multi(both, ud);
+    std::vector<Launcher *> all = {&direct, &single, &multi};
+    for (auto *l : all) l->run(std::max(1, o.launches / 10));  // warm-up: code paths, allocations, caches
+    std::vector<std::vector<double>> samples(all.size());
+    for (int r = 0; r < o.reps; ++r)
+      for (size_t i = 0; i < all.size(); ++i) samples[i].push_back(all[i]->run(o.launches));
+    for (auto *l : all)
+      if (!l->verified()) throw std::runtime_error(prefix + ": a counter does not match its launches");
+    rows.push_back({prefix, bench::median(samples[0]) * 1e6, bench::median(samples[1]) * 1e6,
+                    bench::median(samples[2]) * 1e6});
+  }
+
+  std::string socl_why;
+  auto socl = measure_socl(o, socl_why);
+
+  bench::Table t({"device", "PoCL us", "UniCL us", "UniCL/PoCL", "target", "UniCL 2-dev ctx us", "2-dev/PoCL",
+                  "SOCL us", "SOCL/PoCL"});
+  for (auto &r : rows) {
+    double ratio = r.unicl / r.direct;
+    auto s = socl.find(r.device);
+    t.add({r.device, bench::fixed(r.direct, 3), bench::fixed(r.unicl, 3), bench::fixed(ratio, 2),
+           "<= " + bench::fixed(kTarget, 1), bench::fixed(r.unicl_multi, 3), bench::fixed(r.unicl_multi / r.direct, 2),
+           s == socl.end() ? "n/a" : bench::fixed(s->second, 2),
+           s == socl.end() ? "n/a" : bench::fixed(s->second / r.direct, 1)});
+  }
+  t.print();
+  if (!socl_why.empty()) std::cout << "SOCL: n/a (" << socl_why << ")\n";
+  std::cout << '\n';
+  for (auto &r : rows) {
+    double ratio = r.unicl / r.direct;
+    bench::summary("enqueue-overhead", "launch " + r.device + " UniCL/PoCL", bench::fixed(ratio, 2) + "x",
+                   "<= " + bench::fixed(kTarget, 1) + "x", ratio <= kTarget ? "met" : "MISSED");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  try {
+    Options o = parse(argc, argv);
+    return o.socl_child ? socl_child(o) : run(o);
+  } catch (const cl::Error &e) {
+    std::cerr << "bench-enqueue-overhead: OpenCL error " << e.err() << " in " << e.what() << '\n';
+  } catch (const std::exception &e) {
+    std::cerr << "bench-enqueue-overhead: " << e.what() << '\n';
+  }
+  return 1;
+}
