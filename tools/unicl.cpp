@@ -1,0 +1,128 @@
+// The `unicl` command: `unicl info` describes the UniCL platform, its
+// devices and the host; `unicl run` starts an unmodified OpenCL program in
+// exclusive mode.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "exclusive_mode.hpp"
+#include "opencl_cpp.hpp"
+#include "platform_report.hpp"
+#include "tool_config.hpp"
+#include "topology.hpp"
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: unicl info [--vendors LIST] [--log N]\n"
+    "       unicl run [--vendors LIST] [--log N] [--] PROGRAM [ARGS...]\n"
+    "       unicl --help | --version\n"
+    "\n"
+    "info  the UniCL platform, its devices with their vendor platforms, and the\n"
+    "      host topology, as an OpenCL program sees them in exclusive mode\n"
+    "run   runs PROGRAM in exclusive mode: the ICD loader sees only UniCL and\n"
+    "      UniCL loads the vendors\n"
+    "\n"
+    "--vendors LIST  vendors for UniCL (UNICL_VENDORS): folders of .icd files,\n"
+    "                .icd files or libraries, colon-separated. Default: UNICL_VENDORS\n"
+    "                if set, else OCL_ICD_FILENAMES and OCL_ICD_VENDORS, else\n"
+    "                /etc/OpenCL/vendors\n"
+    "--log N         UNICL_LOG for UniCL (1: vendors that fail to load, 2: discovery)\n";
+
+struct Command {
+  std::string name;
+  unicl_tool::ExclusiveOptions options;
+  int program = -1;  // argv index of PROGRAM for `run`
+};
+
+// Parses `unicl COMMAND [options] [--] ...`; throws std::invalid_argument.
+Command parse(int argc, char **argv) {
+  if (argc < 2) throw std::invalid_argument("missing command");
+  Command c{argv[1], {}, -1};
+  if (c.name != "info" && c.name != "run") throw std::invalid_argument("unknown command '" + c.name + "'");
+  int i = 2;
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const std::string &flag) -> std::string {
+      if (arg.rfind(flag + "=", 0) == 0) return arg.substr(flag.size() + 1);
+      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "--vendors" || arg.rfind("--vendors=", 0) == 0) {
+      c.options.vendors = value("--vendors");
+    } else if (arg == "--log" || arg.rfind("--log=", 0) == 0) {
+      c.options.log = value("--log");
+    } else if (arg.rfind("-", 0) == 0) {
+      throw std::invalid_argument("unknown option '" + arg + "'");
+    } else {
+      break;  // PROGRAM: options end here even without "--"
+    }
+  }
+  if (c.name == "run") {
+    if (i >= argc) throw std::invalid_argument("run needs a PROGRAM");
+    c.program = i;
+  } else if (i < argc) {
+    throw std::invalid_argument("info takes no arguments");
+  }
+  return c;
+}
+
+int run(const Command &c, char **argv) {
+  unicl_tool::enter_exclusive_mode(c.options);
+  execvp(argv[c.program], argv + c.program);
+  std::cerr << "unicl: cannot run " << argv[c.program] << ": " << std::strerror(errno) << "\n";
+  return errno == ENOENT ? 127 : 126;
+}
+
+int info(const Command &c, char **argv) {
+  // The ICD loader reads its variables once, on the first OpenCL call, and
+  // some loaders earlier: a fresh process is the only sure way to have it
+  // read the exclusive-mode environment.
+  if (unicl_tool::enter_exclusive_mode(c.options)) {
+    execv("/proc/self/exe", argv);
+    std::cerr << "unicl: cannot re-run itself: " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  bool ok = true;
+  try {
+    ok = unicl_tool::print_platforms(std::cout);
+    if (!ok) std::cout << "No UniCL platform: is " << unicl_tool::exclusive_folder() << "/unicl.icd valid?\n";
+  } catch (const cl::Error &e) {
+    std::cout << "OpenCL error " << e.err() << " in " << e.what() << "\n";
+    ok = false;
+  }
+  std::cout << "\n";
+  if (!unicl_tool::print_topology(std::cout)) std::cout << "Host topology: hwloc could not read it\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "--version") == 0) {
+    std::cout << "unicl " << UNICL_TOOL_VERSION << "\n";
+    return 0;
+  }
+  try {
+    Command c = parse(argc, argv);
+    return c.name == "run" ? run(c, argv) : info(c, argv);
+  } catch (const std::invalid_argument &e) {
+    std::cerr << "unicl: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::runtime_error &e) {
+    std::cerr << "unicl: " << e.what() << "\n";
+    return 1;
+  }
+}
