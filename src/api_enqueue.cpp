@@ -257,8 +257,10 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
   if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
   if (buffer->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  // Checked here for every context: some vendors map with contradictory flags.
+  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
   if (buffer->context->multi()) {
-    if (!valid_map_flags(flags) || size == 0 || offset > buffer->size || size > buffer->size - offset)
+    if (size == 0 || offset > buffer->size || size > buffer->size - offset)
       return fail(errcode_ret, CL_INVALID_VALUE);
     if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
       return fail(errcode_ret, err);
@@ -284,8 +286,9 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
   if (!live(image) || !image->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
   if (image->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
   if (image->context->multi()) {
-    if (!valid_map_flags(flags) || !origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
+    if (!origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
     // The host copy is tightly packed: rows of width * element size.
     size_t rp = image->desc.image_width * image->element_size;
     size_t rows = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : std::max<size_t>(image->desc.image_height, 1);
