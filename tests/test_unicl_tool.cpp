@@ -1,0 +1,109 @@
+// The `unicl` tool: `info` describes UniCL as a program in exclusive mode sees
+// it; `run` hands a program the exclusive-mode environment and nothing else.
+#include <catch2/catch.hpp>
+
+#include "child_process.hpp"
+
+namespace {
+
+std::string tool() { return cltest::required_env("UNICL_TOOL"); }
+std::string build_root() { return cltest::required_env("UNICL_BUILD_ROOT"); }
+
+// What `unicl run` hands its program: the four variables, one a line.
+const std::vector<std::string> kPrintEnv = {
+    "/bin/sh", "-c",
+    "echo \"$OCL_ICD_VENDORS\"; echo \"${UNICL_VENDORS-unset}\"; echo \"${OCL_ICD_FILENAMES-unset}\"; "
+    "echo \"${UNICL_LOG-unset}\""};
+
+std::vector<std::string> run_tool(std::vector<std::string> args, const cltest::EnvChanges &env,
+                                  int expected_exit = 0) {
+  args.insert(args.begin(), tool());
+  auto r = cltest::run_child(args, env);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == expected_exit);
+  return r.out_lines();
+}
+
+std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string> &tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+}  // namespace
+
+TEST_CASE("unicl info shows one UniCL platform, its devices' vendor platforms and the host") {
+  auto env = cltest::clean_opencl_env();
+  auto r = cltest::run_child({tool(), "info", "--vendors", build_root() + "/vendors-test"}, env);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("platforms seen through the ICD loader: 1"));
+  CHECK_THAT(r.out, Catch::Contains("Platform \"UniCL\""));
+  CHECK_THAT(r.out, Catch::Contains("devices     : 3"));
+  CHECK_THAT(r.out, Catch::Contains("vendor platform : Portable Computing Language"));
+  CHECK_THAT(r.out, Catch::Contains("vendor platform : Oclgrind"));
+  CHECK_THAT(r.out, Catch::Contains("compute units"));
+  CHECK_THAT(r.out, Catch::Contains("Host topology (hwloc):"));
+  CHECK_THAT(r.out, Catch::Contains("PU P#0"));
+}
+
+TEST_CASE("unicl info with no usable vendor still reports, and fails") {
+  auto env = cltest::clean_opencl_env();
+  auto r = cltest::run_child({tool(), "info", "--vendors", "/nonexistent/libnothing.so"}, env);
+  CHECK(r.exit_code == 0);  // UniCL with no devices is still a platform
+  CHECK_THAT(r.out, Catch::Contains("devices     : 0"));
+  CHECK_THAT(r.out, Catch::Contains("Host topology (hwloc):"));
+}
+
+TEST_CASE("unicl run hands the program the exclusive-mode environment") {
+  const std::string exclusive = build_root() + "/vendors-exclusive";
+  auto env = cltest::clean_opencl_env();
+
+  SECTION("the user's loader variables become UniCL's vendors") {
+    env["OCL_ICD_VENDORS"] = "/a:/b";
+    env["OCL_ICD_FILENAMES"] = "/x/libx.so";
+    auto out = run_tool(with({"run", "--"}, kPrintEnv), env);
+    REQUIRE(out.size() == 4);
+    CHECK(out[0] == exclusive);
+    CHECK(out[1] == "/x/libx.so:/a:/b");
+    CHECK(out[2] == "unset");  // the loader must not load those beside UniCL
+    CHECK(out[3] == "unset");
+  }
+  SECTION("with no loader variables, the system's vendors") {
+    auto out = run_tool(with({"run"}, kPrintEnv), env);
+    REQUIRE(out.size() == 4);
+    CHECK(out[0] == exclusive);
+    CHECK(out[1] == "/etc/OpenCL/vendors");
+  }
+  SECTION("an existing UNICL_VENDORS is kept") {
+    env["UNICL_VENDORS"] = "/mine";
+    env["OCL_ICD_VENDORS"] = "/theirs";
+    auto out = run_tool(with({"run", "--"}, kPrintEnv), env);
+    REQUIRE(out.size() == 4);
+    CHECK(out[1] == "/mine");
+  }
+  SECTION("--vendors and --log win") {
+    env["UNICL_VENDORS"] = "/mine";
+    auto out = run_tool(with({"run", "--vendors", "/v1:/v2", "--log=2", "--"}, kPrintEnv), env);
+    REQUIRE(out.size() == 4);
+    CHECK(out[1] == "/v1:/v2");
+    CHECK(out[3] == "2");
+  }
+  SECTION("already in exclusive mode: the exclusive folder is not taken for the vendors") {
+    env["OCL_ICD_VENDORS"] = exclusive;
+    auto out = run_tool(with({"run", "--"}, kPrintEnv), env);
+    REQUIRE(out.size() == 4);
+    CHECK(out[1] == "/etc/OpenCL/vendors");
+  }
+}
+
+TEST_CASE("unicl run passes the program's exit status and reports misuse") {
+  auto env = cltest::clean_opencl_env();
+  run_tool({"run", "--", "/bin/sh", "-c", "exit 7"}, env, 7);
+  run_tool({"run", "--", "/nonexistent/program"}, env, 127);
+  run_tool({"run"}, env, 2);
+  run_tool({"frobnicate"}, env, 2);
+  run_tool({"info", "--bogus"}, env, 2);
+  auto version = run_tool({"--version"}, env);
+  REQUIRE(version.size() == 1);
+  CHECK_THAT(version[0], Catch::StartsWith("unicl "));
+}
