@@ -3,6 +3,7 @@
 
 #include "api_decls.hpp"
 #include "api_util.hpp"
+#include "image_desc.hpp"
 #include "image_format.hpp"
 #include "info.hpp"
 #include "memory.hpp"
@@ -100,6 +101,8 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
   if (!format || image_element_size(*format) == 0) return fail(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   if (!desc) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
   if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (cl_int err = check_image_desc(*context, *desc, image_element_size(*format), host_ptr); err != CL_SUCCESS)
+    return fail(errcode_ret, err);
   cl_mem buffer = desc->buffer;
   if (buffer && (!live(buffer) || buffer->is_image())) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
   auto m = new_mem(context, desc->image_type, flags, host_ptr);
@@ -130,6 +133,16 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
     vd(v).clGetMemObjectInfo(v, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
   }
   return hand_out(std::move(m), errcode_ret);
+}
+
+// clCreateImage2D/3D take sizes and pitches as arguments, and report bad
+// ones as CL_INVALID_IMAGE_SIZE rather than as a bad descriptor.
+cl_mem create_legacy_image(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                           const cl_image_desc &desc, void *host_ptr, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = create_image(context, nullptr, flags, format, &desc, host_ptr, &err);
+  set_error(errcode_ret, err == CL_INVALID_IMAGE_DESCRIPTOR ? CL_INVALID_IMAGE_SIZE : err);
+  return m;
 }
 
 }  // namespace
@@ -215,7 +228,7 @@ cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags, const
   desc.image_width = width;
   desc.image_height = height;
   desc.image_row_pitch = row_pitch;
-  return create_image(context, nullptr, flags, format, &desc, host_ptr, errcode_ret);
+  return create_legacy_image(context, flags, format, desc, host_ptr, errcode_ret);
 }
 
 cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
@@ -228,7 +241,7 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const
   desc.image_depth = depth;
   desc.image_row_pitch = row_pitch;
   desc.image_slice_pitch = slice_pitch;
-  return create_image(context, nullptr, flags, format, &desc, host_ptr, errcode_ret);
+  return create_legacy_image(context, flags, format, desc, host_ptr, errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return retain_handle(m, CL_INVALID_MEM_OBJECT); }
