@@ -30,7 +30,7 @@ struct Options {
   std::string pocl_device = "pthread";
   size_t min_size = 1 * MiB;
   size_t max_size = 64 * MiB;  // oclgrind's whole global memory is 128 MiB
-  int reps = 7;
+  int reps = 11;
 };
 
 Options parse(int argc, char **argv) {

@@ -4,7 +4,9 @@
 // the median over samples of (time / N). Configurations are interleaved
 // sample by sample so that load from elsewhere hits them alike.
 //
-// Columns: PoCL direct (the baseline), UniCL on a context holding only that
+// Columns: PoCL direct (the baseline), a second PoCL direct context (its
+// ratio to the first is the noise floor of the run), UniCL on a context
+// holding only that
 // device (the common case, target <= 1.2x), UniCL on a context holding both
 // PoCL devices (where coherence tracking is active), and StarPU's SOCL as a
 // measured reference, run in a child process because it needs its own
@@ -31,9 +33,13 @@ constexpr double kTarget = 1.2;
 
 struct Options {
   int launches = 20000;
-  int reps = 7;
+  int reps = 11;
   std::string socl_vendors;  // folder with SOCL's .icd and PoCL's; empty: no SOCL column
   bool socl_child = false;
+  // Profiling aid: run only this configuration (pocl, unicl, unicl-2dev) on
+  // `only_device`, so a profiler sees one code path.
+  std::string only;
+  std::string only_device = "pthread";
 };
 
 Options parse(int argc, char **argv) {
@@ -48,7 +54,12 @@ Options parse(int argc, char **argv) {
     else if (a == "--reps") o.reps = std::stoi(next());
     else if (a == "--socl-vendors") o.socl_vendors = next();
     else if (a == "--socl-child") o.socl_child = true;
-    else throw std::runtime_error("usage: bench-enqueue-overhead [--launches N] [--reps R] [--socl-vendors DIR]");
+    else if (a == "--only") o.only = next();
+    else if (a == "--device") o.only_device = next();
+    else
+      throw std::runtime_error(
+          "usage: bench-enqueue-overhead [--launches N] [--reps R] [--socl-vendors DIR]\n"
+          "       bench-enqueue-overhead --only pocl|unicl|unicl-2dev [--device pthread|basic] [--launches N] [--reps R]");
   }
   return o;
 }
@@ -111,6 +122,23 @@ int socl_child(const Options &o) {
   return 0;
 }
 
+// Profiling mode: one configuration alone.
+int only_one(const Options &o) {
+  cl::Platform p = bench::platform(o.only == "pocl" ? bench::kPoCL : bench::kUniCL);
+  cl::Device d = bench::device(p, o.only_device);
+  std::vector<cl::Device> devices = {d};
+  if (o.only == "unicl-2dev") devices = {bench::device(p, "pthread"), bench::device(p, "basic")};
+  else if (o.only != "pocl" && o.only != "unicl") throw std::runtime_error("--only takes pocl, unicl or unicl-2dev");
+  Launcher l(devices, d);
+  l.run(std::max(1, o.launches / 10));
+  std::vector<double> samples;
+  for (int r = 0; r < o.reps; ++r) samples.push_back(l.run(o.launches));
+  if (!l.verified()) throw std::runtime_error("the counter does not match the launches");
+  std::cout << o.only << ' ' << o.only_device << ": " << bench::fixed(bench::median(samples) * 1e6, 3)
+            << " us per launch\n";
+  return 0;
+}
+
 // Per-launch microseconds on SOCL by device prefix; empty with `why` set when
 // it could not be measured.
 std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
@@ -146,15 +174,15 @@ int run(const Options &o) {
 
   struct Row {
     std::string device;
-    double direct, unicl, unicl_multi;
+    double direct, again, unicl, unicl_multi;
   };
   std::vector<Row> rows;
   for (auto &prefix : kDevices) {
     cl::Device pd = bench::device(pocl, prefix);
     cl::Device ud = bench::device(unicl, prefix);
     std::vector<cl::Device> both = {bench::device(unicl, "pthread"), bench::device(unicl, "basic")};
-    Launcher direct({pd}, pd), single({ud}, ud), multi(both, ud);
-    std::vector<Launcher *> all = {&direct, &single, &multi};
+    Launcher direct({pd}, pd), again({pd}, pd), single({ud}, ud), multi(both, ud);
+    std::vector<Launcher *> all = {&direct, &again, &single, &multi};
     for (auto *l : all) l->run(std::max(1, o.launches / 10));  // warm-up: code paths, allocations, caches
     std::vector<std::vector<double>> samples(all.size());
     for (int r = 0; r < o.reps; ++r)
@@ -162,18 +190,18 @@ int run(const Options &o) {
     for (auto *l : all)
       if (!l->verified()) throw std::runtime_error(prefix + ": a counter does not match its launches");
     rows.push_back({prefix, bench::median(samples[0]) * 1e6, bench::median(samples[1]) * 1e6,
-                    bench::median(samples[2]) * 1e6});
+                    bench::median(samples[2]) * 1e6, bench::median(samples[3]) * 1e6});
   }
 
   std::string socl_why;
   auto socl = measure_socl(o, socl_why);
 
-  bench::Table t({"device", "PoCL us", "UniCL us", "UniCL/PoCL", "target", "UniCL 2-dev ctx us", "2-dev/PoCL",
+  bench::Table t({"device", "PoCL us", "PoCL#2/PoCL", "UniCL us", "UniCL/PoCL", "target", "UniCL 2-dev ctx us", "2-dev/PoCL",
                   "SOCL us", "SOCL/PoCL"});
   for (auto &r : rows) {
     double ratio = r.unicl / r.direct;
     auto s = socl.find(r.device);
-    t.add({r.device, bench::fixed(r.direct, 3), bench::fixed(r.unicl, 3), bench::fixed(ratio, 2),
+    t.add({r.device, bench::fixed(r.direct, 3), bench::fixed(r.again / r.direct, 2), bench::fixed(r.unicl, 3), bench::fixed(ratio, 2),
            "<= " + bench::fixed(kTarget, 1), bench::fixed(r.unicl_multi, 3), bench::fixed(r.unicl_multi / r.direct, 2),
            s == socl.end() ? "n/a" : bench::fixed(s->second, 2),
            s == socl.end() ? "n/a" : bench::fixed(s->second / r.direct, 1)});
@@ -194,7 +222,8 @@ int run(const Options &o) {
 int main(int argc, char **argv) {
   try {
     Options o = parse(argc, argv);
-    return o.socl_child ? socl_child(o) : run(o);
+    if (o.socl_child) return socl_child(o);
+    return o.only.empty() ? run(o) : only_one(o);
   } catch (const cl::Error &e) {
     std::cerr << "bench-enqueue-overhead: OpenCL error " << e.err() << " in " << e.what() << '\n';
   } catch (const std::exception &e) {
