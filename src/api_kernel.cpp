@@ -47,6 +47,23 @@ void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
   }
 }
 
+// True when the vendor program of `slot` holds an executable for its device.
+// Asked here rather than left to clCreateKernel because vendors differ on
+// unbuilt programs (oclgrind answers CL_INVALID_KERNEL_NAME).
+bool has_executable(_cl_program &program, size_t slot) {
+  cl_program vp = program.per_slot[slot].get();
+  const _cl_device_id &dev = *program.context->slots[slot].device;
+  cl_build_status status = CL_BUILD_NONE;
+  if (vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr) !=
+          CL_SUCCESS ||
+      status != CL_BUILD_SUCCESS)
+    return false;
+  if (dev.vendor_version < 120) return true;
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
+  return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
 cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_ret) {
   auto k = make_object<_cl_kernel>();
   k->name = name;
@@ -54,7 +71,7 @@ cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_re
   cl_int result = CL_INVALID_PROGRAM_EXECUTABLE;
   for (size_t s = 0; s < program->per_slot.size(); ++s) {
     cl_program vp = program->per_slot[s].get();
-    if (!vp) continue;
+    if (!vp || !has_executable(*program, s)) continue;
     cl_int err = CL_SUCCESS;
     cl_kernel vk = vd(vp).clCreateKernel(vp, name, &err);
     if (err == CL_INVALID_PROGRAM_EXECUTABLE) continue;  // not built for this device
