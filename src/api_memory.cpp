@@ -135,6 +135,24 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
   return hand_out(std::move(m), errcode_ret);
 }
 
+size_t image_row_pitch(const _cl_mem &m) {
+  if (m.desc.image_row_pitch && m.host_ptr) return m.desc.image_row_pitch;
+  return m.desc.image_width * m.element_size;
+}
+
+// Bytes between the slices of a 3D image or the layers of an array; 0 for
+// images that have neither.
+size_t image_slice_pitch(const _cl_mem &m) {
+  switch (m.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return image_row_pitch(m);
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+      if (m.desc.image_slice_pitch && m.host_ptr) return m.desc.image_slice_pitch;
+      return image_row_pitch(m) * m.desc.image_height;
+    default: return 0;
+  }
+}
+
 // clCreateImage2D/3D take sizes and pitches as arguments, and report bad
 // ones as CL_INVALID_IMAGE_SIZE rather than as a bad descriptor.
 cl_mem create_legacy_image(cl_context context, cl_mem_flags flags, const cl_image_format *format,
@@ -298,6 +316,16 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
     case CL_IMAGE_BUFFER: return info_value<cl_mem>(size, value, size_ret, m->parent.get());
     case CL_IMAGE_NUM_MIP_LEVELS: return info_value<cl_uint>(size, value, size_ret, 0);
     case CL_IMAGE_NUM_SAMPLES: return info_value<cl_uint>(size, value, size_ret, 0);
+    case CL_IMAGE_ROW_PITCH:
+    case CL_IMAGE_SLICE_PITCH: {
+      cl_mem v = m->replicas[0].get();
+      size_t pitch = 0;
+      if (cl_int err = vd(v).clGetImageInfo(v, param, sizeof pitch, &pitch, nullptr); err != CL_SUCCESS) return err;
+      // Some vendors (oclgrind) echo the pitch the application passed,
+      // 0 included; the specification wants the pitch in effect.
+      if (pitch == 0) pitch = param == CL_IMAGE_ROW_PITCH ? image_row_pitch(*m) : image_slice_pitch(*m);
+      return info_value(size, value, size_ret, pitch);
+    }
     default: {
       cl_mem v = m->replicas[0].get();
       return vd(v).clGetImageInfo(v, param, size, value, size_ret);
