@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# From a fresh Debian 12 to a working UniCL, in one command (run as root):
+#
+#   bash tools/bootstrap.sh demo   installs what is missing, builds, shows
+#                                  `unicl info` and runs the vector_scale sample
+#                                  on PoCL (two devices) and oclgrind at once
+#   bash tools/bootstrap.sh test   installs what is missing, builds, runs the
+#                                  whole test suite, then again in a build with
+#                                  AddressSanitizer and UBSan; exits non-zero
+#                                  on any failure
+#
+# Build folders: $BUILD_DIR (default build) and $ASAN_BUILD_DIR (default
+# build-asan), inside the repository.
+set -euo pipefail
+
+readonly PACKAGES=(
+  opencl-headers opencl-c-headers opencl-clhpp-headers ocl-icd-libopencl1 ocl-icd-opencl-dev
+  libhwloc-dev libopenmpi-dev openmpi-bin catch2 meson ninja-build pkg-config g++ python3
+  pocl-opencl-icd oclgrind clinfo python3-pyopencl libsocl-1.3-0
+)
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+build_dir=${BUILD_DIR:-build}
+asan_build_dir=${ASAN_BUILD_DIR:-build-asan}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+usage() {
+  echo "usage: bash tools/bootstrap.sh demo|test" >&2
+  exit 2
+}
+
+step() { printf '\n==== %s\n' "$*"; }
+
+install_missing() {
+  local missing=() p
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    echo "all ${#PACKAGES[@]} packages present"
+    return
+  fi
+  if ((EUID != 0)); then
+    echo "missing packages: ${missing[*]}; run this script as root (sudo bash tools/bootstrap.sh ...)" >&2
+    exit 1
+  fi
+  step "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q </dev/null
+  apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+}
+
+# Configures (first time) and builds one build folder.
+build() {
+  local dir=$1
+  shift
+  if [[ ! -f $dir/build.ninja ]]; then
+    meson setup "$dir" "$@"
+  fi
+  ninja -C "$dir" -j"$jobs"
+}
+
+demo() {
+  step "building ($build_dir)"
+  build "$build_dir"
+  local b=$repo/$build_dir
+  # The test vendor folder names PoCL and oclgrind by path: Debian registers
+  # PoCL in /etc/OpenCL/vendors but not oclgrind.
+  local vendors=$b/vendors-test
+  export POCL_DEVICES=${POCL_DEVICES:-pthread basic}
+
+  step "unicl info"
+  "$b/tools/unicl" info --vendors "$vendors"
+
+  if command -v clinfo >/dev/null; then
+    step "what an unmodified program sees in exclusive mode: clinfo -l"
+    "$b/tools/unicl" run --vendors "$vendors" -- clinfo -l
+  fi
+
+  step "vector_scale through UniCL: one context, PoCL basic + pthread + oclgrind"
+  local start=$SECONDS
+  "$b/tools/unicl" run --vendors "$vendors" -- "$b/samples/vector_scale"
+  echo "demo sample: $((SECONDS - start)) s wall"
+}
+
+# Runs the whole suite in one build folder; returns its status.
+run_suite() {
+  local dir=$1
+  shift
+  meson test -C "$dir" --print-errorlogs "$@"
+}
+
+test_all() {
+  local status=0
+
+  step "build and test ($build_dir)"
+  build "$build_dir" || status=1
+  if ((status == 0)); then
+    run_suite "$build_dir" || status=1
+  fi
+
+  step "build and test with AddressSanitizer and UBSan ($asan_build_dir)"
+  # Leaks are checked; the suppressions cover only the vendor libraries'
+  # own allocations (PoCL, LLVM, oclgrind), never UniCL's.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  export LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp:print_suppressions=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  if build "$asan_build_dir" -Db_sanitize=address,undefined; then
+    run_suite "$asan_build_dir" --timeout-multiplier 3 || status=1
+  else
+    status=1
+  fi
+
+  if ((status == 0)); then
+    step "all tests passed"
+  else
+    step "FAILURES above"
+  fi
+  return $status
+}
+
+(($# == 1)) || usage
+case $1 in
+  demo) install_missing; demo ;;
+  test) install_missing; test_all ;;
+  *) usage ;;
+esac
