@@ -15,10 +15,23 @@ void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
   (*fn)(status);
 }
 
-// Runs fn(status) when vendor event `e` completes, from the vendor's thread.
-cl_int on_vendor_complete(cl_event e, Completion fn) {
+// Execution status of vendor event `e`, or CL_QUEUED when it cannot be read.
+cl_int vendor_status(cl_event e) {
+  cl_int s = CL_QUEUED;
+  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
+                                                                                                          : CL_QUEUED;
+}
+
+// Runs fn(status) once vendor event `e` reaches status `type` (or fails),
+// from the vendor's thread, or at once if it already has: some vendors
+// (oclgrind) never call callbacks registered after the status was reached.
+cl_int on_vendor_status(cl_event e, cl_int type, Completion fn) {
+  if (cl_int now = vendor_status(e); now <= type) {
+    fn(now < 0 ? now : type);
+    return CL_SUCCESS;
+  }
   auto data = std::make_unique<Completion>(std::move(fn));
-  cl_int err = vd(e).clSetEventCallback(e, CL_COMPLETE, run_completion, data.get());
+  cl_int err = vd(e).clSetEventCallback(e, type, run_completion, data.get());
   if (err == CL_SUCCESS) data.release();  // owned by the callback now
   return err;
 }
@@ -115,7 +128,7 @@ void _cl_event::add_pending(cl_int type, std::function<void(cl_int)> fn) {
 
 void _cl_event::on_complete(std::function<void(cl_int)> fn) {
   if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
-  if (on_vendor_complete(vendor.get(), fn) != CL_SUCCESS) {
+  if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
     cl_event v = vendor.get();
     vd(v).clWaitForEvents(1, &v);
     fn(status());
@@ -143,11 +156,7 @@ cl_int _cl_event::add_callback(cl_int type, Callback fn, void *data) {
     add_pending(type, std::move(call));
     return CL_SUCCESS;
   }
-  auto boxed = std::make_unique<Completion>(std::move(call));
-  cl_event v = vendor.get();
-  cl_int err = vd(v).clSetEventCallback(v, type, run_completion, boxed.get());
-  if (err == CL_SUCCESS) boxed.release();
-  return err;
+  return on_vendor_status(vendor.get(), type, std::move(call));
 }
 
 cl_int _cl_event::wait() {
@@ -194,7 +203,8 @@ cl_int CL_API_CALL clReleaseEvent(cl_event e) { return release_handle(e, CL_INVA
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
                                            size_t *size_ret) {
   if (!live(e)) return CL_INVALID_EVENT;
-  if (e->is_user()) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  // Checked here: not every vendor refuses timestamps of unprofiled queues.
+  if (e->is_user() || !e->queue->profiling()) return CL_PROFILING_INFO_NOT_AVAILABLE;
   if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return CL_INVALID_VALUE;
   cl_event v = e->vendor.get();
   unsigned version = e->queue ? e->queue->device->vendor_version : 300;
