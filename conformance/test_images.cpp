@@ -674,7 +674,7 @@ TEST_CASE("images: transfer errors", "[images][errors]") {
 
 // oclgrind reports the pitches the application passed (0) instead of the
 // pitches in effect; UniCL answers with the latter on every vendor.
-TEST_CASE("images: row and slice pitches are the ones in effect", "[images][unicl][oclgrind]") {
+TEST_CASE("images: row and slice pitches are the ones in effect", "[images][oclgrind-unicl]") {
   Env env;
   REQUIRE_IMAGES(env);
   auto img = make_image(env, CL_MEM_READ_ONLY, kRGBAFloat, desc_of(CL_MEM_OBJECT_IMAGE2D, 12, 5));

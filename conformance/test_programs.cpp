@@ -123,7 +123,7 @@ TEST_CASE("programs: a failed build reports CL_BUILD_PROGRAM_FAILURE and a log",
 
 // oclgrind answers CL_INVALID_KERNEL_NAME for a program never built.
 TEST_CASE("programs: kernels of an unbuilt program are CL_INVALID_PROGRAM_EXECUTABLE",
-          "[programs][errors][unicl][oclgrind]") {
+          "[programs][errors][oclgrind-unicl]") {
   Env env;
   auto p = from_source(env.context, kTwoKernels);
   cl_int err;
