@@ -15,8 +15,22 @@ struct MultiDevice {
   cl::Context context;
   std::vector<cl::CommandQueue> queues;
 
-  MultiDevice() : devices(cltest::devices()), context(devices) {
+  MultiDevice() : MultiDevice(cltest::devices()) {}
+  // A context of the devices whose names contain one of `name_parts`.
+  explicit MultiDevice(const std::vector<std::string> &name_parts) : MultiDevice(matching(name_parts)) {}
+  explicit MultiDevice(std::vector<cl::Device> chosen) : devices(std::move(chosen)), context(devices) {
     for (auto &d : devices) queues.emplace_back(context, d);
+  }
+  static std::vector<cl::Device> matching(const std::vector<std::string> &name_parts) {
+    std::vector<cl::Device> out;
+    for (auto &d : cltest::devices())
+      for (auto &part : name_parts)
+        if (device_name(d).find(part) != std::string::npos) {
+          out.push_back(d);
+          break;
+        }
+    if (out.empty()) throw std::runtime_error("no device matches the names asked for");
+    return out;
   }
   size_t size() const { return devices.size(); }
   std::string name(size_t i) const { return device_name(devices[i]); }
