@@ -125,8 +125,8 @@ bool extension_passes(const std::string &name) {
   // Extensions whose host entry points UniCL does not wrap (yet): passing
   // them through would hand applications null function pointers.
   static constexpr const char *kBlocked[] = {
-      "cl_khr_il_program",        "cl_khr_subgroups",     "cl_khr_command_buffer", "cl_khr_gl",
-      "cl_khr_egl",               "cl_khr_d3d",           "cl_khr_dx9",            "cl_khr_external",
+      "cl_khr_il_program",        "cl_khr_subgroups",     "cl_khr_command_buffer", "cl_khr_gl_",
+      "cl_khr_egl_",              "cl_khr_d3d",           "cl_khr_dx9",            "cl_khr_external",
       "cl_khr_semaphore",         "cl_khr_suggested_local_work_size",              "cl_khr_create_command_queue",
       "cl_khr_terminate_context", "cl_khr_priority_hints", "cl_khr_throttle_hints", "cl_khr_image2d_from_buffer",
       "cl_khr_mipmap_image",      "cl_khr_spirv"};
