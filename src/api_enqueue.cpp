@@ -1,6 +1,7 @@
 // Enqueue entry points. Each one: validate, translate through Command, call
 // the vendor queue of the queue's device, finish.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "api_decls.hpp"
@@ -58,6 +59,22 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   return ptr;
 }
 
+// The byte range [offset, offset + size) lies inside buffer `m`. Checked by
+// UniCL without overflow: a vendor's own `offset + size` check can wrap
+// (oclgrind then reads far out of bounds and crashes).
+bool in_bounds(cl_mem m, size_t offset, size_t size) {
+  return m->is_image() || (offset <= m->size && size <= m->size - offset);
+}
+
+// global_work_offset + global_work_size must fit in size_t; PoCL does not
+// check and runs the kernel with wrapped ids.
+bool offset_fits(cl_uint dim, const size_t *offset, const size_t *global) {
+  if (!offset || !global || dim == 0 || dim > 3) return true;  // other checks are the vendor's
+  for (cl_uint i = 0; i < dim; ++i)
+    if (global[i] > SIZE_MAX - offset[i]) return false;
+  return true;
+}
+
 bool valid_map_flags(cl_map_flags f) {
   if (f & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return false;
   return !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
@@ -75,6 +92,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
   Command c(q);
   cl_mem vb;
   if (cl_int err = c.use(buffer, kRead, vb); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueReadBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
                                               c.event_out(event));
@@ -88,6 +106,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
   Command c(q);
   cl_mem vb;
   if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueWriteBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
                                                c.event_out(event));
@@ -135,6 +154,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   cl_mem vs, vdst;
   if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
   if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyBuffer(c.vq(), vs, vdst, src_offset, dst_offset, size, c.num_wait(),
                                               c.wait_list(), c.event_out(event));
@@ -163,6 +183,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
   Command c(q);
   cl_mem vb;
   if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueFillBuffer(c.vq(), vb, pattern, pattern_size, offset, size, c.num_wait(),
                                               c.wait_list(), c.event_out(event));
@@ -374,6 +395,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   if (!live(k)) return CL_INVALID_KERNEL;
   if (k->program->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
   cl_kernel vk = k->per_slot[q->slot].get();
   if (!vk) return CL_INVALID_PROGRAM_EXECUTABLE;
   Command c(q);
