@@ -28,6 +28,13 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
     }
     s->property_list.push_back(0);
   }
+  // Checked here: PoCL makes samplers with any addressing or filter value.
+  bool known_addressing = addressing == CL_ADDRESS_NONE || addressing == CL_ADDRESS_CLAMP_TO_EDGE ||
+                          addressing == CL_ADDRESS_CLAMP || addressing == CL_ADDRESS_REPEAT ||
+                          addressing == CL_ADDRESS_MIRRORED_REPEAT;
+  bool known_filter = filter == CL_FILTER_NEAREST || filter == CL_FILTER_LINEAR;
+  if (!known_addressing || !known_filter || (normalized != CL_TRUE && normalized != CL_FALSE))
+    return fail(errcode_ret, CL_INVALID_VALUE);
   for (size_t i = 0; i < context->slots.size(); ++i) {
     cl_context v = context->vendor(i);
     cl_int err = CL_SUCCESS;
