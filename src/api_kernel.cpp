@@ -97,8 +97,11 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   const ArgMeta &meta = k->meta[index];
   _cl_context &ctx = *k->program->context;
   void *given = (value && size == sizeof(void *)) ? *static_cast<void *const *>(value) : nullptr;
-  bool is_mem = meta.known ? meta.memory : is_live_handle<_cl_mem>(given);
-  bool is_sampler = meta.known ? meta.sampler : is_live_handle<_cl_sampler>(given);
+  // Without argument info, a value that is the address of a UniCL memory
+  // object or sampler is taken as one; a released one is then refused
+  // below instead of reaching the vendor as a pointer it never made.
+  bool is_mem = meta.known ? meta.memory : is_handle_slot<_cl_mem>(given);
+  bool is_sampler = meta.known ? meta.sampler : is_handle_slot<_cl_sampler>(given);
   ArgValue arg;
   arg.set = true;
   arg.size = size;

@@ -78,11 +78,10 @@ T *live(T *h) {
   return hdr->kind.load(std::memory_order_acquire) == T::kKind ? h : nullptr;
 }
 
-// True when p is a live UniCL object of type T made by this process.
+// True when p is the address of a UniCL object of type T, live or released.
 template <class T>
-bool is_live_handle(const void *p) {
-  if (!p || !pool_for(T::kKind, sizeof(T)).owns(p)) return false;
-  return static_cast<const ObjectHeader *>(p)->kind.load(std::memory_order_acquire) == T::kKind;
+bool is_handle_slot(const void *p) {
+  return p && pool_for(T::kKind, sizeof(T)).owns(p);
 }
 
 template <class T>
