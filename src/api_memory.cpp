@@ -333,6 +333,13 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
   }
 }
 
+// Pipes are an optional feature UniCL reports absent: no memory object is a
+// pipe, which the spec answers with CL_INVALID_MEM_OBJECT.
+cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
+  (void)pipe;
+  return CL_INVALID_MEM_OBJECT;
+}
+
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *pfn)(cl_mem, void *), void *user_data) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (!pfn) return CL_INVALID_VALUE;
