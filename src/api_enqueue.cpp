@@ -91,7 +91,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vb;
-  if (cl_int err = c.use(buffer, kRead, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kRead, vb); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueReadBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
@@ -105,7 +105,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vb;
-  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueWriteBuffer(c.vq(), vb, blocking, offset, size, ptr, c.num_wait(), c.wait_list(),
@@ -122,7 +122,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vb;
-  if (cl_int err = c.use(buffer, kRead, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kRead, vb); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueReadBufferRect(c.vq(), vb, blocking, buffer_origin, host_origin, region,
                                                   buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
@@ -139,7 +139,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vb;
-  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueWriteBufferRect(c.vq(), vb, blocking, buffer_origin, host_origin, region,
                                                    buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
@@ -152,8 +152,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vs, vdst;
-  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
   if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyBuffer(c.vq(), vs, vdst, src_offset, dst_offset, size, c.num_wait(),
@@ -168,8 +168,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vs, vdst;
-  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyBufferRect(c.vq(), vs, vdst, src_origin, dst_origin, region, src_row_pitch,
                                                   src_slice_pitch, dst_row_pitch, dst_slice_pitch, c.num_wait(),
@@ -182,7 +182,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vb;
-  if (cl_int err = c.use(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kReadWrite, vb); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueFillBuffer(c.vq(), vb, pattern, pattern_size, offset, size, c.num_wait(),
@@ -197,7 +197,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
   if (cl_int err = host_may(image, true); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vi;
-  if (cl_int err = c.use(image, kRead, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(image, kRead, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueReadImage(c.vq(), vi, blocking, origin, region, row_pitch, slice_pitch, ptr,
                                              c.num_wait(), c.wait_list(), c.event_out(event));
@@ -211,7 +212,8 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
   if (cl_int err = host_may(image, false); err != CL_SUCCESS) return err;
   Command c(q);
   cl_mem vi;
-  if (cl_int err = c.use(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueWriteImage(c.vq(), vi, blocking, origin, region, row_pitch, slice_pitch, ptr,
                                               c.num_wait(), c.wait_list(), c.event_out(event));
@@ -224,8 +226,10 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vs, vdst;
-  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(src, src_origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyImage(c.vq(), vs, vdst, src_origin, dst_origin, region, c.num_wait(),
                                              c.wait_list(), c.event_out(event));
@@ -237,7 +241,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vi;
-  if (cl_int err = c.use(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(image, kReadWrite, vi); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueFillImage(c.vq(), vi, fill_color, origin, region, c.num_wait(), c.wait_list(),
                                              c.event_out(event));
@@ -250,8 +255,9 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vs, vdst;
-  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(src, src_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyImageToBuffer(c.vq(), vs, vdst, src_origin, region, dst_offset, c.num_wait(),
                                                      c.wait_list(), c.event_out(event));
@@ -264,8 +270,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q);
   cl_mem vs, vdst;
-  if (cl_int err = c.use(src, kRead, vs); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(src, kRead, vs); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(dst, kReadWrite, vdst); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.vendor().clEnqueueCopyBufferToImage(c.vq(), vs, vdst, src_offset, dst_origin, region, c.num_wait(),
                                                      c.wait_list(), c.event_out(event));
@@ -308,6 +315,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (!live(image) || !image->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
   if (image->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (image->context->multi()) {
     if (!origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
     // The host copy is tightly packed: rows of width * element size.
@@ -435,7 +443,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
                                          const void **args_mem_loc, cl_uint n, const cl_event *events,
                                          cl_event *event) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!user_func) return CL_INVALID_VALUE;
+  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return CL_INVALID_VALUE;
   if ((num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc))
     return CL_INVALID_VALUE;
   Command c(q);

@@ -252,6 +252,8 @@ cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags, const
 cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
                                    size_t width, size_t height, size_t depth, size_t row_pitch, size_t slice_pitch,
                                    void *host_ptr, cl_int *errcode_ret) {
+  // The 1.x entry point, unlike clCreateImage, wants a real third dimension.
+  if (depth <= 1 && live(context)) return fail(errcode_ret, CL_INVALID_IMAGE_SIZE);
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE3D;
   desc.image_width = width;

@@ -22,6 +22,15 @@ class Command {
   cl_int wait_for(cl_uint n, const cl_event *events) { return wait_.add_user_list(&ctx_, slot_, n, events); }
   // Validates `m` for this queue and gives the vendor object to pass on.
   cl_int use(cl_mem m, Access access, cl_mem &vendor_mem);
+  // use() for commands that take a buffer (or an image) only.
+  cl_int use_buffer(cl_mem m, Access access, cl_mem &vendor_mem) {
+    if (live(m) && m->is_image()) return CL_INVALID_MEM_OBJECT;
+    return use(m, access, vendor_mem);
+  }
+  cl_int use_image(cl_mem m, Access access, cl_mem &vendor_mem) {
+    if (live(m) && !m->is_image()) return CL_INVALID_MEM_OBJECT;
+    return use(m, access, vendor_mem);
+  }
   // Multi-device contexts: the host copy is what the command touches (map).
   cl_int use_host(cl_mem m, Access access);
 

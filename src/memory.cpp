@@ -191,6 +191,15 @@ void *host_copy(_cl_mem *m) {
   return static_cast<std::byte *>(root->coherence->staging->ptr) + (m == root ? 0 : m->origin);
 }
 
+cl_int check_image_region(_cl_mem *m, const size_t *origin, const size_t *region) {
+  if (!origin || !region) return CL_INVALID_VALUE;
+  size_t dims[3];
+  image_region(m, dims);
+  for (int i = 0; i < 3; ++i)
+    if (region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
 cl_int init_coherence(_cl_mem *m, const void *initial) {
   auto &ctx = *m->context;
   auto c = std::make_shared<Coherence>();

@@ -99,5 +99,8 @@ void record(_cl_mem *m, size_t slot, Access access, cl_event event);
 cl_int acquire_host(_cl_mem *m, Access access, size_t via_slot, class WaitList &wait);
 void record_host(_cl_mem *m, Access access, cl_event event, size_t event_slot);
 void *host_copy(_cl_mem *m);
+// Checks an (origin, region) against the image's size: vendors do not all
+// do it, and some read or write out of bounds instead.
+cl_int check_image_region(_cl_mem *image, const size_t *origin, const size_t *region);
 
 }  // namespace unicl

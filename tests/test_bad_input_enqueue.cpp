@@ -19,7 +19,7 @@ TEST_CASE("clEnqueueReadBuffer", "[bad_input]") {
   }
 }
 
-TEST_CASE("clEnqueueReadBuffer from an image", "[bad_input][!mayfail][bug]") {
+TEST_CASE("clEnqueueReadBuffer from an image", "[bad_input]") {
   // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object".
   FOR_EACH_TARGET {
     CHECK(clEnqueueReadBuffer(t.queue(), t.image(), CL_FALSE, 0, 4, host, 0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);

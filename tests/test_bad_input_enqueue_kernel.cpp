@@ -88,7 +88,7 @@ TEST_CASE("clEnqueueNativeKernel", "[bad_input]") {
   }
 }
 
-TEST_CASE("clEnqueueNativeKernel with arguments of no size", "[bad_input][!mayfail][bug]") {
+TEST_CASE("clEnqueueNativeKernel with arguments of no size", "[bad_input]") {
   // "CL_INVALID_VALUE if args is not NULL and cb_args is 0".
   FOR_EACH_TARGET {
     int args = 0;
