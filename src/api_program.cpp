@@ -297,6 +297,13 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_p
   cl_program vp = p->per_slot[s].get();
   if (param == CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE && device->vendor_version < 200)
     return info_value<size_t>(size, value, size_ret, 0);
+  if (param == CL_PROGRAM_BUILD_LOG || param == CL_PROGRAM_BUILD_OPTIONS) {
+    // A program never built for the device has an empty log and no options;
+    // PoCL answers CL_INVALID_PROGRAM instead.
+    cl_build_status status = CL_BUILD_NONE;
+    vd(vp).clGetProgramBuildInfo(vp, device->vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
+    if (status == CL_BUILD_NONE) return info_string(size, value, size_ret, "");
+  }
   return vd(vp).clGetProgramBuildInfo(vp, device->vendor, param, size, value, size_ret);
 }
 
