@@ -132,6 +132,16 @@ TEST_CASE("programs: kernels of an unbuilt program are CL_INVALID_PROGRAM_EXECUT
   CHECK_CL(err, CL_INVALID_PROGRAM_EXECUTABLE);
 }
 
+// PoCL answers CL_INVALID_PROGRAM for the log of a program never built.
+TEST_CASE("programs: an unbuilt program has an empty log and no options", "[programs][unicl]") {
+  Env env;
+  auto p = from_source(env.context, kTwoKernels);
+  CHECK(build_log(p, env.device).c_str() == std::string());
+  size_t n = 0;
+  REQUIRE_CL(clGetProgramBuildInfo(p(), env.device(), CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &n), CL_SUCCESS);
+  CHECK(n <= 1);
+}
+
 TEST_CASE("programs: build options define macros and are reported back", "[programs][oclgrind]") {
   Env env;
   auto p = from_source(env.context, "kernel void add_n(global int *a) { a[get_global_id(0)] += ADD; }");
