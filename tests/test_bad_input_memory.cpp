@@ -279,3 +279,11 @@ TEST_CASE("clGetSamplerInfo", "[bad_input]") {
   CHECK(clGetSamplerInfo(world().sampler(), 0xdead, sizeof refs, &refs, nullptr) == CL_INVALID_VALUE);
   CHECK(clGetSamplerInfo(world().sampler(), CL_SAMPLER_REFERENCE_COUNT, 1, &refs, nullptr) == CL_INVALID_VALUE);
 }
+
+TEST_CASE("clGetPipeInfo", "[bad_input]") {
+  // UniCL reports pipes unsupported: no object is a pipe, whatever is passed.
+  cl_uint packet = 0;
+  CHECK(clGetPipeInfo(nullptr, CL_PIPE_PACKET_SIZE, sizeof packet, &packet, nullptr) == CL_INVALID_MEM_OBJECT);
+  CHECK(clGetPipeInfo(world().buffer(), CL_PIPE_PACKET_SIZE, sizeof packet, &packet, nullptr) ==
+        CL_INVALID_MEM_OBJECT);
+}
