@@ -590,3 +590,50 @@ TEST_CASE("multi: rectangular and partial transfers across devices", "[multi][co
   CHECK(back[w * h - 1] == 99);
   CHECK(back[0] == 0);
 }
+
+TEST_CASE("multi: an image mapped on one device after a write on another", "[multi][images][map]") {
+  Multi m;
+  for (auto &d : m.devices)
+    if (!images_supported(d)) return;
+  const size_t w = 4, h = 3;
+  std::vector<cl_uint> texels(w * h);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<cl_uint>(7 * i + 1);
+  for (size_t wd = 0; wd < m.size(); ++wd) {
+    size_t md = (wd + 1) % m.size();
+    INFO("written on " << m.name(wd) << ", mapped on " << m.name(md));
+    cl::Image2D img(m.context, CL_MEM_READ_WRITE, cl::ImageFormat(CL_R, CL_UNSIGNED_INT32), w, h);
+    m.queues[wd].enqueueWriteImage(img, CL_TRUE, {0, 0, 0}, {w, h, 1}, 0, 0, texels.data());
+    size_t row_pitch = 0;
+    auto *p = static_cast<cl_uchar *>(
+        m.queues[md].enqueueMapImage(img, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, {0, 0, 0}, {w, h, 1}, &row_pitch,
+                                     nullptr));
+    REQUIRE(row_pitch >= w * sizeof(cl_uint));
+    for (size_t y = 0; y < h; ++y)
+      for (size_t x = 0; x < w; ++x) CHECK(reinterpret_cast<cl_uint *>(p + y * row_pitch)[x] == texels[y * w + x]);
+    reinterpret_cast<cl_uint *>(p + row_pitch)[2] = 4242;  // pixel (2, 1)
+    m.queues[md].enqueueUnmapMemObject(img, p);
+    m.queues[md].finish();
+    cl_uint pixel = 0;
+    m.queues[wd].enqueueReadImage(img, CL_TRUE, {2, 1, 0}, {1, 1, 1}, 0, 0, &pixel);
+    CHECK(pixel == 4242);
+  }
+}
+
+TEST_CASE("multi: an image filled on one device and copied to a buffer on another", "[multi][images]") {
+  Multi m;
+  for (auto &d : m.devices)
+    if (!images_supported(d)) return;
+  const size_t w = 4, h = 4;
+  cl::Image2D img(m.context, CL_MEM_READ_WRITE, cl::ImageFormat(CL_RGBA, CL_UNSIGNED_INT8), w, h);
+  cl_uint4 color{{9, 8, 7, 6}};
+  cl::Event filled;
+  m.queues[0].enqueueFillImage(img, color, {0, 0, 0}, {w, h, 1}, nullptr, &filled);
+  cl::Buffer out(m.context, CL_MEM_READ_WRITE, w * h * 4);
+  std::vector<cl::Event> wait{filled};
+  cl::Event copied;
+  m.queues[m.size() - 1].enqueueCopyImageToBuffer(img, out, {0, 0, 0}, {w, h, 1}, 0, &wait, &copied);
+  std::vector<cl::Event> after{copied};
+  std::vector<cl_uchar> back(w * h * 4);
+  m.queues[1 % m.size()].enqueueReadBuffer(out, CL_TRUE, 0, back.size(), back.data(), &after);
+  for (size_t i = 0; i < back.size(); ++i) CHECK(back[i] == color.s[i % 4]);
+}
