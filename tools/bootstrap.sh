@@ -30,7 +30,7 @@ usage() {
   exit 2
 }
 
-step() { printf '\n==== %s\n' "$*"; }
+step() { printf '\n==== [%s] %s\n' "$(date +%T)" "$*"; }
 
 install_missing() {
   local missing=() p
@@ -86,19 +86,29 @@ demo() {
   echo "vector_scale process, start to exit: $(((end - start) / 1000000)) ms"
 }
 
-# The tests of a sanitizer build whose program is built there. A client
-# built elsewhere (clinfo, python) cannot load an instrumented libunicl.so:
-# the sanitizer runtime must come first in a process, so those tests run in
-# the normal pass only.
-instrumented_tests() {
-  python3 - "$1" <<'EOF'
+# The tests of a sanitizer build whose program is built there ("tests"), or
+# the build targets those tests need ("targets"). A client built elsewhere
+# (clinfo, python) cannot load an instrumented libunicl.so: the sanitizer
+# runtime must come first in a process, so those tests run in the normal
+# pass only. Building only what the tests need leaves out the benchmarks.
+sanitizer_selection() {
+  python3 - "$1" "$2" <<'EOF'
 import json, os, subprocess, sys
-build = os.path.abspath(sys.argv[1])
-for t in json.loads(subprocess.check_output(['meson', 'introspect', build, '--tests'])):
+build, what = os.path.abspath(sys.argv[1]), sys.argv[2]
+def introspect(kind):
+    return json.loads(subprocess.check_output(['meson', 'introspect', build, kind]))
+tests = []
+for t in introspect('--tests'):
     if os.path.abspath(t['cmd'][0]).startswith(build + os.sep):
-        print(t['name'])
-    else:
+        tests.append(t)
+    elif what == 'tests':
         print(f"sanitizer pass skips {t['name']}: {t['cmd'][0]} is not built with the sanitizers", file=sys.stderr)
+if what == 'tests':
+    print('\n'.join(t['name'] for t in tests))
+else:
+    files = {t['id']: t['filename'] for t in introspect('--targets')}
+    needed = {d for t in tests for d in t['depends']}
+    print('\n'.join(sorted({os.path.relpath(f, build) for d in needed for f in files.get(d, [])})))
 EOF
 }
 
@@ -126,15 +136,20 @@ test_all() {
   export ASAN_OPTIONS=detect_leaks=1:new_delete_type_mismatch=0
   export LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  if build "$asan_build_dir" -Db_sanitize=address,undefined; then
-    local tests=()
-    mapfile -t tests < <(instrumented_tests "$asan_build_dir")
-    if ((${#tests[@]} > 0)); then
-      run_suite "$asan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
-    else
-      echo "no tests found in $asan_build_dir" >&2
-      status=1
-    fi
+  # Unoptimised: the sanitizer build is compiled from scratch every CI run,
+  # and compile time there outweighs the slower tests.
+  local tests=() targets=()
+  if [[ -f $asan_build_dir/build.ninja ]] ||
+     meson setup "$asan_build_dir" -Db_sanitize=address,undefined --buildtype=debug; then
+    ninja -C "$asan_build_dir" build.ninja >/dev/null  # introspection up to date with the sources
+    mapfile -t tests < <(sanitizer_selection "$asan_build_dir" tests)
+    mapfile -t targets < <(sanitizer_selection "$asan_build_dir" targets)
+  fi
+  if ((${#tests[@]} == 0)); then
+    echo "no tests to run in $asan_build_dir" >&2
+    status=1
+  elif ninja -C "$asan_build_dir" -j"$jobs" "${targets[@]}"; then
+    run_suite "$asan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
   else
     status=1
   fi
