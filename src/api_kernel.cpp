@@ -105,7 +105,6 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   ArgValue arg;
   arg.set = true;
   arg.size = size;
-  if (value) arg.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
   std::unique_lock lock(ctx.mutex, std::defer_lock);
   if (is_mem) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
@@ -140,6 +139,9 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
     }
     if (err != CL_SUCCESS) return err;
   }
+  // Only now is `size` known to match the argument: copying earlier would
+  // read past a value the vendor rejects as too small.
+  if (value) arg.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
   std::lock_guard guard(k->mutex);
   k->args[index] = std::move(arg);
   return CL_SUCCESS;
