@@ -1,5 +1,6 @@
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
 
@@ -15,7 +16,7 @@ Runtime &Runtime::get() {
 }
 
 Runtime::Runtime() {
-  if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::atoi(level) > 0 ? std::atoi(level) : 1;
+  if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::max(0, std::atoi(level));  // 0 or unset: quiet
 }
 
 void Runtime::log(int level, const char *fmt, ...) {
