@@ -232,6 +232,17 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (q->context->multi()) {
+    // Commands still waiting for submission first (queue.hpp); the vendor
+    // queue then holds all of them.
+    std::vector<std::shared_ptr<Task>> pending;
+    {
+      std::lock_guard lock(q->context->mutex);
+      if (q->last) pending.push_back(q->last);
+      pending.insert(pending.end(), q->since_barrier.begin(), q->since_barrier.end());
+    }
+    for (auto &t : pending) t->wait_submitted();
+  }
   return vd(q->vendor.get()).clFinish(q->vendor.get());
 }
 

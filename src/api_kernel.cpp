@@ -148,6 +148,45 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
 }
 
 }  // namespace
+
+cl_int deferred_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out) {
+  std::lock_guard lock(k->mutex);
+  if (k->deferred_per_slot.empty()) k->deferred_per_slot.resize(k->per_slot.size());
+  auto &dk = k->deferred_per_slot[slot];
+  if (!dk) {
+    cl_program vp = k->program->per_slot[slot].get();
+    cl_int err = CL_SUCCESS;
+    cl_kernel vk = vd(vp).clCreateKernel(vp, k->name.c_str(), &err);
+    if (err != CL_SUCCESS) return err;
+    dk = VendorRef<cl_kernel>::adopt(vk);
+  }
+  cl_kernel vk = dk.get();
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    const ArgValue &a = args[i];
+    if (!a.set) continue;
+    const void *value = a.bytes.empty() ? nullptr : a.bytes.data();
+    void *given = nullptr;
+    if (a.bytes.size() == sizeof(void *)) std::memcpy(&given, a.bytes.data(), sizeof given);
+    bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
+    cl_int err;
+    if (a.mem) {
+      cl_mem rep;
+      if ((err = a.mem->replica(slot, rep)) != CL_SUCCESS) return err;
+      err = vd(vk).clSetKernelArg(vk, i, a.size, &rep);
+    } else if (sampler && given) {
+      auto *smp = static_cast<cl_sampler>(given);
+      if (!live(smp)) return CL_INVALID_KERNEL_ARGS;
+      cl_sampler vs = smp->per_slot[slot].get();
+      err = vd(vk).clSetKernelArg(vk, i, a.size, &vs);
+    } else {
+      err = vd(vk).clSetKernelArg(vk, i, a.size, value);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  out = vk;
+  return CL_SUCCESS;
+}
+
 }  // namespace unicl
 
 namespace unicl::api {

@@ -2,30 +2,88 @@
 
 namespace unicl {
 
-cl_int Command::use(cl_mem m, Access access, cl_mem &vendor_mem) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
-  if (!multi()) {
-    vendor_mem = m->replicas[0].get();
-    return CL_SUCCESS;
-  }
-  if (cl_int err = m->replica(slot_, vendor_mem); err != CL_SUCCESS) return err;
-  if (cl_int err = acquire(m, slot_, access, wait_); err != CL_SUCCESS) return err;
-  uses_.emplace_back(m, access);
+Command::Command(_cl_command_queue *q, cl_command_type type) : q_(q), ctx_(*q->context), type_(type) {
+  if (ctx_.multi()) lock_ = std::unique_lock(ctx_.mutex);
+}
+
+cl_int Command::wait_for(cl_uint n, const cl_event *events) {
+  if (cl_int err = wait_.add_user_list(&ctx_, n, events); err != CL_SUCCESS) return err;
+  if (multi())
+    for (cl_uint i = 0; i < n; ++i) deps_.emplace_back(events[i]);
   return CL_SUCCESS;
 }
 
-cl_int Command::use_host(cl_mem m, Access access) {
+cl_int Command::use(cl_mem m, Access access) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
-  return acquire_host(m, access, slot_, wait_);
+  if (!multi()) {
+    mems_.push_back(m->replicas[0].get());
+    return CL_SUCCESS;
+  }
+  uses_.push_back({Ref<_cl_mem>(m), access, false, access});
+  return CL_SUCCESS;
 }
 
-cl_int Command::finish(cl_int err, cl_event *user_event, cl_command_type type) {
+cl_int Command::use_host(cl_mem m, Access access, Access recorded) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded});
+  return CL_SUCCESS;
+}
+
+cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems) {
+  for (auto &u : uses) {
+    cl_int err;
+    if (u.host) {
+      err = acquire_host(u.mem.get(), u.access, slot, wait);
+      mems.push_back(nullptr);
+    } else {
+      cl_mem rep = nullptr;
+      err = u.mem->replica(slot, rep);
+      if (err == CL_SUCCESS) err = acquire(u.mem.get(), slot, u.access, wait);
+      mems.push_back(rep);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  return wait.blocked() ? kBlocked : CL_SUCCESS;
+}
+
+void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
+  for (auto &u : uses) {
+    if (u.host) record_host(u.mem.get(), u.recorded, done, slot);
+    else record(u.mem.get(), slot, u.access, done);
+  }
+}
+
+cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking) {
+  auto task = std::make_shared<Task>(q_, std::move(submit));
+  for (auto &e : deps_) {
+    if (e->task) task->depend_on(e->task);
+    else task->depend_on(e.get());
+  }
+  // Commands of the same queue not yet submitted (see queue.hpp).
+  auto pending = [](const std::shared_ptr<Task> &t) { return t && t->state() == CL_QUEUED; };
+  if (pending(q_->last)) task->depend_on(q_->last);
+  if (!q_->in_order() && follow_all_)
+    for (auto &t : q_->since_barrier)
+      if (pending(t)) task->depend_on(t);
+  if (cl_int err = task->start(); err != CL_SUCCESS) return err;
+  if (q_->in_order() || barrier_) {
+    q_->last = task;
+    q_->since_barrier.clear();
+  } else {
+    if (q_->since_barrier.size() >= 32) std::erase_if(q_->since_barrier, [&](auto &t) { return !pending(t); });
+    q_->since_barrier.push_back(task);
+  }
+  if (event) *event = make_task_event(q_, type_, task).detach();
+  lock_.unlock();
+  return blocking ? task->wait() : CL_SUCCESS;
+}
+
+cl_int Command::finish(cl_int err, cl_event *event) {
   auto owned = VendorRef<cl_event>::adopt(vendor_event_);
   if (err != CL_SUCCESS) return err;
-  for (auto &[m, access] : uses_) record(m, slot_, access, vendor_event_);
-  if (user_event) *user_event = make_command_event(q_, type, std::move(owned)).detach();
+  if (event) *event = make_command_event(q_, type_, std::move(owned)).detach();
   return CL_SUCCESS;
 }
 

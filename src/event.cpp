@@ -8,65 +8,25 @@
 namespace unicl {
 namespace {
 
-using Completion = std::function<void(cl_int)>;
-
-void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
-  std::unique_ptr<Completion> fn(static_cast<Completion *>(data));
-  (*fn)(status);
-}
-
-// Execution status of vendor event `e`, or CL_QUEUED when it cannot be read.
-cl_int vendor_status(cl_event e) {
-  cl_int s = CL_QUEUED;
-  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
-                                                                                                          : CL_QUEUED;
-}
-
-// Runs fn(status) once vendor event `e` reaches status `type` (or fails),
-// from the vendor's thread, or at once if it already has: some vendors
-// (oclgrind) never call callbacks registered after the status was reached.
-cl_int on_vendor_status(cl_event e, cl_int type, Completion fn) {
-  if (cl_int now = vendor_status(e); now <= type) {
-    fn(now < 0 ? now : type);
-    return CL_SUCCESS;
-  }
-  auto data = std::make_unique<Completion>(std::move(fn));
-  cl_int err = vd(e).clSetEventCallback(e, type, run_completion, data.get());
-  if (err == CL_SUCCESS) data.release();  // owned by the callback now
-  return err;
-}
-
 VendorRef<cl_event> vendor_user_event(cl_context vctx) {
   cl_int err = CL_SUCCESS;
   cl_event e = vd(vctx).clCreateUserEvent(vctx, &err);
   return err == CL_SUCCESS ? VendorRef<cl_event>::adopt(e) : VendorRef<cl_event>();
 }
 
-// A vendor user event of `vctx` that completes as its source does.
-Completion completer(VendorRef<cl_event> target) {
-  return [target = std::move(target)](cl_int status) {
-    vd(target.get()).clSetUserEventStatus(target.get(), status < 0 ? status : CL_COMPLETE);
-  };
-}
-
 }  // namespace
 
-cl_int wait_on_host(cl_event vendor_event) {
-  cl_int status = CL_QUEUED;
-  if (vd(vendor_event).clWaitForEvents(1, &vendor_event) != CL_SUCCESS) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  vd(vendor_event).clGetEventInfo(vendor_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
-  return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
-}
-
-cl_int wait_event_in(cl_event e, size_t slot, VendorRef<cl_event> &out) {
+cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {
   if (!e->is_user()) {
-    if (e->slot != slot) return wait_on_host(e->vendor.get());
     out = VendorRef<cl_event>::share(e->vendor.get());
     return CL_SUCCESS;
   }
-  out = vendor_user_event(e->context->vendor(slot));
+  // The vendor sees a user event of its own, as when used directly.
+  out = vendor_user_event(e->context->vendor(0));
   if (!out) return CL_OUT_OF_RESOURCES;
-  e->on_complete(completer(out));
+  e->on_complete([target = out](cl_int status) {
+    vd(target.get()).clSetUserEventStatus(target.get(), status < 0 ? status : CL_COMPLETE);
+  });
   return CL_SUCCESS;
 }
 
@@ -76,22 +36,38 @@ Ref<_cl_event> make_command_event(_cl_command_queue *q, cl_command_type type, Ve
   e->queue = Ref<_cl_command_queue>(q);
   e->type = type;
   e->vendor = std::move(vendor_event);
-  e->slot = q->slot;
   return e;
 }
 
-cl_int WaitList::add_user_list(_cl_context *ctx, size_t slot, cl_uint n, const cl_event *events) {
+Ref<_cl_event> make_task_event(_cl_command_queue *q, cl_command_type type, std::shared_ptr<Task> task) {
+  auto e = make_object<_cl_event>();
+  e->context = q->context;
+  e->queue = Ref<_cl_command_queue>(q);
+  e->type = type;
+  e->task = std::move(task);
+  return e;
+}
+
+cl_int WaitList::add_user_list(_cl_context *ctx, cl_uint n, const cl_event *events) {
   if ((n > 0) != (events != nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; ++i)
     if (!live(events[i])) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; ++i)
     if (events[i]->context.get() != ctx) return CL_INVALID_CONTEXT;
+  if (ctx->multi()) return CL_SUCCESS;  // the task graph takes them (Command)
   for (cl_uint i = 0; i < n; ++i) {
     VendorRef<cl_event> e;
-    if (cl_int err = wait_event_in(events[i], slot, e); err != CL_SUCCESS) return err;
+    if (cl_int err = wait_event_in(events[i], e); err != CL_SUCCESS) return err;
     add(std::move(e));
   }
   return CL_SUCCESS;
+}
+
+void WaitList::add_from(cl_event vendor_event, size_t from, size_t to) {
+  if (!vendor_event) return;
+  if (from == to) return add(VendorRef<cl_event>::share(vendor_event));
+  if (blocker_ || vendor_status(vendor_event) <= CL_COMPLETE) return;
+  blocker_ = VendorRef<cl_event>::share(vendor_event);
 }
 
 const cl_event *WaitList::data() {
@@ -105,6 +81,7 @@ const cl_event *WaitList::data() {
 using namespace unicl;
 
 cl_int _cl_event::status() {
+  if (task) return task->status();
   if (is_user()) {
     std::lock_guard lock(mutex_);
     return user_status_;
@@ -127,6 +104,7 @@ void _cl_event::add_pending(cl_int type, std::function<void(cl_int)> fn) {
 }
 
 void _cl_event::on_complete(std::function<void(cl_int)> fn) {
+  if (task) return task->on_status(CL_COMPLETE, std::move(fn));
   if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
   if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
     cl_event v = vendor.get();
@@ -152,6 +130,10 @@ cl_int _cl_event::set_user_status(cl_int s) {
 cl_int _cl_event::add_callback(cl_int type, Callback fn, void *data) {
   Ref<_cl_event> self(this);  // callbacks may run after the application released the event
   auto call = [self, fn, data](cl_int s) { fn(self.get(), s, data); };
+  if (task) {
+    task->on_status(type, std::move(call));
+    return CL_SUCCESS;
+  }
   if (is_user()) {
     add_pending(type, std::move(call));
     return CL_SUCCESS;
@@ -160,6 +142,7 @@ cl_int _cl_event::add_callback(cl_int type, Callback fn, void *data) {
 }
 
 cl_int _cl_event::wait() {
+  if (task) return task->wait();
   if (is_user()) {
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return user_status_ <= CL_COMPLETE; });
@@ -206,7 +189,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   // Checked here: not every vendor refuses timestamps of unprofiled queues.
   if (e->is_user() || !e->queue->profiling()) return CL_PROFILING_INFO_NOT_AVAILABLE;
   if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return CL_INVALID_VALUE;
-  cl_event v = e->vendor.get();
+  if (e->task && e->task->state() != CL_SUBMITTED) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  cl_event v = e->task ? e->task->vendor_event() : e->vendor.get();
   unsigned version = e->queue ? e->queue->device->vendor_version : 300;
   // COMPLETE is a 2.0 query; for older vendors it equals END (no child commands).
   if (param == CL_PROFILING_COMMAND_COMPLETE && version < 200) param = CL_PROFILING_COMMAND_END;

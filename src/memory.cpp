@@ -66,6 +66,13 @@ cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *
   return err;
 }
 
+// A transfer cannot be issued yet: the command that needs it takes over
+// the blocker and is submitted once it completes (see task.hpp).
+cl_int pass_blocker(WaitList &transfer_wait, WaitList &command_wait) {
+  command_wait.block_on(transfer_wait.blocker());
+  return kBlocked;
+}
+
 void prune_finished(std::vector<SlotEvent> &events) {
   if (events.size() < 8) return;
   std::erase_if(events, [](const SlotEvent &e) {
@@ -77,7 +84,7 @@ void prune_finished(std::vector<SlotEvent> &events) {
 }
 
 // Reads the valid copy of `root` back into the host copy.
-cl_int read_back(_cl_mem *root) {
+cl_int read_back(_cl_mem *root, WaitList &outer) {
   Coherence &c = *root->coherence;
   _cl_context &ctx = *root->context;
   size_t src = 0;
@@ -95,6 +102,7 @@ cl_int read_back(_cl_mem *root) {
   wait.add_from(c.tracks[src].write.event.get(), src, src);
   wait.add_from(host.write.event.get(), host.write.slot, src);
   for (auto &r : host.reads) wait.add_from(r.event.get(), r.slot, src);
+  if (wait.blocked()) return pass_blocker(wait, outer);
   cl_event ev = nullptr;
   if (cl_int err = transfer(true, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
@@ -105,11 +113,11 @@ cl_int read_back(_cl_mem *root) {
   return CL_SUCCESS;
 }
 
-cl_int make_valid(_cl_mem *root, size_t slot) {
+cl_int make_valid(_cl_mem *root, size_t slot, WaitList &outer) {
   Coherence &c = *root->coherence;
   _cl_context &ctx = *root->context;
   if (!c.valid[c.host()])
-    if (cl_int err = read_back(root); err != CL_SUCCESS) return err;
+    if (cl_int err = read_back(root, outer); err != CL_SUCCESS) return err;
   if (c.valid[slot]) return CL_SUCCESS;
   cl_mem rep;
   cl_command_queue q;
@@ -121,6 +129,7 @@ cl_int make_valid(_cl_mem *root, size_t slot) {
   wait.add_from(host.write.event.get(), host.write.slot, slot);
   wait.add_from(dst.write.event.get(), slot, slot);
   for (auto &r : dst.reads) wait.add_from(r.event.get(), r.slot, slot);
+  if (wait.blocked()) return pass_blocker(wait, outer);
   cl_event ev = nullptr;
   if (cl_int err = transfer(false, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
@@ -138,7 +147,7 @@ cl_int acquire(_cl_mem *m, size_t slot, Access access, WaitList &wait) {
   _cl_mem *root = m->root();
   Coherence &c = *root->coherence;
   if (!c.valid[slot])
-    if (cl_int err = make_valid(root, slot); err != CL_SUCCESS) return err;
+    if (cl_int err = make_valid(root, slot, wait); err != CL_SUCCESS) return err;
   auto &t = c.tracks[slot];
   wait.add_from(t.write.event.get(), slot, slot);
   if (access & kWrite)
@@ -164,7 +173,7 @@ cl_int acquire_host(_cl_mem *m, Access access, size_t via_slot, WaitList &wait) 
   _cl_mem *root = m->root();
   Coherence &c = *root->coherence;
   if (!c.valid[c.host()])
-    if (cl_int err = read_back(root); err != CL_SUCCESS) return err;
+    if (cl_int err = read_back(root, wait); err != CL_SUCCESS) return err;
   auto &host = c.tracks[c.host()];
   wait.add_from(host.write.event.get(), host.write.slot, via_slot);
   if (access & kWrite)

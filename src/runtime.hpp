@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "work_queue.hpp"
 
 namespace unicl {
 
@@ -27,6 +28,8 @@ class Runtime {
   cl_platform_id platform();  // discovers vendors on first call
   const std::vector<VendorPlatform> &vendors();
   int log_level() const { return log_level_; }
+  // Where deferred commands are submitted and event listeners run.
+  WorkQueue &work_queue() { return work_queue_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();
 
@@ -39,6 +42,7 @@ class Runtime {
   std::vector<Ref<_cl_device_id>> root_devices_;
   std::mutex pools_mutex_;
   std::array<std::unique_ptr<SlotPool>, 16> pools_;
+  WorkQueue work_queue_;
 };
 
 }  // namespace unicl

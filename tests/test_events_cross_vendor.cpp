@@ -132,16 +132,18 @@ TEST_CASE("events of PoCL basic and oclgrind order each other", "[events]") {
 }
 
 // The second command reads data the held first command writes on another
-// device. Enqueueing it must return at once; the wait belongs to the device.
-TEST_CASE("enqueue after a held command on another vendor returns", "[events][!mayfail][bug]") {
+// device. Enqueueing it must return at once: UniCL submits it later.
+TEST_CASE("enqueue after a held command on another vendor returns", "[events]") {
   expect_isolated_pass("isolated: held pthread then oclgrind");
   expect_isolated_pass("isolated: held oclgrind then pthread");
   expect_isolated_pass("isolated: held oclgrind then basic");
 }
 
-// PoCL's basic device runs a command inside the call that completes its last
-// dependency and there takes a lock it already holds, when used directly too.
-TEST_CASE("a user event holding a PoCL basic command", "[events][!mayfail][bug]") {
+// PoCL's basic device, used directly, hangs when a user event it waits on is
+// completed (it runs the command inside that call and takes a lock it
+// holds). In multi-device contexts UniCL keeps user events to itself and
+// submits the command once the event is complete.
+TEST_CASE("a user event holding a PoCL basic command", "[events]") {
   expect_isolated_pass("isolated: held basic then pthread");
 }
 
@@ -214,9 +216,9 @@ TEST_CASE("event callbacks receive the UniCL event handle", "[events]") {
   }
 }
 
-TEST_CASE("a CL_SUBMITTED callback is called with CL_SUBMITTED", "[events][!mayfail][bug]") {
+TEST_CASE("a CL_SUBMITTED callback is called with CL_SUBMITTED", "[events]") {
   // The spec passes the status the callback was registered for (or an
-  // error). oclgrind itself passes CL_COMPLETE; UniCL hands that through.
+  // error). oclgrind itself passes CL_COMPLETE; UniCL passes the right one.
   cltest::MultiDevice md;
   cl::Program program = cltest::build(md.context, kSource);
   cl::Buffer buffer(md.context, CL_MEM_READ_WRITE, kBytes);
@@ -270,7 +272,7 @@ TEST_CASE("isolated: a user event set to an error fails the commands waiting on 
   }
 }
 
-TEST_CASE("a user event set to an error fails the commands waiting on it", "[events][!mayfail][bug]") {
+TEST_CASE("a user event set to an error fails the commands waiting on it", "[events]") {
   // Two vendors' devices write one buffer behind the same user event: the
   // second write must wait for the first without blocking the enqueueing
   // thread.
@@ -303,6 +305,6 @@ TEST_CASE("clFlush returns while a PoCL command waits on a user event", "[events
   flush_returns_while_held("pthread");
 }
 
-TEST_CASE("clFlush returns while an oclgrind command waits on a user event", "[events][!mayfail][bug]") {
+TEST_CASE("clFlush returns while an oclgrind command waits on a user event", "[events]") {
   flush_returns_while_held("Oclgrind");
 }

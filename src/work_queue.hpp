@@ -1,0 +1,26 @@
+// A thread that runs posted jobs one after another. Deferred commands are
+// submitted from here rather than from the vendor callback that made them
+// ready: vendors call back holding their own locks, and a callback that
+// enqueued into the same vendor could deadlock it.
+#pragma once
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace unicl {
+
+class WorkQueue {
+ public:
+  void post(std::function<void()> job);
+
+ private:
+  void run();
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> jobs_;
+  bool started_ = false;
+};
+
+}  // namespace unicl
