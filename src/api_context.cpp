@@ -1,14 +1,51 @@
 // Context and command-queue entry points.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "api_decls.hpp"
 #include "api_util.hpp"
 #include "device_info.hpp"
 #include "info.hpp"
+#include "../schedulers/engine.hpp"
+#include "../include/CL/cl_ext_unicl.h"
 #include "queue.hpp"
 #include "runtime.hpp"
 
+cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
+  if (!scheduled) {
+    out = vendor.get();
+    return CL_SUCCESS;
+  }
+  if (per_slot.empty()) per_slot.resize(context->slots.size());
+  auto &q = per_slot[slot];
+  if (!q) {
+    // Always profiled: the performance models need the times.
+    auto &s = context->slots[slot];
+    cl_int err = CL_SUCCESS;
+    cl_command_queue v = unicl::vd(s.vendor.get()).clCreateCommandQueue(
+        s.vendor.get(), s.device->vendor, properties | CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) return err;
+    q = unicl::VendorRef<cl_command_queue>::adopt(v);
+  }
+  out = q.get();
+  return CL_SUCCESS;
+}
+
+std::vector<cl_command_queue> _cl_command_queue::vendor_queues() {
+  std::vector<cl_command_queue> out;
+  if (vendor) out.push_back(vendor.get());
+  std::unique_lock lock(context->mutex, std::defer_lock);
+  if (context->multi()) lock.lock();
+  for (auto &q : per_slot)
+    if (q) out.push_back(q.get());
+  return out;
+}
+
+_cl_context::_cl_context() : ObjectHeader(kKind) {}
+
 _cl_context::~_cl_context() {
+  engine.reset();
   // The spec calls destructor callbacks in reverse order of registration.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->first(this, it->second);
 }
@@ -17,7 +54,9 @@ cl_int _cl_context::transfer_queue(size_t slot, cl_command_queue &out) {
   auto &s = slots[slot];
   if (!s.transfer_queue) {
     cl_int err = CL_SUCCESS;
-    cl_command_queue q = unicl::vd(s.vendor.get()).clCreateCommandQueue(s.vendor.get(), s.device->vendor, 0, &err);
+    // Profiled: transfer times refine the link models.
+    cl_command_queue q = unicl::vd(s.vendor.get()).clCreateCommandQueue(s.vendor.get(), s.device->vendor,
+                                                                        CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) return err;
     s.transfer_queue = unicl::VendorRef<cl_command_queue>::adopt(q);
   }
@@ -33,14 +72,35 @@ void CL_CALLBACK forward_context_notify(const char *errinfo, const void *private
   if (ctx->notify) ctx->notify(errinfo, private_info, cb, ctx->notify_data);
 }
 
+// UniCL's own context properties, as given.
+struct UniclProperties {
+  const char *scheduler = nullptr;
+  cl_ulong mem_limit = 0;
+};
+
 // Checks a context property list; fills `interop_user_sync`.
 cl_int check_context_properties(const cl_context_properties *props, std::vector<cl_context_properties> &copy,
-                                cl_context_properties &interop_user_sync) {
+                                cl_context_properties &interop_user_sync, UniclProperties &unicl) {
   interop_user_sync = -1;
   if (!props) return CL_SUCCESS;
-  bool seen_platform = false;
+  bool seen_platform = false, seen_scheduler = false, seen_limit = false;
   for (const cl_context_properties *p = props; *p; p += 2) {
     switch (p[0]) {
+      case CL_CONTEXT_SCHEDULER_UNICL:
+      case CL_CONTEXT_SCHEDULER_SOCL: {
+        if (seen_scheduler) return CL_INVALID_PROPERTY;
+        seen_scheduler = true;
+        unicl.scheduler = reinterpret_cast<const char *>(p[1]);
+        if (!unicl.scheduler) return CL_INVALID_PROPERTY;
+        auto &names = policy_names();
+        if (std::find(names.begin(), names.end(), unicl.scheduler) == names.end()) return CL_INVALID_PROPERTY;
+        break;
+      }
+      case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
+        if (seen_limit || p[1] <= 0) return CL_INVALID_PROPERTY;
+        seen_limit = true;
+        unicl.mem_limit = static_cast<cl_ulong>(p[1]);
+        break;
       case CL_CONTEXT_PLATFORM:
         if (seen_platform) return CL_INVALID_PROPERTY;
         seen_platform = true;
@@ -63,8 +123,20 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
                           _cl_context::Notify notify, void *user_data, cl_int *errcode_ret) {
   auto ctx = make_object<_cl_context>();
   cl_context_properties interop = -1;
-  if (cl_int err = check_context_properties(props, ctx->properties, interop); err != CL_SUCCESS)
+  UniclProperties own;
+  if (cl_int err = check_context_properties(props, ctx->properties, interop, own); err != CL_SUCCESS)
     return fail(errcode_ret, err);
+  if (own.scheduler) {
+    ctx->scheduler = own.scheduler;
+  } else if (const char *env = std::getenv("UNICL_SCHEDULER"); env && *env) {
+    auto &names = policy_names();
+    if (std::find(names.begin(), names.end(), env) == names.end()) {
+      Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (heft, eager, ws, random, round-robin)", env);
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+    ctx->scheduler = env;
+  }
+  ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
   ctx->notify_data = user_data;
   for (cl_device_id d : devices) {
@@ -77,6 +149,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     ctx->slots.push_back({Ref<_cl_device_id>(d), VendorRef<cl_context>::adopt(v), {}});
   }
+  if (ctx->multi()) ctx->engine = Engine::make(*ctx, ctx->scheduler);
   return hand_out(std::move(ctx), errcode_ret);
 }
 
@@ -103,7 +176,8 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *prop
   if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
   std::vector<cl_context_properties> scratch;
   cl_context_properties interop;
-  if (cl_int err = check_context_properties(properties, scratch, interop); err != CL_SUCCESS)
+  UniclProperties own;
+  if (cl_int err = check_context_properties(properties, scratch, interop, own); err != CL_SUCCESS)
     return fail(errcode_ret, err);
   std::vector<cl_device_id> list;
   if (cl_int err = devices_of_type(device_type, list); err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -126,6 +200,8 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
       return info_vector(size, value, size_ret, devs);
     }
     case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
+    case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
+    case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
     default: return CL_INVALID_VALUE;
   }
 }
@@ -141,9 +217,20 @@ cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, void(CL_CA
 
 namespace {
 
+// UNICL_SCHEDULE_ALL=1: queues made for one device are scheduled too, so
+// that programs written for one device use all of the context's.
+bool schedule_all() {
+  const char *v = std::getenv("UNICL_SCHEDULE_ALL");
+  return v && *v && std::string(v) != "0";
+}
+
 cl_command_queue create_queue(cl_context context, cl_device_id device, cl_command_queue_properties props,
                               std::vector<cl_queue_properties> property_list, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  // A null device makes a device-less queue: the context's policy places
+  // each command (a one-device context has only one place).
+  bool device_less = device == nullptr;
+  if (device_less) device = context->slots[0].device.get();
   if (!live(device)) return fail(errcode_ret, CL_INVALID_DEVICE);
   size_t slot = context->slot_of(device);
   if (slot == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
@@ -153,15 +240,21 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
   if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, CL_INVALID_VALUE);
   // Device-side queues need device-side enqueue, which UniCL reports absent.
   if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
-  cl_context vctx = context->vendor(slot);
-  cl_int err = CL_SUCCESS;
-  cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, props, &err);
-  if (err != CL_SUCCESS) return fail(errcode_ret, err);
   auto q = make_object<_cl_command_queue>();
   q->context = Ref<_cl_context>(context);
-  q->device = Ref<_cl_device_id>(device);
-  q->slot = slot;
-  q->vendor = VendorRef<cl_command_queue>::adopt(vq);
+  q->device_less = device_less;
+  if (!device_less) q->device = Ref<_cl_device_id>(device);
+  q->scheduled = context->multi() && (device_less || schedule_all());
+  if (q->scheduled) {
+    q->slot = _cl_context::npos;
+  } else {
+    cl_context vctx = context->vendor(slot);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, props, &err);
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    q->slot = slot;
+    q->vendor = VendorRef<cl_command_queue>::adopt(vq);
+  }
   q->properties = props;
   q->property_list = std::move(property_list);
   return hand_out(std::move(q), errcode_ret);
@@ -205,7 +298,8 @@ cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) { return retain_hand
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // Releasing a queue flushes it, as the spec requires of implementations.
-  if (q->refs.load() == 1) vd(q->vendor.get()).clFlush(q->vendor.get());
+  if (q->refs.load() == 1)
+    for (cl_command_queue v : q->vendor_queues()) vd(v).clFlush(v);
   release(q);
   return CL_SUCCESS;
 }
@@ -227,7 +321,9 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  return vd(q->vendor.get()).clFlush(q->vendor.get());
+  for (cl_command_queue v : q->vendor_queues())
+    if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
@@ -243,7 +339,9 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     }
     for (auto &t : pending) t->wait_submitted();
   }
-  return vd(q->vendor.get()).clFinish(q->vendor.get());
+  for (cl_command_queue v : q->vendor_queues())
+    if (cl_int err = vd(v).clFinish(v); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
 }
 
 }  // namespace unicl::api

@@ -57,22 +57,30 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
 
 cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking) {
   auto task = std::make_shared<Task>(q_, std::move(submit));
+  task->work = std::move(work_);
+  for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
   for (auto &e : deps_) {
     if (e->task) task->depend_on(e->task);
     else task->depend_on(e.get());
   }
-  // Commands of the same queue not yet submitted (see queue.hpp).
+  // Earlier commands of the same queue it must follow (see queue.hpp): on a
+  // device queue only those not yet submitted, since the vendor queue
+  // orders the rest; on a scheduled queue every unfinished one, since the
+  // next command may go to another device.
   auto pending = [](const std::shared_ptr<Task> &t) { return t && t->state() == CL_QUEUED; };
-  if (pending(q_->last)) task->depend_on(q_->last);
+  auto follow = [&](const std::shared_ptr<Task> &t) {
+    return pending(t) || (t && q_->scheduled && t->status() != CL_COMPLETE);
+  };
+  if (follow(q_->last)) task->depend_on(q_->last);
   if (!q_->in_order() && follow_all_)
     for (auto &t : q_->since_barrier)
-      if (pending(t)) task->depend_on(t);
+      if (follow(t)) task->depend_on(t);
   if (cl_int err = task->start(); err != CL_SUCCESS) return err;
   if (q_->in_order() || barrier_) {
     q_->last = task;
     q_->since_barrier.clear();
   } else {
-    if (q_->since_barrier.size() >= 32) std::erase_if(q_->since_barrier, [&](auto &t) { return !pending(t); });
+    if (q_->since_barrier.size() >= 32) std::erase_if(q_->since_barrier, [&](auto &t) { return !follow(t); });
     q_->since_barrier.push_back(task);
   }
   if (event) *event = make_task_event(q_, type_, task).detach();

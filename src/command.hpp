@@ -77,6 +77,12 @@ class Command {
     barrier_ = barrier;
   }
   bool multi() const { return ctx_.multi(); }
+  // What a scheduling policy should know of a kernel launch.
+  void describe_launch(std::string kernel, size_t items, std::vector<bool> runnable) {
+    work_.kernel = std::move(kernel);
+    work_.items = items;
+    work_.runnable = std::move(runnable);
+  }
 
   // Runs `call(Launch&) -> cl_int` and hands out the event.
   template <class Call>
@@ -121,6 +127,7 @@ class Command {
   std::vector<Use> uses_;     // multi-device contexts
   std::vector<Ref<_cl_event>> deps_;
   bool follow_all_ = false, barrier_ = false;
+  Task::Work work_;
   cl_event vendor_event_ = nullptr;
 };
 

@@ -4,10 +4,14 @@
 // migration cannot be relied on and cannot cross vendors at all.
 #pragma once
 #include <functional>
+#include <memory>
+#include <string>
 #include <mutex>
 #include <vector>
 
 #include "device.hpp"
+
+namespace unicl { class Engine; }
 
 struct DeviceSlot {
   unicl::Ref<_cl_device_id> device;
@@ -21,7 +25,7 @@ struct _cl_context : unicl::ObjectHeader {
   using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
   using Destructor = void(CL_CALLBACK *)(cl_context, void *);
 
-  _cl_context() : ObjectHeader(kKind) {}
+  _cl_context();
   ~_cl_context();
 
   std::vector<DeviceSlot> slots;
@@ -29,6 +33,9 @@ struct _cl_context : unicl::ObjectHeader {
   Notify notify = nullptr;
   void *notify_data = nullptr;
   std::vector<std::pair<Destructor, void *>> destructors;
+  std::string scheduler = "heft";  // policy of scheduled queues
+  cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
+  std::unique_ptr<unicl::Engine> engine;  // multi-device contexts; uses `mutex`
   // Guards lazy per-slot state and, in multi-slot contexts, the coherence
   // state of every buffer (one lock per context keeps lock order trivial).
   std::mutex mutex;

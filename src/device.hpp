@@ -23,7 +23,11 @@ struct _cl_device_id : unicl::ObjectHeader {
         vendor_version(vendor_version),
         parent(parent_device) {
     if (parent) owned_vendor = unicl::VendorRef<cl_device_id>::adopt(vendor_device);
+    unicl::vendor_string([&](size_t n, void *v, size_t *r) {
+      return unicl::vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_NAME, n, v, r);
+    }, name);
   }
+  std::string name;  // the vendor's device name (performance models key on it)
   cl_device_id vendor;
   cl_platform_id vendor_platform;
   // OpenCL version of the vendor platform (e.g. 120, 300): slots of the

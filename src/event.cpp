@@ -4,6 +4,7 @@
 #include "api_decls.hpp"
 #include "api_util.hpp"
 #include "info.hpp"
+#include "../include/CL/cl_ext_unicl.h"
 
 namespace unicl {
 namespace {
@@ -176,6 +177,12 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
     case CL_EVENT_COMMAND_TYPE: return info_value(size, value, size_ret, e->type);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: return info_value<cl_int>(size, value, size_ret, e->status());
     case CL_EVENT_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, e->refs.load());
+    case CL_EVENT_DEVICE_UNICL: {
+      cl_device_id d = nullptr;
+      if (e->task && e->task->placed()) d = e->context->slots[e->task->slot()].device.get();
+      else if (e->vendor) d = e->context->slots[e->queue->slot].device.get();
+      return info_value(size, value, size_ret, d);
+    }
     default: return CL_INVALID_VALUE;
   }
 }
@@ -191,7 +198,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return CL_INVALID_VALUE;
   if (e->task && e->task->state() != CL_SUBMITTED) return CL_PROFILING_INFO_NOT_AVAILABLE;
   cl_event v = e->task ? e->task->vendor_event() : e->vendor.get();
-  unsigned version = e->queue ? e->queue->device->vendor_version : 300;
+  size_t slot = e->task ? e->task->slot() : e->queue->slot;
+  unsigned version = e->context->slots[slot].device->vendor_version;
   // COMPLETE is a 2.0 query; for older vendors it equals END (no child commands).
   if (param == CL_PROFILING_COMMAND_COMPLETE && version < 200) param = CL_PROFILING_COMMAND_END;
   return vd(v).clGetEventProfilingInfo(v, param, size, value, size_ret);

@@ -7,6 +7,7 @@
 
 #include "event.hpp"
 #include "image_format.hpp"
+#include "runtime.hpp"
 
 using namespace unicl;
 
@@ -49,6 +50,30 @@ void image_region(_cl_mem *m, size_t region[3]) {
   if (m->type == CL_MEM_OBJECT_IMAGE2D) region[2] = 1;
 }
 
+// What a finished transfer took goes into the link model of its device.
+struct TransferSample {
+  std::string device;
+  size_t bytes;
+  static void record(cl_event e, const std::string &device, size_t bytes) {
+    cl_ulong start = 0, end = 0;
+    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+        end > start)
+      Runtime::get().models().record_transfer(device, bytes, static_cast<double>(end - start) * 1e-9);
+  }
+  static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
+    std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));
+    if (status == CL_COMPLETE) record(e, self->device, self->bytes);
+  }
+};
+
+void time_transfer(cl_event e, const std::string &device, size_t bytes) {
+  // Vendors need not call back for a status already reached.
+  if (vendor_status(e) == CL_COMPLETE) return TransferSample::record(e, device, bytes);
+  auto sample = std::make_unique<TransferSample>(TransferSample{device, bytes});
+  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, sample.get()) == CL_SUCCESS) sample.release();
+}
+
 // Copies a whole replica to or from the host copy on `q`.
 cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *host, WaitList &wait, cl_event *ev) {
   const cl_icd_dispatch &d = vd(q);
@@ -62,7 +87,13 @@ cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *
     err = to_host ? d.clEnqueueReadBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev)
                   : d.clEnqueueWriteBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev);
   }
-  if (err == CL_SUCCESS) d.clFlush(q);
+  if (err == CL_SUCCESS) {
+    d.clFlush(q);
+    cl_device_id dev = nullptr;
+    d.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
+    for (auto &s : m->context->slots)
+      if (s.device->vendor == dev) time_transfer(*ev, s.device->name, host_copy_size(m));
+  }
   return err;
 }
 

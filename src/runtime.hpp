@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "../schedulers/perf_model.hpp"
 #include "work_queue.hpp"
 
 namespace unicl {
@@ -30,6 +31,8 @@ class Runtime {
   int log_level() const { return log_level_; }
   // Where deferred commands are submitted and event listeners run.
   WorkQueue &work_queue() { return work_queue_; }
+  // Performance models of kernels and transfers, shared by all contexts.
+  PerfModels &models() { return models_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();
 
@@ -43,6 +46,7 @@ class Runtime {
   std::mutex pools_mutex_;
   std::array<std::unique_ptr<SlotPool>, 16> pools_;
   WorkQueue work_queue_;
+  PerfModels models_;
 };
 
 }  // namespace unicl

@@ -2,6 +2,7 @@
 // and what it waits for on its own device.
 #include "task.hpp"
 
+#include "../schedulers/engine.hpp"
 #include "event.hpp"
 #include "runtime.hpp"
 
@@ -42,7 +43,11 @@ cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn) {
 }
 
 Task::Task(_cl_command_queue *queue, Submit submit)
-    : context_(queue->context), queue_(queue), slot_(queue->slot), submit_(std::move(submit)) {}
+    : context_(queue->context),
+      queue_(queue),
+      slot_(queue->scheduled ? kUnplaced : queue->slot),
+      scheduled_(queue->scheduled),
+      submit_(std::move(submit)) {}
 
 Task::~Task() = default;
 
@@ -73,8 +78,48 @@ cl_int Task::status() {
 // Called with the context mutex held. A dependency that is not ready makes
 // the task listen for it and return; the listener re-runs advance() from
 // the work queue, where the checks start over.
+// Commands of scheduled queues are placed once everything they follow is
+// complete: a policy can only weigh devices for a command that can start.
+bool Task::dependencies_complete() {
+  auto self = shared_from_this();
+  auto again = [self](cl_int) { self->retry(); };
+  for (auto &d : deps_) {
+    if (d.user) {
+      cl_int s = d.user->status();
+      if (s < 0) return true;  // advance() fails the task
+      if (s != CL_COMPLETE) {
+        d.user->on_complete(again);
+        return false;
+      }
+      continue;
+    }
+    cl_int s = d.task->state();
+    if (s < 0) return true;
+    if (s == CL_QUEUED) {
+      d.task->when_settled([self] { self->retry(); });
+      return false;
+    }
+    cl_event v = d.task->vendor_event();
+    s = vendor_status(v);
+    if (s < 0) return true;
+    if (s != CL_COMPLETE) {
+      flush_queue_of(v);
+      on_vendor_status(v, CL_COMPLETE, again);
+      return false;
+    }
+  }
+  return true;
+}
+
 void Task::advance(bool deferred) {
   if (state() != CL_QUEUED) return;
+  if (!placed()) {
+    if (!pushed_ && dependencies_complete()) {
+      pushed_ = true;
+      context_->engine->push(shared_from_this(), deferred);
+    }
+    return;
+  }
   auto self = shared_from_this();
   auto again = [self](cl_int) { self->retry(); };
   WaitList wait;
@@ -103,8 +148,10 @@ void Task::advance(bool deferred) {
     }
   }
   if (failed) return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
+  cl_command_queue vq = nullptr;
+  if (cl_int err = queue_->vendor_for(slot_, vq); err != CL_SUCCESS) return settle(err, nullptr);
   cl_event out = nullptr;
-  cl_int err = submit_(slot_, queue_->vendor.get(), wait, deferred, &out);
+  cl_int err = submit_(slot_, vq, wait, deferred, &out);
   if (err == kBlocked) {
     if (!wait.blocker()) return retry();
     flush_queue_of(wait.blocker());
@@ -113,7 +160,7 @@ void Task::advance(bool deferred) {
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
   // Submitted later than its enqueue call: nobody else will flush it.
-  if (deferred) vd(queue_->vendor.get()).clFlush(queue_->vendor.get());
+  if (deferred) vd(vq).clFlush(vq);
   settle(CL_SUBMITTED, out);
 }
 
@@ -136,6 +183,7 @@ void Task::settle(cl_int state, cl_event vendor) {
   submit_ = nullptr;  // releases what the command held (buffers, kernel)
   deps_.clear();
   queue_ = Ref<_cl_command_queue>();
+  if (scheduled_) context_->engine->settled(shared_from_this());
   // Listeners run from the work queue: they may call back into the
   // application or take the context mutex, which the caller holds.
   if (!listeners.empty())

@@ -12,6 +12,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "object.hpp"
@@ -20,6 +22,7 @@
 struct _cl_context;
 struct _cl_command_queue;
 struct _cl_event;
+struct _cl_mem;
 
 namespace unicl {
 
@@ -39,12 +42,30 @@ class Task : public std::enable_shared_from_this<Task> {
 
   Task(_cl_command_queue *queue, Submit submit);
   ~Task();
+
+  // What a scheduling policy looks at (commands of scheduled queues).
+  struct Work {
+    std::string kernel;  // empty for commands other than kernel launches
+    size_t items = 0;    // work-items of a launch
+    std::vector<std::pair<_cl_mem *, unsigned>> buffers;  // with their Access; alive while the task is queued
+    std::vector<bool> runnable;  // per slot: the kernel exists there (empty: everywhere)
+  };
+  Work work;
+  bool counted = false;  // the engine counts it in flight on its slot
   void depend_on(std::shared_ptr<Task> task);
   void depend_on(_cl_event *user_event);
 
   // Submits now if every dependency allows, else defers. Caller holds the
   // context mutex. Returns the vendor's error when submitting now failed.
   cl_int start();
+  // Moves the task on as far as its dependencies allow (caller holds the
+  // context mutex); `deferred` when running from the work queue.
+  void advance(bool deferred);
+  // Commands of scheduled queues: the engine decides the slot.
+  bool scheduled() const { return scheduled_; }
+  bool placed() const { return slot_ != kUnplaced; }
+  void place(size_t slot) { slot_ = slot; }
+  static constexpr size_t kUnplaced = ~size_t{0};
 
   // CL_QUEUED before submission, CL_SUBMITTED after, or a negative error.
   cl_int state();
@@ -67,14 +88,15 @@ class Task : public std::enable_shared_from_this<Task> {
     std::shared_ptr<Task> task;
     Ref<_cl_event> user;
   };
-  void advance(bool deferred);
   void retry();
+  bool dependencies_complete();
   void settle(cl_int state, cl_event vendor);
   void when_settled(std::function<void()> fn);
 
   Ref<_cl_context> context_;
   Ref<_cl_command_queue> queue_;  // dropped once settled: queues keep their last tasks
   size_t slot_;
+  bool scheduled_ = false, pushed_ = false;
   Submit submit_;
   std::vector<Dep> deps_;
 

@@ -1,0 +1,171 @@
+#include "engine.hpp"
+
+#include <algorithm>
+
+#include "../src/event.hpp"
+#include "../src/memory.hpp"
+#include "../src/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+size_t bytes_of(_cl_mem *m) { return m->size; }
+
+// Seconds between the profiling start and end of a finished vendor command.
+double measured_seconds(cl_event e) {
+  cl_ulong start = 0, end = 0;
+  if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) != CL_SUCCESS ||
+      vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
+      end < start)
+    return -1;
+  return static_cast<double>(end - start) * 1e-9;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> Engine::make(_cl_context &ctx, const std::string &policy) {
+  auto e = std::make_unique<Engine>(ctx);
+  e->policy_ = make_policy(policy, *e);
+  if (!e->policy_) return nullptr;
+  return e;
+}
+
+Engine::Engine(_cl_context &ctx) : ctx_(ctx) {
+  for (auto &s : ctx.slots) {
+    Device d;
+    d.name = s.device->name;
+    cl_uint units = 1, mhz = 1000;
+    cl_device_id v = s.device->vendor;
+    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, nullptr);
+    d.speed = static_cast<double>(std::max<cl_uint>(units, 1)) * std::max<cl_uint>(mhz, 1);
+    devices_.push_back(d);
+  }
+}
+
+Engine::~Engine() { Runtime::get().models().save(); }
+
+double Engine::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+}
+
+bool Engine::can_run(const Task &t, size_t device) const {
+  return t.work.runnable.empty() || t.work.runnable[device];
+}
+
+double Engine::exec_time(const Task &t, size_t device) const {
+  if (t.work.kernel.empty()) return 0;
+  return Runtime::get().models().kernel_time(t.work.kernel, devices_[device].name, t.work.items);
+}
+
+double Engine::transfer_time(const Task &t, size_t device) const {
+  double total = 0;
+  auto &models = Runtime::get().models();
+  for (auto &[m, access] : t.work.buffers) {
+    const Coherence &c = *m->root()->coherence;
+    if (c.valid[device] || !(access & kRead)) continue;
+    if (!c.valid[c.host()]) {
+      size_t src = 0;
+      while (src < c.host() && !c.valid[src]) ++src;
+      if (src < c.host()) total += models.transfer_time(devices_[src].name, bytes_of(m));
+    }
+    total += models.transfer_time(devices_[device].name, bytes_of(m));
+  }
+  return total;
+}
+
+size_t Engine::resident_bytes(const Task &t, size_t device) const {
+  size_t total = 0;
+  for (auto &[m, access] : t.work.buffers)
+    if (m->root()->coherence->valid[device]) total += bytes_of(m);
+  return total;
+}
+
+// Commands other than kernels go where their data is: a read is served by
+// the device holding the valid copy.
+size_t Engine::nearest_copy(const Task &t) const {
+  size_t best = devices_.size();
+  for (auto &[m, access] : t.work.buffers) {
+    const Coherence &c = *m->root()->coherence;
+    for (size_t d = 0; d < devices_.size(); ++d)
+      if (c.valid[d] && (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight)) best = d;
+    if (best != devices_.size()) return best;
+  }
+  best = 0;
+  for (size_t d = 1; d < devices_.size(); ++d)
+    if (devices_[d].in_flight < devices_[best].in_flight) best = d;
+  return best;
+}
+
+void Engine::push(std::shared_ptr<Task> t, bool deferred) {
+  if (t->work.kernel.empty()) {
+    t->place(nearest_copy(*t));
+    t->advance(deferred);
+    return;
+  }
+  policy_->push(std::move(t));
+  dispatch(deferred);
+}
+
+void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred) {
+  Device &d = devices_[device];
+  d.in_flight += 1;
+  double exec = std::max(exec_time(*t, device), 0.0);
+  d.busy_until = std::max(d.busy_until, now()) + exec;
+  t->place(device);
+  t->counted = true;
+  t->advance(deferred);
+}
+
+void Engine::dispatch(bool deferred) {
+  // start() may settle a command at once, which calls back into settled()
+  // and dispatch(): the outer loop does the work.
+  if (dispatching_) return;
+  dispatching_ = true;
+  for (bool progress = true; progress && policy_->pending() > 0;) {
+    progress = false;
+    // Idle devices ask first, then those with the least in flight; ties go
+    // round the devices so that no device is always first to ask.
+    std::vector<size_t> order(devices_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = (first_asker_ + i) % order.size();
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return devices_[a].in_flight < devices_[b].in_flight; });
+    first_asker_ = (first_asker_ + 1) % devices_.size();
+    for (size_t d : order) {
+      if (devices_[d].in_flight >= kInFlight) continue;
+      if (auto t = policy_->pop(d)) {
+        start(t, d, deferred);
+        progress = true;
+        break;  // in-flight counts changed: ask again in the new order
+      }
+    }
+  }
+  dispatching_ = false;
+}
+
+void Engine::settled(const std::shared_ptr<Task> &t) {
+  if (!t->counted) return;
+  if (t->state() != CL_SUBMITTED) {
+    finished(*t);
+    return;
+  }
+  Ref<_cl_context> ctx(&ctx_);
+  on_vendor_status(t->vendor_event(), CL_COMPLETE, [ctx, t](cl_int) {
+    Runtime::get().work_queue().post([ctx, t] {
+      std::lock_guard lock(ctx->mutex);
+      ctx->engine->finished(*t);
+    });
+  });
+}
+
+void Engine::finished(Task &t) {
+  Device &d = devices_[t.slot()];
+  t.counted = false;
+  d.in_flight -= 1;
+  if (d.in_flight == 0) d.busy_until = now();
+  if (t.state() == CL_SUBMITTED && !t.work.kernel.empty())
+    Runtime::get().models().record_kernel(t.work.kernel, d.name, t.work.items, measured_seconds(t.vendor_event()));
+  dispatch(true);
+}
+
+}  // namespace unicl

@@ -1,0 +1,64 @@
+// The scheduling engine of a multi-device context: it receives the commands
+// of scheduled queues (device-less queues, or every queue with
+// UNICL_SCHEDULE_ALL=1) once their dependencies are complete, lets the
+// context's policy place them, keeps a few commands in flight per device,
+// and feeds the performance models with what each command took.
+// Everything here runs with the context mutex held.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "policy.hpp"
+
+struct _cl_context;
+
+namespace unicl {
+
+class Engine final : public SchedulingView {
+ public:
+  // Null when `policy` is not a policy name.
+  static std::unique_ptr<Engine> make(_cl_context &ctx, const std::string &policy);
+  explicit Engine(_cl_context &ctx);
+  ~Engine() override;
+
+  // A command whose dependencies are complete; places it (now or when a
+  // device has room) and submits it. `deferred`: called from the work queue.
+  void push(std::shared_ptr<Task> t, bool deferred);
+  // A placed command was submitted or failed.
+  void settled(const std::shared_ptr<Task> &t);
+
+  size_t devices() const override { return devices_.size(); }
+  double now() const override;
+  bool can_run(const Task &t, size_t device) const override;
+  double exec_time(const Task &t, size_t device) const override;
+  double transfer_time(const Task &t, size_t device) const override;
+  size_t resident_bytes(const Task &t, size_t device) const override;
+  double busy_until(size_t device) const override { return devices_[device].busy_until; }
+  double speed(size_t device) const override { return devices_[device].speed; }
+
+ private:
+  void dispatch(bool deferred);
+  void finished(Task &t);
+  size_t nearest_copy(const Task &t) const;
+  void start(const std::shared_ptr<Task> &t, size_t device, bool deferred);
+
+  struct Device {
+    std::string name;     // the vendor's device name, the models' key
+    double speed = 1;     // compute units x clock, a first guess
+    size_t in_flight = 0;
+    double busy_until = 0;
+  };
+  // Commands a device may hold at once: one running, one whose data moves.
+  static constexpr size_t kInFlight = 2;
+
+  _cl_context &ctx_;
+  std::unique_ptr<Policy> policy_;
+  std::vector<Device> devices_;
+  std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+  bool dispatching_ = false;
+  size_t first_asker_ = 0;
+};
+
+}  // namespace unicl

@@ -1,0 +1,56 @@
+// Per-device FIFO queues, for policies that place a command when it is
+// pushed (heft, random, round-robin): pop(d) takes the head of d's queue.
+#pragma once
+#include <deque>
+#include <vector>
+
+#include "policy.hpp"
+
+namespace unicl {
+
+class PerDeviceQueues : public Policy {
+ public:
+  explicit PerDeviceQueues(const SchedulingView &view) : view_(view), queues_(view.devices()) {}
+  std::shared_ptr<Task> pop(size_t device) override {
+    auto &q = queues_[device];
+    if (q.empty()) return nullptr;
+    auto t = std::move(q.front().task);
+    predicted_[device] -= q.front().predicted;
+    q.pop_front();
+    return t;
+  }
+  size_t pending() const override {
+    size_t n = 0;
+    for (auto &q : queues_) n += q.size();
+    return n;
+  }
+
+ protected:
+  void assign(std::shared_ptr<Task> t, size_t device, double predicted) {
+    queues_[device].push_back({std::move(t), predicted});
+    predicted_[device] += predicted;
+  }
+  // Predicted work queued for `device` and not yet started.
+  double queued(size_t device) const { return predicted_[device]; }
+  // Devices that can run `t` (all of them if none can: the engine then
+  // reports the command's error when it is submitted).
+  std::vector<size_t> eligible(const Task &t) const {
+    std::vector<size_t> out;
+    for (size_t d = 0; d < view_.devices(); ++d)
+      if (view_.can_run(t, d)) out.push_back(d);
+    if (out.empty())
+      for (size_t d = 0; d < view_.devices(); ++d) out.push_back(d);
+    return out;
+  }
+  const SchedulingView &view_;
+
+ private:
+  struct Entry {
+    std::shared_ptr<Task> task;
+    double predicted;
+  };
+  std::vector<std::deque<Entry>> queues_;
+  std::vector<double> predicted_ = std::vector<double>(view_.devices(), 0.0);
+};
+
+}  // namespace unicl

@@ -1,0 +1,51 @@
+// History-based performance models, shared by every context of the process
+// and kept across runs in a per-user cache file
+// ($XDG_CACHE_HOME/unicl/models.tsv, else ~/.cache/unicl/models.tsv).
+//
+// Kernels: mean execution time per (kernel name, device name, global size),
+// from the profiling times of the commands UniCL ran. A size never seen on
+// a device is predicted from the nearest size seen there, scaled by the
+// number of work-items; a kernel never seen on a device is unknown, which
+// makes the policies explore it there first.
+// Transfers: per device, latency + bytes / bandwidth of its host link,
+// guessed at first and refined from every transfer UniCL times.
+#pragma once
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace unicl {
+
+class PerfModels {
+ public:
+  // Predicted seconds, or a negative value when unknown.
+  double kernel_time(const std::string &kernel, const std::string &device, size_t items);
+  void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
+  double transfer_time(const std::string &device, size_t bytes);
+  void record_transfer(const std::string &device, size_t bytes, double seconds);
+  // Writes the models to the cache file when they changed.
+  void save();
+  std::string path() const;
+  // The cache file's lines, for `unicl info --models`.
+  static std::string describe(const std::string &path);
+
+ private:
+  struct Stat {
+    size_t count = 0;
+    double mean = 0;
+  };
+  struct Link {
+    double latency = 20e-6;   // seconds; refined from small transfers
+    double bandwidth = 4e9;   // bytes per second; refined from large ones
+    size_t samples = 0;
+  };
+  void load_locked();
+  std::mutex mutex_;
+  bool loaded_ = false, dirty_ = false;
+  std::map<std::tuple<std::string, std::string, size_t>, Stat> kernels_;
+  std::map<std::string, Link> links_;
+};
+
+}  // namespace unicl

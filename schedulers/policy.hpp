@@ -1,0 +1,62 @@
+// The interface between UniCL's scheduling engine and a placement policy.
+//
+// The engine (schedulers/engine.cpp) pushes a command to the policy when
+// all its dependencies are complete, and pops from it for a device whenever
+// that device has room for another command (a few in flight per device, so
+// that transfers for the next command overlap the current one). A policy
+// that places at push time (heft, random, round-robin) keeps one queue per
+// device; one that places at pop time (eager, ws) decides there.
+// Adding a policy is one file defining a class and one line in registry.cpp.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace unicl {
+
+class Task;
+
+// What a policy may ask about the devices and commands it places. Times
+// are in seconds, on the engine's clock.
+class SchedulingView {
+ public:
+  virtual ~SchedulingView() = default;
+  virtual size_t devices() const = 0;
+  virtual double now() const = 0;
+  // The command can run on the device (its kernel is built there and its
+  // buffers fit in the device's memory limit).
+  virtual bool can_run(const Task &t, size_t device) const = 0;
+  // Predicted execution time; negative when the model has no data yet for
+  // this kernel on this device (the policy should explore it there).
+  virtual double exec_time(const Task &t, size_t device) const = 0;
+  // Predicted time to bring the command's data that is not valid on the
+  // device there.
+  virtual double transfer_time(const Task &t, size_t device) const = 0;
+  // Bytes of the command's buffers already valid on the device.
+  virtual size_t resident_bytes(const Task &t, size_t device) const = 0;
+  // When the commands already running on the device are predicted to end.
+  virtual double busy_until(size_t device) const = 0;
+  // Relative throughput of the device (larger is faster), from the models
+  // or, before any data, from the device's description.
+  virtual double speed(size_t device) const = 0;
+};
+
+class Policy {
+ public:
+  virtual ~Policy() = default;
+  // A command whose dependencies are all complete.
+  virtual void push(std::shared_ptr<Task> t) = 0;
+  // The next command for `device`, or null to leave it idle.
+  virtual std::shared_ptr<Task> pop(size_t device) = 0;
+  // Commands pushed and not yet popped.
+  virtual size_t pending() const = 0;
+};
+
+// Makes the policy called `name` ("heft", "eager", "ws", "random",
+// "round-robin"); null for an unknown name.
+std::unique_ptr<Policy> make_policy(const std::string &name, const SchedulingView &view);
+// The names make_policy knows, for messages and documentation.
+const std::vector<std::string> &policy_names();
+
+}  // namespace unicl

@@ -1,0 +1,108 @@
+// ws: work stealing. Each device has its own deque; a command is pushed to
+// the device that already holds most of its data (the least loaded one on
+// a tie). A device whose deque is empty steals from the device expected to
+// finish last, taking a share of its commands proportional to its own speed
+// over the sum of speeds, preferring commands whose data it already holds.
+#include <algorithm>
+#include <deque>
+
+#include "policy.hpp"
+
+namespace unicl {
+namespace {
+
+class WorkStealing final : public Policy {
+ public:
+  explicit WorkStealing(const SchedulingView &view) : view_(view), deques_(view.devices()) {}
+
+  void push(std::shared_ptr<Task> t) override {
+    size_t best = view_.devices();
+    for (size_t d = 0; d < view_.devices(); ++d) {
+      if (!view_.can_run(*t, d)) continue;
+      if (best == view_.devices() || better_home(*t, d, best)) best = d;
+    }
+    if (best == view_.devices()) best = 0;
+    deques_[best].push_back(std::move(t));
+  }
+
+  std::shared_ptr<Task> pop(size_t device) override {
+    if (deques_[device].empty()) steal_for(device);
+    auto &own = deques_[device];
+    for (auto it = own.begin(); it != own.end(); ++it) {
+      if (!view_.can_run(**it, device)) continue;
+      auto t = std::move(*it);
+      own.erase(it);
+      return t;
+    }
+    return nullptr;
+  }
+
+  size_t pending() const override {
+    size_t n = 0;
+    for (auto &q : deques_) n += q.size();
+    return n;
+  }
+
+ private:
+  double work(const Task &t, size_t d) const {
+    double e = view_.exec_time(t, d);
+    return e >= 0 ? e : 1.0 / std::max(view_.speed(d), 1e-9);
+  }
+  double expected_finish(size_t d) const {
+    double f = std::max(view_.now(), view_.busy_until(d));
+    for (auto &t : deques_[d]) f += work(*t, d);
+    return f;
+  }
+  bool better_home(const Task &t, size_t d, size_t than) const {
+    size_t a = view_.resident_bytes(t, d), b = view_.resident_bytes(t, than);
+    if (a != b) return a > b;
+    return expected_finish(d) < expected_finish(than);
+  }
+  void steal_for(size_t thief) {
+    size_t victim = view_.devices();
+    double latest = -1;
+    for (size_t d = 0; d < view_.devices(); ++d) {
+      if (d == thief || deques_[d].empty()) continue;
+      double f = expected_finish(d);
+      if (f > latest) {
+        latest = f;
+        victim = d;
+      }
+    }
+    if (victim == view_.devices()) return;
+    double total = 0;
+    for (size_t d = 0; d < view_.devices(); ++d) total += view_.speed(d);
+    auto &from = deques_[victim];
+    size_t share = static_cast<size_t>(static_cast<double>(from.size()) * view_.speed(thief) / std::max(total, 1e-9));
+    share = std::clamp<size_t>(share, 1, from.size());
+    // Commands whose data the thief holds first; the victim keeps the rest
+    // in its order.
+    std::vector<size_t> order(from.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return view_.resident_bytes(*from[a], thief) > view_.resident_bytes(*from[b], thief);
+    });
+    std::vector<bool> taken(from.size(), false);
+    for (size_t i : order) {
+      if (share == 0) break;
+      if (!view_.can_run(*from[i], thief)) continue;
+      taken[i] = true;
+      --share;
+    }
+    std::deque<std::shared_ptr<Task>> kept;
+    for (size_t i = 0; i < from.size(); ++i)
+      (taken[i] ? deques_[thief] : kept).push_back(std::move(from[i]));
+    from.swap(kept);
+  }
+
+  const SchedulingView &view_;
+  std::vector<std::deque<std::shared_ptr<Task>>> deques_;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_work_stealing(const SchedulingView &view) {
+  return std::make_unique<WorkStealing>(view);
+}
+
+}  // namespace unicl

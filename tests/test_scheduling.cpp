@@ -1,0 +1,298 @@
+// Scheduling contexts: device-less queues whose commands the context's
+// policy places. Every policy, on every mixed device set, must give the
+// results a single device gives; the policy is chosen per context.
+#include <catch2/catch.hpp>
+
+#include <CL/cl_ext_unicl.h>
+
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "multi_device.hpp"
+
+namespace {
+
+const char *kSource = R"CL(
+__kernel void advance(__global uint *a, uint k) {
+  size_t i = get_global_id(0);
+  a[i] = a[i] * 3u + k + (uint)i;
+}
+__kernel void add(__global uint *dst, __global const uint *src) {
+  size_t i = get_global_id(0);
+  dst[i] += src[i];
+}
+)CL";
+
+constexpr size_t kCount = 64;
+constexpr size_t kBytes = kCount * sizeof(cl_uint);
+const std::vector<std::string> kPolicies = {"heft", "eager", "ws", "random", "round-robin"};
+
+cl::Context scheduling_context(const std::vector<cl::Device> &devices, const std::string &policy) {
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
+                                   CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy.c_str(), 0};
+  return cl::Context(devices, props);
+}
+
+cl::CommandQueue device_less_queue(const cl::Context &ctx, cl_command_queue_properties props) {
+  cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx(), nullptr, list, &err);
+  REQUIRE(err == CL_SUCCESS);
+  return cl::CommandQueue(q);
+}
+
+cl_device_id ran_on(const cl::Event &e) {
+  cl_device_id d = nullptr;
+  REQUIRE(clGetEventInfo(e(), CL_EVENT_DEVICE_UNICL, sizeof d, &d, nullptr) == CL_SUCCESS);
+  return d;
+}
+
+std::string context_policy(const cl::Context &ctx) {
+  size_t n = 0;
+  REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_SCHEDULER_UNICL, 0, nullptr, &n) == CL_SUCCESS);
+  std::string s(n, '\0');
+  REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_SCHEDULER_UNICL, n, s.data(), nullptr) == CL_SUCCESS);
+  s.resize(n ? n - 1 : 0);
+  return s;
+}
+
+// A random DAG of `steps` commands over a few buffers: kernels (advance a
+// buffer, add one buffer into another), host writes and reads. Each command
+// waits for the last command that touched each buffer it uses, so buffers
+// evolve independently and in parallel. The host computes the same steps.
+struct DagRun {
+  std::map<cl_device_id, int> launches_per_device;
+  bool results_match = true;
+};
+
+DagRun run_dag(const cl::Context &ctx, cl::CommandQueue &q, int steps, unsigned seed) {
+  cl::Program program = cltest::build(ctx, kSource);
+  constexpr size_t kBuffers = 6;
+  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
+  std::vector<cl::Buffer> buffers;
+  std::vector<cl::Event> last(kBuffers);
+  for (size_t b = 0; b < kBuffers; ++b) {
+    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 100 + i);
+    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
+  }
+  std::vector<std::vector<cl_uint>> writes, reads, expected_reads;
+  writes.reserve(steps);
+  reads.reserve(steps);
+  std::vector<cl::Event> launches;
+  unsigned state = seed;
+  auto next = [&] { return state = state * 1103515245u + 12345u, (state >> 8) & 0xffff; };
+  auto after = [&](std::initializer_list<size_t> bs) {
+    std::vector<cl::Event> w;
+    for (size_t b : bs)
+      if (last[b]()) w.push_back(last[b]);
+    return w;
+  };
+  for (int s = 0; s < steps; ++s) {
+    size_t a = next() % kBuffers, b = next() % kBuffers;
+    unsigned kind = next() % 10;
+    cl::Event done;
+    if (kind < 5) {
+      cl::Kernel k(program, "advance");
+      k.setArg(0, buffers[a]);
+      k.setArg(1, static_cast<cl_uint>(s));
+      auto w = after({a});
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount), cl::NullRange, &w, &done);
+      for (size_t i = 0; i < kCount; ++i) host[a][i] = host[a][i] * 3u + static_cast<cl_uint>(s) + static_cast<cl_uint>(i);
+      launches.push_back(done);
+      last[a] = done;
+    } else if (kind < 8 && a != b) {
+      cl::Kernel k(program, "add");
+      k.setArg(0, buffers[a]);
+      k.setArg(1, buffers[b]);
+      auto w = after({a, b});
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount), cl::NullRange, &w, &done);
+      for (size_t i = 0; i < kCount; ++i) host[a][i] += host[b][i];
+      launches.push_back(done);
+      last[a] = done;
+      last[b] = done;
+    } else if (kind < 9) {
+      writes.emplace_back(kCount);
+      for (size_t i = 0; i < kCount; ++i) writes.back()[i] = static_cast<cl_uint>(s * 7 + i);
+      host[a] = writes.back();
+      auto w = after({a});
+      q.enqueueWriteBuffer(buffers[a], CL_FALSE, 0, kBytes, writes.back().data(), &w, &done);
+      last[a] = done;
+    } else {
+      reads.emplace_back(kCount, 0xdeadbeef);
+      expected_reads.push_back(host[a]);
+      auto w = after({a});
+      q.enqueueReadBuffer(buffers[a], CL_FALSE, 0, kBytes, reads.back().data(), &w, &done);
+      last[a] = done;
+    }
+  }
+  q.finish();
+  DagRun run;
+  for (size_t i = 0; i < reads.size(); ++i) run.results_match &= reads[i] == expected_reads[i];
+  for (size_t b = 0; b < kBuffers; ++b) {
+    std::vector<cl_uint> final_value(kCount);
+    q.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, final_value.data());
+    run.results_match &= final_value == host[b];
+  }
+  for (auto &e : launches) run.launches_per_device[ran_on(e)] += 1;
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("every policy on every device set runs a 200-command DAG right", "[scheduling]") {
+  std::vector<std::vector<std::string>> sets = {{"pthread", "basic"}, {"pthread", "basic", "Oclgrind"}};
+  for (auto &set : sets) {
+    auto devices = cltest::MultiDevice::matching(set);
+    for (auto &policy : kPolicies) {
+      INFO("policy " << policy << " on " << devices.size() << " devices");
+      cl::Context ctx = scheduling_context(devices, policy);
+      CHECK(context_policy(ctx) == policy);
+      cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+      DagRun run = run_dag(ctx, q, 200, 7);
+      CHECK(run.results_match);
+      for (auto &[dev, n] : run.launches_per_device) {
+        bool in_context = false;
+        for (auto &d : devices) in_context |= d() == dev;
+        CHECK(in_context);
+      }
+      // Policies that must spread independent work over all devices.
+      if (policy == "eager" || policy == "round-robin") CHECK(run.launches_per_device.size() == devices.size());
+    }
+  }
+}
+
+TEST_CASE("an in-order device-less queue keeps program order across devices", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic", "Oclgrind"});
+  for (auto &policy : kPolicies) {
+    INFO("policy " << policy);
+    cl::Context ctx = scheduling_context(devices, policy);
+    cl::CommandQueue q = device_less_queue(ctx, 0);
+    cl::Program program = cltest::build(ctx, kSource);
+    std::vector<cl_uint> data(kCount, 1), expected = data;
+    cl::Buffer buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, data.data());
+    for (cl_uint k = 0; k < 12; ++k) {
+      cl::Kernel kernel(program, "advance");
+      kernel.setArg(0, buffer);
+      kernel.setArg(1, k);
+      q.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(kCount));
+      for (size_t i = 0; i < kCount; ++i) expected[i] = expected[i] * 3u + k + static_cast<cl_uint>(i);
+    }
+    std::vector<cl_uint> result(kCount);
+    q.enqueueReadBuffer(buffer, CL_TRUE, 0, kBytes, result.data());
+    CHECK(result == expected);
+  }
+}
+
+TEST_CASE("the policy comes from the context property, SOCL's property or UNICL_SCHEDULER", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl_platform_id p = cltest::platform()();
+  std::vector<cl_device_id> ids;
+  for (auto &d : devices) ids.push_back(d());
+  auto make = [&](std::vector<cl_context_properties> props, cl_int &err) {
+    props.push_back(0);
+    cl_context c = clCreateContext(props.data(), static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
+    return cl::Context(c);
+  };
+  cl_int err = CL_SUCCESS;
+  auto socl = make({CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_SCHEDULER_SOCL,
+                    (cl_context_properties) "eager"}, err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(context_policy(socl) == "eager");
+
+  auto plain = make({CL_CONTEXT_PLATFORM, (cl_context_properties)p}, err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(context_policy(plain) == "heft");
+
+  setenv("UNICL_SCHEDULER", "ws", 1);
+  auto from_env = make({CL_CONTEXT_PLATFORM, (cl_context_properties)p}, err);
+  CHECK(err == CL_SUCCESS);
+  if (err == CL_SUCCESS) CHECK(context_policy(from_env) == "ws");
+  setenv("UNICL_SCHEDULER", "fastest-please", 1);
+  make({CL_CONTEXT_PLATFORM, (cl_context_properties)p}, err);
+  CHECK(err == CL_INVALID_PROPERTY);
+  unsetenv("UNICL_SCHEDULER");
+}
+
+TEST_CASE("bad scheduling properties get CL_INVALID_PROPERTY", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  std::vector<cl_device_id> ids;
+  for (auto &d : devices) ids.push_back(d());
+  auto status = [&](std::vector<cl_context_properties> props) {
+    props.push_back(0);
+    cl_int err = CL_SUCCESS;
+    cl_context c = clCreateContext(props.data(), static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
+    if (c) clReleaseContext(c);
+    return err;
+  };
+  CHECK(status({CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties) "no-such-policy"}) == CL_INVALID_PROPERTY);
+  CHECK(status({CL_CONTEXT_SCHEDULER_UNICL, 0}) == CL_INVALID_PROPERTY);
+  CHECK(status({CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties) "heft", CL_CONTEXT_SCHEDULER_UNICL,
+                (cl_context_properties) "heft"}) == CL_INVALID_PROPERTY);
+  CHECK(status({CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0}) == CL_INVALID_PROPERTY);
+  CHECK(status({CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, -5}) == CL_INVALID_PROPERTY);
+  CHECK(status({CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 1 << 20}) == CL_SUCCESS);
+  // A device the context does not hold is still refused.
+  auto others = cltest::MultiDevice::matching({"Oclgrind"});
+  cl_int err = CL_SUCCESS;
+  cl_context c = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clCreateCommandQueue(c, others[0](), 0, &err) == nullptr);
+  CHECK(err == CL_INVALID_DEVICE);
+  clReleaseContext(c);
+}
+
+TEST_CASE("device-less queues report no device, their events the device that ran them", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "round-robin");
+  cl::CommandQueue q = device_less_queue(ctx, 0);
+  cl_device_id qdev = reinterpret_cast<cl_device_id>(1);
+  REQUIRE(clGetCommandQueueInfo(q(), CL_QUEUE_DEVICE, sizeof qdev, &qdev, nullptr) == CL_SUCCESS);
+  CHECK(qdev == nullptr);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE, kBytes);
+  std::set<cl_device_id> seen;
+  for (int i = 0; i < 4; ++i) {
+    cl::Kernel k(program, "advance");
+    k.setArg(0, buffer);
+    k.setArg(1, 1u);
+    cl::Event e;
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount), cl::NullRange, nullptr, &e);
+    e.wait();
+    seen.insert(ran_on(e));
+  }
+  CHECK(seen.size() == 2);
+  // A device queue's events name its device.
+  cl::CommandQueue bound(ctx, devices[1]);
+  cl::Event e;
+  bound.enqueueWriteBuffer(buffer, CL_TRUE, 0, sizeof(cl_uint), &kCount, nullptr, &e);
+  CHECK(ran_on(e) == devices[1]());
+}
+
+TEST_CASE("a device-less queue of a one-device context runs on that device", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread"});
+  cl::Context ctx(devices[0]);
+  cl::CommandQueue q = device_less_queue(ctx, 0);
+  std::vector<cl_uint> data(kCount, 5), back(kCount);
+  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE, kBytes);
+  cl::Event e;
+  q.enqueueWriteBuffer(buffer, CL_FALSE, 0, kBytes, data.data(), nullptr, &e);
+  q.enqueueReadBuffer(buffer, CL_TRUE, 0, kBytes, back.data());
+  CHECK(back == data);
+  CHECK(ran_on(e) == devices[0]());
+}
+
+TEST_CASE("several host threads submit to device-less queues of one context", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "heft");
+  std::vector<int> ok(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+      ok[t] = run_dag(ctx, q, 60, 100 + t).results_match;
+    });
+  for (auto &th : threads) th.join();
+  CHECK(ok == std::vector<int>(4, 1));
+}
