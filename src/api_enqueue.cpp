@@ -464,9 +464,8 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];
   c.describe_launch(k->name, items, std::move(runnable));
   return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
-    cl_kernel vk = kernel->per_slot[l.slot].get();
-    if (l.deferred)
-      if (cl_int err = deferred_kernel(kernel.get(), args, l.slot, vk); err != CL_SUCCESS) return err;
+    cl_kernel vk = nullptr;
+    if (cl_int err = launch_kernel(kernel.get(), args, l.slot, vk); err != CL_SUCCESS) return err;
     return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, o.get(), g.get(), lw.get(), l.num_wait(), l.wait_list(),
                                              l.event);
   }, event);

@@ -105,7 +105,6 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   ArgValue arg;
   arg.set = true;
   arg.size = size;
-  std::unique_lock lock(ctx.mutex, std::defer_lock);
   if (is_mem) {
     if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
     if (given) {
@@ -114,7 +113,6 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
       arg.mem = m;
     }
     arg.null_value = !given;
-    if (ctx.multi()) lock.lock();
   } else if (is_sampler) {
     if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
     auto *smp = static_cast<cl_sampler>(given);
@@ -124,9 +122,12 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
     cl_kernel vk = k->per_slot[s].get();
     if (!vk) continue;
     cl_int err;
-    if (is_mem && arg.mem) {
-      cl_mem rep;
-      if ((err = arg.mem->replica(s, rep)) != CL_SUCCESS) return err;
+    if (is_mem && arg.mem && ctx.multi()) {
+      // Set on the launch kernel when a launch is submitted (launch_kernel):
+      // the device's replica may not exist before.
+      continue;
+    } else if (is_mem && arg.mem) {
+      cl_mem rep = arg.mem->replicas[s].get();
       err = vd(vk).clSetKernelArg(vk, index, size, &rep);
     } else if (is_mem) {
       cl_mem none = nullptr;
@@ -149,10 +150,10 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
 
 }  // namespace
 
-cl_int deferred_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out) {
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out) {
   std::lock_guard lock(k->mutex);
-  if (k->deferred_per_slot.empty()) k->deferred_per_slot.resize(k->per_slot.size());
-  auto &dk = k->deferred_per_slot[slot];
+  if (k->launch_per_slot.empty()) k->launch_per_slot.resize(k->per_slot.size());
+  auto &dk = k->launch_per_slot[slot];
   if (!dk) {
     cl_program vp = k->program->per_slot[slot].get();
     cl_int err = CL_SUCCESS;

@@ -51,14 +51,16 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::vector<unicl::VendorRef<cl_kernel>> per_slot;
   std::vector<unicl::ArgMeta> meta;
   std::vector<unicl::ArgValue> args;
-  // Per slot, a second vendor kernel for launches submitted after their
-  // enqueue call, set up with the arguments the launch captured.
-  std::vector<unicl::VendorRef<cl_kernel>> deferred_per_slot;
-  std::mutex mutex;  // guards args and deferred_per_slot
+  // Multi-device contexts: per slot, a second vendor kernel that launches
+  // use, set up when each is submitted with the arguments it captured (it
+  // may be submitted after the application set others, and the replicas of
+  // its buffers exist only from then).
+  std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
+  std::mutex mutex;  // guards args and launch_per_slot
 };
 
 namespace unicl {
-// The vendor kernel of `slot` with `args` applied, for a deferred launch.
-// Caller holds the context mutex (replicas are looked up).
-cl_int deferred_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out);
+// The launch kernel of `slot` with `args` applied. Caller holds the context
+// mutex (replicas are looked up).
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out);
 }  // namespace unicl

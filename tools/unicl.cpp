@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../schedulers/perf_model.hpp"
 #include "exclusive_mode.hpp"
 #include "opencl_cpp.hpp"
 #include "platform_report.hpp"
@@ -18,8 +19,9 @@
 namespace {
 
 constexpr const char *kUsage =
-    "usage: unicl info [--vendors LIST] [--log N]\n"
-    "       unicl run [--vendors LIST] [--log N] [--] PROGRAM [ARGS...]\n"
+    "usage: unicl info [--vendors LIST] [--log N] [--models]\n"
+    "       unicl run [--vendors LIST] [--log N] [--scheduler NAME] [--schedule-all]\n"
+    "                 [--mem-limit SPEC] [--trace FILE] [--] PROGRAM [ARGS...]\n"
     "       unicl --help | --version\n"
     "\n"
     "info  the UniCL platform, its devices with their vendor platforms, and the\n"
@@ -31,12 +33,21 @@ constexpr const char *kUsage =
     "                .icd files or libraries, colon-separated. Default: UNICL_VENDORS\n"
     "                if set, else OCL_ICD_FILENAMES and OCL_ICD_VENDORS, else\n"
     "                /etc/OpenCL/vendors\n"
-    "--log N         UNICL_LOG for UniCL (1: vendors that fail to load, 2: discovery)\n";
+    "--log N         UNICL_LOG for UniCL (1: vendors that fail to load, 2: discovery)\n"
+    "--models        (info) the performance models UniCL has learnt, instead\n"
+    "--scheduler P   UNICL_SCHEDULER: policy of device-less queues (heft, eager, ws,\n"
+    "                random, round-robin)\n"
+    "--schedule-all  UNICL_SCHEDULE_ALL=1: every queue of the program is scheduled over\n"
+    "                all devices of its context, not only device-less ones\n"
+    "--mem-limit S   UNICL_DEVICE_MEM_LIMIT: memory UniCL may use per device (e.g. 256M,\n"
+    "                or per device: pthread=1G,Oclgrind=64M)\n"
+    "--trace FILE    UNICL_TRACE: write a Chrome trace of every command and transfer\n";
 
 struct Command {
   std::string name;
   unicl_tool::ExclusiveOptions options;
   int program = -1;  // argv index of PROGRAM for `run`
+  bool models = false;
 };
 
 // Parses `unicl COMMAND [options] [--] ...`; throws std::invalid_argument.
@@ -60,6 +71,16 @@ Command parse(int argc, char **argv) {
       c.options.vendors = value("--vendors");
     } else if (arg == "--log" || arg.rfind("--log=", 0) == 0) {
       c.options.log = value("--log");
+    } else if (arg == "--models" && c.name == "info") {
+      c.models = true;
+    } else if (arg == "--scheduler" || arg.rfind("--scheduler=", 0) == 0) {
+      setenv("UNICL_SCHEDULER", value("--scheduler").c_str(), 1);
+    } else if (arg == "--schedule-all") {
+      setenv("UNICL_SCHEDULE_ALL", "1", 1);
+    } else if (arg == "--mem-limit" || arg.rfind("--mem-limit=", 0) == 0) {
+      setenv("UNICL_DEVICE_MEM_LIMIT", value("--mem-limit").c_str(), 1);
+    } else if (arg == "--trace" || arg.rfind("--trace=", 0) == 0) {
+      setenv("UNICL_TRACE", value("--trace").c_str(), 1);
     } else if (arg.rfind("-", 0) == 0) {
       throw std::invalid_argument("unknown option '" + arg + "'");
     } else {
@@ -83,6 +104,10 @@ int run(const Command &c, char **argv) {
 }
 
 int info(const Command &c, char **argv) {
+  if (c.models) {
+    std::cout << unicl::PerfModels::describe(unicl::PerfModels().path());
+    return 0;
+  }
   // The ICD loader reads its variables once, on the first OpenCL call, and
   // some loaders earlier: a fresh process is the only sure way to have it
   // read the exclusive-mode environment.
