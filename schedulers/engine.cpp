@@ -50,7 +50,11 @@ double Engine::now() const {
 }
 
 bool Engine::can_run(const Task &t, size_t device) const {
-  return t.work.runnable.empty() || t.work.runnable[device];
+  if (!t.work.runnable.empty() && !t.work.runnable[device]) return false;
+  // Device filtering: the command's own buffers must fit in the device's limit.
+  size_t bytes = 0;
+  for (auto &[m, access] : t.work.buffers) bytes += m->root()->device_bytes();
+  return bytes <= ctx_.slots[device].mem_limit;
 }
 
 double Engine::exec_time(const Task &t, size_t device) const {

@@ -9,6 +9,7 @@
 #include "info.hpp"
 #include "../schedulers/engine.hpp"
 #include "../include/CL/cl_ext_unicl.h"
+#include "memory.hpp"
 #include "queue.hpp"
 #include "runtime.hpp"
 
@@ -149,7 +150,22 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     ctx->slots.push_back({Ref<_cl_device_id>(d), VendorRef<cl_context>::adopt(v), {}});
   }
-  if (ctx->multi()) ctx->engine = Engine::make(*ctx, ctx->scheduler);
+  if (ctx->multi()) {
+    ctx->engine = Engine::make(*ctx, ctx->scheduler);
+    // What UniCL lets its replicas occupy per device: the device's memory,
+    // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
+    for (auto &s : ctx->slots) {
+      cl_ulong global = 0;
+      vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
+      s.mem_limit = global ? static_cast<size_t>(global) : SIZE_MAX;
+      if (own.mem_limit) s.mem_limit = std::min<size_t>(s.mem_limit, own.mem_limit);
+    }
+    if (!apply_mem_limits(*ctx, std::getenv("UNICL_DEVICE_MEM_LIMIT"))) {
+      Runtime::get().log(1, "UNICL_DEVICE_MEM_LIMIT=%s is not a list of sizes (e.g. 256M or pthread=1G,Oclgrind=64M)",
+                         std::getenv("UNICL_DEVICE_MEM_LIMIT"));
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+  }
   return hand_out(std::move(ctx), errcode_ret);
 }
 

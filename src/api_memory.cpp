@@ -110,7 +110,10 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
   m->format = *format;
   m->desc = *desc;
   m->element_size = image_element_size(*format);
-  if (buffer) m->parent = Ref<_cl_mem>(buffer);
+  if (buffer) {
+    m->parent = Ref<_cl_mem>(buffer);
+    buffer->children.fetch_add(1);
+  }
   if (!context->multi()) {
     cl_image_desc d = *desc;
     if (buffer) d.buffer = buffer->replicas[0].get();
@@ -212,6 +215,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   auto m = new_mem(ctx, CL_MEM_OBJECT_BUFFER, sub_flags, nullptr);
   m->flags = sub_flags;
   m->parent = Ref<_cl_mem>(buffer);
+  buffer->children.fetch_add(1);
   m->origin = region->origin;
   m->size = region->size;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = static_cast<std::byte *>(buffer->host_ptr) + region->origin;

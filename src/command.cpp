@@ -32,6 +32,10 @@ cl_int Command::use_host(cl_mem m, Access access, Access recorded) {
 }
 
 cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems) {
+  if (uses.empty()) return CL_SUCCESS;
+  // The command's own buffers are the most recently used: eviction spares them.
+  uint64_t stamp = ++uses[0].mem->context->use_clock;
+  for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
     cl_int err;
     if (u.host) {
@@ -39,7 +43,7 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std
       mems.push_back(nullptr);
     } else {
       cl_mem rep = nullptr;
-      err = u.mem->replica(slot, rep);
+      err = u.mem->replica(slot, rep, &wait);
       if (err == CL_SUCCESS) err = acquire(u.mem.get(), slot, u.access, wait);
       mems.push_back(rep);
     }

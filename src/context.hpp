@@ -3,6 +3,7 @@
 // buffers coherent between devices, because vendors' own multi-device
 // migration cannot be relied on and cannot cross vendors at all.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,6 +19,10 @@ struct DeviceSlot {
   unicl::VendorRef<cl_context> vendor;
   // In-order queue for the transfers UniCL issues itself (made on first use).
   unicl::VendorRef<cl_command_queue> transfer_queue;
+  // Bytes of replicas UniCL lets live on the device, and holds there now
+  // (multi-device contexts; guarded by the context's memory_mutex).
+  size_t mem_limit = SIZE_MAX;
+  size_t mem_used = 0;
 };
 
 struct _cl_context : unicl::ObjectHeader {
@@ -36,6 +41,13 @@ struct _cl_context : unicl::ObjectHeader {
   std::string scheduler = "heft";  // policy of scheduled queues
   cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
   std::unique_ptr<unicl::Engine> engine;  // multi-device contexts; uses `mutex`
+  // Memory objects of a multi-device context that own device replicas,
+  // for eviction, and the slots' accounting. Taken after `mutex` when both
+  // are; alone by memory objects' destructors, which may run with `mutex`
+  // held by the same thread.
+  std::mutex memory_mutex;
+  std::vector<_cl_mem *> memory_objects;
+  uint64_t use_clock = 0;  // guarded by `mutex`: orders buffers by last use
   // Guards lazy per-slot state and, in multi-slot contexts, the coherence
   // state of every buffer (one lock per context keeps lock order trivial).
   std::mutex mutex;

@@ -152,7 +152,7 @@ cl_int make_valid(_cl_mem *root, size_t slot, WaitList &outer) {
   if (c.valid[slot]) return CL_SUCCESS;
   cl_mem rep;
   cl_command_queue q;
-  if (cl_int err = root->replica(slot, rep); err != CL_SUCCESS) return err;
+  if (cl_int err = root->replica(slot, rep, &outer); err != CL_SUCCESS) return err;
   if (cl_int err = ctx.transfer_queue(slot, q); err != CL_SUCCESS) return err;
   WaitList wait;
   auto &host = c.tracks[c.host()];
@@ -172,7 +172,87 @@ cl_int make_valid(_cl_mem *root, size_t slot, WaitList &outer) {
   return CL_SUCCESS;
 }
 
+bool evictable(_cl_mem *m) {
+  return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
+}
+
+// Gives up m's replica on `slot`; its data is elsewhere already.
+void drop_replica(_cl_mem *m, size_t slot) {
+  Coherence &c = *m->coherence;
+  m->replicas[slot] = VendorRef<cl_mem>();  // the vendor frees it once its commands are done
+  c.valid[slot] = false;
+  c.tracks[slot] = CopyTrack();
+  m->context->slots[slot].mem_used -= m->device_bytes();
+}
+
+// Makes `need` bytes fit under `slot`'s limit by evicting the least recently
+// used replicas there, except those of the command being prepared (used at
+// the current use_clock). A replica holding the only valid copy is first
+// written back to the host copy. Caller holds ctx.mutex and memory_mutex.
+cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
+  DeviceSlot &s = ctx.slots[slot];
+  if (need > s.mem_limit) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
+  std::vector<_cl_mem *> candidates;
+  for (_cl_mem *m : ctx.memory_objects)
+    if (m->replicas[slot] && m->last_use < ctx.use_clock && evictable(m)) candidates.push_back(m);
+  std::sort(candidates.begin(), candidates.end(), [](_cl_mem *a, _cl_mem *b) { return a->last_use < b->last_use; });
+  bool blocked = false;
+  for (_cl_mem *m : candidates) {
+    if (s.mem_used + need <= s.mem_limit) break;
+    Coherence &c = *m->coherence;
+    bool elsewhere = c.valid[c.host()];
+    for (size_t d = 0; d < c.host(); ++d) elsewhere |= d != slot && c.valid[d];
+    if (c.valid[slot] && !elsewhere) {
+      WaitList write_back;
+      cl_int err = read_back(m, write_back);
+      if (err == kBlocked) {
+        if (wait) wait->block_on(write_back.blocker());
+        blocked = true;
+        continue;
+      }
+      if (err != CL_SUCCESS) return err;
+    }
+    drop_replica(m, slot);
+    Runtime::get().log(2, "evicted %zu bytes from %s (limit %zu)", m->device_bytes(), s.device->name.c_str(),
+                       s.mem_limit);
+  }
+  if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
+  // Room will come when a write-back can go: the command waits for it.
+  return blocked && wait ? kBlocked : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
 }  // namespace
+
+bool apply_mem_limits(_cl_context &ctx, const char *spec) {
+  if (!spec || !*spec) return true;
+  auto parse_size = [](const std::string &text, size_t &out) {
+    char *end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !(v > 0)) return false;
+    std::string unit(end);
+    double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KB" ? 1024.0 :
+                   unit == "M" || unit == "MB" ? 1048576.0 : unit == "G" || unit == "GB" ? 1073741824.0 : -1;
+    if (scale < 0 || v * scale < 1) return false;
+    out = static_cast<size_t>(v * scale);
+    return true;
+  };
+  std::string list(spec);
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    size_t bytes = 0;
+    if (!parse_size(eq == std::string::npos ? item : item.substr(eq + 1), bytes)) return false;
+    for (auto &s : ctx.slots)
+      if (eq == std::string::npos || s.device->name.find(item.substr(0, eq)) != std::string::npos)
+        s.mem_limit = std::min(s.mem_limit, bytes);
+  }
+  return true;
+}
 
 cl_int acquire(_cl_mem *m, size_t slot, Access access, WaitList &wait) {
   _cl_mem *root = m->root();
@@ -258,6 +338,10 @@ cl_int init_coherence(_cl_mem *m, const void *initial) {
   if (initial) c->valid[c->host()] = true;
   m->notice->staging = c->staging;
   m->coherence = std::move(c);
+  if (!m->parent) {
+    std::lock_guard lock(ctx.memory_mutex);
+    ctx.memory_objects.push_back(m);
+  }
   return CL_SUCCESS;
 }
 
@@ -273,14 +357,32 @@ cl_int register_replica(_cl_mem *m, cl_mem rep) {
 }  // namespace unicl
 
 _cl_mem::~_cl_mem() {
+  if (parent) parent->children.fetch_sub(1);
+  if (coherence && !parent) {
+    // The destructor may run with the context mutex held (a command that
+    // held the last reference settling): only memory_mutex is taken.
+    std::lock_guard lock(context->memory_mutex);
+    std::erase(context->memory_objects, this);
+    for (size_t s = 0; s < replicas.size(); ++s)
+      if (replicas[s]) context->slots[s].mem_used -= device_bytes();
+  }
   replicas.clear();
   if (notice) DestructionNotice::arrive(std::move(notice));
 }
 
-cl_int _cl_mem::replica(size_t slot, cl_mem &out) {
+size_t _cl_mem::device_bytes() { return is_image() ? unicl::host_copy_size(this) : size; }
+
+cl_int _cl_mem::replica(size_t slot, cl_mem &out, unicl::WaitList *wait) {
   if (replicas[slot]) {
     out = replicas[slot].get();
     return CL_SUCCESS;
+  }
+  // Objects that own their storage count against the device's limit;
+  // sub-buffers and images of a buffer live in their parent's.
+  std::unique_lock lock(context->memory_mutex, std::defer_lock);
+  if (coherence && !parent) {
+    lock.lock();
+    if (cl_int err = unicl::make_room(*context, slot, device_bytes(), wait); err != CL_SUCCESS) return err;
   }
   cl_context vctx = context->vendor(slot);
   // Replicas of a multi-device context hold no host pointer: the host copy
@@ -290,7 +392,7 @@ cl_int _cl_mem::replica(size_t slot, cl_mem &out) {
   cl_mem rep = nullptr;
   if (type == CL_MEM_OBJECT_BUFFER && parent) {
     cl_mem parent_rep;
-    if ((err = parent->replica(slot, parent_rep)) != CL_SUCCESS) return err;
+    if ((err = parent->replica(slot, parent_rep, wait)) != CL_SUCCESS) return err;
     cl_buffer_region region{origin, size};
     rep = vd(parent_rep).clCreateSubBuffer(parent_rep, vflags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   } else if (type == CL_MEM_OBJECT_BUFFER) {
@@ -298,12 +400,13 @@ cl_int _cl_mem::replica(size_t slot, cl_mem &out) {
   } else {
     cl_image_desc d = desc;
     if (parent) {
-      if ((err = parent->replica(slot, d.buffer)) != CL_SUCCESS) return err;
+      if ((err = parent->replica(slot, d.buffer, wait)) != CL_SUCCESS) return err;
     }
     rep = vd(vctx).clCreateImage(vctx, vflags, &format, &d, nullptr, &err);
   }
   if (err != CL_SUCCESS) return err;
   replicas[slot] = unicl::VendorRef<cl_mem>::adopt(rep);
+  if (lock.owns_lock()) context->slots[slot].mem_used += device_bytes();
   unicl::register_replica(this, rep);
   out = rep;
   return CL_SUCCESS;

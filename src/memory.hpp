@@ -13,6 +13,8 @@
 
 namespace unicl {
 
+class WaitList;
+
 struct HostStaging {
   std::unique_ptr<std::byte, void (*)(void *)> owned{nullptr, nullptr};
   void *ptr = nullptr;  // `owned` or the application's CL_MEM_USE_HOST_PTR memory
@@ -73,6 +75,8 @@ struct _cl_mem : unicl::ObjectHeader {
   std::vector<cl_mem_properties> property_list;
   bool properties_given = false;
   std::atomic<cl_uint> map_count{0};
+  std::atomic<int> children{0};  // sub-buffers and images made from it
+  uint64_t last_use = 0;         // context->use_clock of its last command (context->mutex)
 
   std::vector<unicl::VendorRef<cl_mem>> replicas;   // per slot; guarded by context->mutex
   std::shared_ptr<unicl::Coherence> coherence;       // root buffers in multi-slot contexts
@@ -83,11 +87,22 @@ struct _cl_mem : unicl::ObjectHeader {
   bool is_image() const { return type != CL_MEM_OBJECT_BUFFER && type != CL_MEM_OBJECT_PIPE; }
   _cl_mem *root() { return parent && type == CL_MEM_OBJECT_BUFFER ? parent->root() : this; }
   // The vendor object standing for this memory object on `slot`, made on
-  // first use. Caller holds context->mutex in multi-slot contexts.
-  cl_int replica(size_t slot, cl_mem &out);
+  // first use. Caller holds context->mutex in multi-slot contexts. Making
+  // one may evict other buffers' replicas from a full device: their data
+  // goes back to the host copy first, and `wait` (when given) receives the
+  // blocker if that write-back must wait for another device (kBlocked).
+  cl_int replica(size_t slot, cl_mem &out, unicl::WaitList *wait = nullptr);
+  // Bytes a replica of this object occupies on a device.
+  size_t device_bytes();
 };
 
 namespace unicl {
+
+class WaitList;
+// Parses UNICL_DEVICE_MEM_LIMIT ("512M", "pthread=1G,Oclgrind=64M", or a
+// default followed by per-device entries) into the limits of `ctx`'s
+// slots; false when malformed or a limit is 0.
+bool apply_mem_limits(_cl_context &ctx, const char *spec);
 
 // Coherence for multi-slot contexts; caller holds ctx.mutex.
 // Makes `slot`'s copy of `m` valid (issuing transfers) and adds to `wait`

@@ -1,0 +1,65 @@
+#include "submit.hpp"
+
+#include <algorithm>
+
+#include "objects.hpp"
+
+namespace sim {
+
+cl_int check_wait_list(cl_context context, cl_uint n, const cl_event *list) {
+  if ((n == 0) != (list == nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint i = 0; i < n; ++i) {
+    if (!checked(list[i])) return CL_INVALID_EVENT_WAIT_LIST;
+    if (list[i]->context.get() != context) return CL_INVALID_CONTEXT;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list, cl_event *event_out, Submission s,
+              bool blocking) {
+  if (cl_int err = check_wait_list(q->context.get(), num_events, wait_list); err != CL_SUCCESS) return err;
+  Command c;
+  for (cl_uint i = 0; i < num_events; ++i) {
+    if (blocking && wait_list[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    c.dependencies.push_back(wait_list[i]->shared());
+  }
+  auto ev = create<_cl_event>();
+  ev->context = q->context;
+  ev->queue = q->shared();
+  ev->type = s.type;
+  ev->queued = ev->submitted = now_ns();
+  ev->status = CL_SUBMITTED;  // no callback can be registered yet: no need for set_status()
+  c.event = ev;
+  c.seconds = s.seconds;
+  c.work = std::move(s.work);
+  {
+    std::lock_guard lock(q->mutex);
+    auto &unfinished = q->unfinished;
+    unfinished.erase(std::remove_if(unfinished.begin(), unfinished.end(),
+                                    [](const auto &w) {
+                                      auto e = w.lock();
+                                      return !e || e->done();
+                                    }),
+                     unfinished.end());
+    auto add = [&c](const std::weak_ptr<_cl_event> &w) {
+      if (auto e = w.lock(); e && !e->done()) c.dependencies.push_back(e);
+    };
+    if (q->in_order()) {
+      add(q->last);  // which already waits for everything before it
+    } else {
+      add(q->barrier);
+      if (s.ordering != Ordering::command && num_events == 0)
+        for (const auto &w : unfinished) add(w);
+    }
+    q->last = ev;
+    if (s.ordering == Ordering::barrier) q->barrier = ev;
+    unfinished.push_back(ev);
+    q->device->worker.submit(std::move(c));
+  }
+  if (event_out) *event_out = hand_out(ev);
+  if (!blocking) return CL_SUCCESS;
+  ev->wait();
+  return ev->status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+}  // namespace sim

@@ -1,0 +1,85 @@
+// Correctness mode (correctness.conf): kernels really run, on PoCL, over the
+// simulator's buffers, and still take at least their modeled time.
+#include "sim_test.hpp"
+
+using namespace simtest;
+
+namespace {
+
+// vadd over n floats on device `name`; checks the sums, returns the event.
+Event run_vadd(cl_context ctx, cl_command_queue q, cl_program prog, size_t n, float base) {
+  std::vector<float> a(n), b(n), c(n, -1);
+  for (size_t i = 0; i < n; ++i) a[i] = base + static_cast<float>(i), b[i] = 2.0f * static_cast<float>(i);
+  auto ba = buffer(ctx, n * sizeof(float), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.data());
+  auto bb = buffer(ctx, n * sizeof(float));
+  auto bc = buffer(ctx, n * sizeof(float));
+  REQUIRE(clEnqueueWriteBuffer(q, bb.get(), CL_FALSE, 0, n * sizeof(float), b.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  auto k = kernel(prog, "vadd");
+  cl_mem args[] = {ba.get(), bb.get(), bc.get()};
+  for (cl_uint i = 0; i < 3; ++i) REQUIRE(clSetKernelArg(k.get(), i, sizeof(cl_mem), &args[i]) == CL_SUCCESS);
+  cl_event e = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(q, k.get(), 1, nullptr, &n, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+  Event done(e);
+  REQUIRE(clEnqueueReadBuffer(q, bc.get(), CL_TRUE, 0, n * sizeof(float), c.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i];
+  CHECK(wrong == 0);
+  return done;
+}
+
+}  // namespace
+
+TEST_CASE("vadd gives correct sums and takes at least the modeled time", "[correctness]") {
+  cl_platform_id p = sim_platform();
+  cl_device_id gpu = device_named(p, "gpu0"), cpu = device_named(p, "cpu0");
+  auto ctx = context_for({gpu, cpu});
+  auto prog = built_program(ctx.get(), kSource);
+  auto q = queue_for(ctx.get(), gpu);
+  const size_t n = 65536;
+  // vadd: 1500 * n flops at 1 GFLOPS.
+  const double modeled_ms = 1500.0 * n / 1e9 * 1e3;
+  auto first = run_vadd(ctx.get(), q.get(), prog.get(), n, 1.0f);
+  CHECK(profiled_ms(first.get()) >= modeled_ms);
+
+  SECTION("again with other data: PoCL sees the new bytes") {
+    auto second = run_vadd(ctx.get(), q.get(), prog.get(), n, 1000.0f);
+    check_modeled(profiled_ms(second.get()), modeled_ms);  // built and cached by now
+  }
+  SECTION("on another device of the context") {
+    auto qc = queue_for(ctx.get(), cpu);
+    auto on_cpu = run_vadd(ctx.get(), qc.get(), prog.get(), n, 7.0f);
+    CHECK(profiled_ms(on_cpu.get()) >= modeled_ms / 2);  // 2 GFLOPS
+  }
+}
+
+TEST_CASE("Sub-buffers pass PoCL the bytes at their offset", "[correctness]") {
+  cl_device_id gpu = device_named(sim_platform(), "gpu0");
+  auto ctx = context_for({gpu});
+  auto prog = built_program(ctx.get(), kSource);
+  auto q = queue_for(ctx.get(), gpu);
+  const size_t n = 1024, offset = 256;  // floats; 1 KiB offset, a multiple of the 128-byte alignment
+  std::vector<float> a(n), b(n), c(n, 0);
+  for (size_t i = 0; i < n; ++i) a[i] = static_cast<float>(i), b[i] = 0.5f;
+  auto ba = buffer(ctx.get(), n * sizeof(float), CL_MEM_COPY_HOST_PTR, a.data());
+  auto bb = buffer(ctx.get(), n * sizeof(float), CL_MEM_COPY_HOST_PTR, b.data());
+  auto bc = buffer(ctx.get(), n * sizeof(float), CL_MEM_COPY_HOST_PTR, c.data());
+  cl_buffer_region region{offset * sizeof(float), (n - offset) * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  Mem sa(clCreateSubBuffer(ba.get(), 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+  REQUIRE(err == CL_SUCCESS);
+  Mem sc(clCreateSubBuffer(bc.get(), 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+  REQUIRE(err == CL_SUCCESS);
+  auto k = kernel(prog.get(), "vadd");
+  cl_mem args[] = {sa.get(), bb.get(), sc.get()};
+  for (cl_uint i = 0; i < 3; ++i) REQUIRE(clSetKernelArg(k.get(), i, sizeof(cl_mem), &args[i]) == CL_SUCCESS);
+  size_t items = n - offset;
+  REQUIRE(clEnqueueNDRangeKernel(q.get(), k.get(), 1, nullptr, &items, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(q.get(), bc.get(), CL_TRUE, 0, n * sizeof(float), c.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  for (size_t i = 0; i < n; ++i) {
+    INFO("element " << i);
+    CHECK(c[i] == (i < offset ? 0.0f : static_cast<float>(i) + 0.5f));
+  }
+}

@@ -1,0 +1,71 @@
+#include "worker.hpp"
+
+#include <chrono>
+
+#include "objects.hpp"
+
+namespace sim {
+
+void Worker::submit(Command c) {
+  std::lock_guard lock(mutex_);
+  pending_.push_back(std::move(c));
+  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  changed_.notify_one();
+}
+
+void Worker::wake() {
+  // Taking the lock orders this after a worker's readiness check, so a
+  // status published before wake() is never missed.
+  std::lock_guard lock(mutex_);
+  changed_.notify_one();
+}
+
+std::list<Command>::iterator Worker::ready() {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    bool ok = true;
+    for (const auto &dep : it->dependencies) ok = ok && dep->done();
+    if (ok) return it;
+  }
+  return pending_.end();
+}
+
+void Worker::run() {
+  using clock = std::chrono::steady_clock;
+  for (;;) {
+    Command c;
+    {
+      std::unique_lock lock(mutex_);
+      std::list<Command>::iterator it;
+      changed_.wait(lock, [&] { return (it = ready()) != pending_.end(); });
+      c = std::move(*it);
+      pending_.erase(it);
+    }
+    cl_int result = CL_SUCCESS;
+    for (const auto &dep : c.dependencies)
+      if (dep->status < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (result == CL_SUCCESS) {
+      auto start = clock::now();
+      c.event->started = now_ns();
+      c.event->set_status(CL_RUNNING);
+      if (c.work) result = c.work();
+      // Whatever the real work took, the command lasts its modeled time.
+      std::this_thread::sleep_until(start + std::chrono::duration_cast<clock::duration>(
+                                                std::chrono::duration<double>(c.seconds)));
+    }
+    // Drop the command's references before publishing completion: a
+    // buffer the application releases right after clWaitForEvents must free
+    // its device memory at once.
+    auto event = std::move(c.event);
+    c = Command{};
+    event->ended = now_ns();
+    if (!event->started) event->started = event->ended;
+    event->set_status(result == CL_SUCCESS ? CL_COMPLETE : result);
+  }
+}
+
+void wake_all_workers() {
+  if (cl_platform_id p = platform())
+    for (auto &d : p->devices) d->worker.wake();
+}
+
+}  // namespace sim

@@ -1,0 +1,160 @@
+// Device memory limits and host swap: UniCL accounts the replicas it puts
+// on each device of a multi-device context; when a device is full the least
+// recently used ones go back to the host copy, so programs whose buffers
+// total several times a device's memory still run right.
+#include <catch2/catch.hpp>
+
+#include <CL/cl_ext_unicl.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "multi_device.hpp"
+
+namespace {
+
+const char *kSource = R"CL(
+__kernel void bump(__global uint *a, uint k) {
+  size_t i = get_global_id(0);
+  a[i] = a[i] * 5u + k;
+}
+__kernel void xor_into(__global uint *dst, __global const uint *src) {
+  size_t i = get_global_id(0);
+  dst[i] ^= src[i] + 1u;
+}
+)CL";
+
+constexpr size_t kCount = 4096;
+constexpr size_t kBytes = kCount * sizeof(cl_uint);
+
+cl::Context limited_context(const std::vector<cl::Device> &devices, size_t limit, const char *policy = "heft") {
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
+                                   CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, (cl_context_properties)limit,
+                                   CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy, 0};
+  return cl::Context(devices, props);
+}
+
+cl::CommandQueue device_less(const cl::Context &ctx) {
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = clCreateCommandQueue(ctx(), nullptr, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  REQUIRE(err == CL_SUCCESS);
+  return cl::CommandQueue(q);
+}
+
+// 16 buffers, 4x what one device may hold, updated in random order.
+void random_updates(cl::Context &ctx, std::vector<cl::CommandQueue> &queues, unsigned seed) {
+  cl::Program program = cltest::build(ctx, kSource);
+  constexpr size_t kBuffers = 16;
+  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
+  std::vector<cl::Buffer> buffers;
+  std::vector<cl::Event> last(kBuffers);
+  for (size_t b = 0; b < kBuffers; ++b) {
+    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 7919 + i);
+    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
+  }
+  std::mt19937 rng(seed);
+  for (int step = 0; step < 120; ++step) {
+    size_t a = rng() % kBuffers, b = rng() % kBuffers;
+    auto &q = queues[rng() % queues.size()];
+    std::vector<cl::Event> wait;
+    if (last[a]()) wait.push_back(last[a]);
+    if (b != a && last[b]()) wait.push_back(last[b]);
+    cl::Event done;
+    if (b == a || rng() % 2) {
+      cl::Kernel k(program, "bump");
+      k.setArg(0, buffers[a]);
+      k.setArg(1, static_cast<cl_uint>(step));
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount), cl::NullRange, &wait, &done);
+      for (auto &v : host[a]) v = v * 5u + static_cast<cl_uint>(step);
+      last[a] = done;
+    } else {
+      cl::Kernel k(program, "xor_into");
+      k.setArg(0, buffers[a]);
+      k.setArg(1, buffers[b]);
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount), cl::NullRange, &wait, &done);
+      for (size_t i = 0; i < kCount; ++i) host[a][i] ^= host[b][i] + 1u;
+      last[a] = last[b] = done;
+    }
+  }
+  for (size_t b = 0; b < kBuffers; ++b) {
+    std::vector<cl_uint> result(kCount);
+    std::vector<cl::Event> wait;
+    if (last[b]()) wait.push_back(last[b]);
+    queues[b % queues.size()].enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, result.data(), &wait);
+    INFO("buffer " << b);
+    CHECK(result == host[b]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("buffers totalling 4x a device's limit, used in random order, stay right", "[memory]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  SECTION("device queues") {
+    cl::Context ctx = limited_context(devices, 4 * kBytes);
+    std::vector<cl::CommandQueue> queues;
+    for (auto &d : devices) queues.emplace_back(ctx, d);
+    random_updates(ctx, queues, 1);
+  }
+  SECTION("a device-less queue, every policy") {
+    for (const char *policy : {"heft", "eager", "ws", "random", "round-robin"}) {
+      INFO("policy " << policy);
+      cl::Context ctx = limited_context(devices, 4 * kBytes, policy);
+      std::vector<cl::CommandQueue> queues{device_less(ctx)};
+      random_updates(ctx, queues, 2);
+    }
+  }
+  SECTION("UNICL_DEVICE_MEM_LIMIT, per device") {
+    setenv("UNICL_DEVICE_MEM_LIMIT", "64K,basic=32K", 1);
+    cl::Context ctx(devices);
+    unsetenv("UNICL_DEVICE_MEM_LIMIT");
+    std::vector<cl::CommandQueue> queues;
+    for (auto &d : devices) queues.emplace_back(ctx, d);
+    random_updates(ctx, queues, 3);
+  }
+}
+
+TEST_CASE("a command whose own buffers do not fit fails with CL_MEM_OBJECT_ALLOCATION_FAILURE", "[memory]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = limited_context(devices, kBytes);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::Buffer small(ctx, CL_MEM_READ_WRITE, kBytes), big(ctx, CL_MEM_READ_WRITE, 2 * kBytes);
+  cl::CommandQueue q(ctx, devices[0]);
+  cl::Kernel k(program, "bump");
+  k.setArg(0, big);
+  k.setArg(1, 1u);
+  size_t global = kCount;
+  CHECK(clEnqueueNDRangeKernel(q(), k(), 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+        CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  // Two buffers that fit one at a time but not together.
+  cl::Buffer other(ctx, CL_MEM_READ_WRITE, kBytes);
+  cl::Kernel mix(program, "xor_into");
+  mix.setArg(0, small);
+  mix.setArg(1, other);
+  CHECK(clEnqueueNDRangeKernel(q(), mix(), 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+        CL_MEM_OBJECT_ALLOCATION_FAILURE);
+  // The queue goes on working afterwards.
+  k.setArg(0, small);
+  CHECK(clEnqueueNDRangeKernel(q(), k(), 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(q.finish() == CL_SUCCESS);
+}
+
+TEST_CASE("malformed memory limits are CL_INVALID_PROPERTY", "[memory]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  std::vector<cl_device_id> ids;
+  for (auto &d : devices) ids.push_back(d());
+  for (const char *spec : {"0", "lots", "12Q", "pthread=", "basic=-1M"}) {
+    INFO("UNICL_DEVICE_MEM_LIMIT=" << spec);
+    setenv("UNICL_DEVICE_MEM_LIMIT", spec, 1);
+    cl_int err = CL_SUCCESS;
+    cl_context c = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
+    CHECK(err == CL_INVALID_PROPERTY);
+    CHECK(c == nullptr);
+    if (c) clReleaseContext(c);
+  }
+  unsetenv("UNICL_DEVICE_MEM_LIMIT");
+  cl_ulong limit = 0;
+  cl::Context ctx = limited_context(devices, 123456);
+  REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, sizeof limit, &limit, nullptr) == CL_SUCCESS);
+  CHECK(limit == 123456);
+}
