@@ -266,7 +266,10 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
   } else {
     cl_context vctx = context->vendor(slot);
     cl_int err = CL_SUCCESS;
-    cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, props, &err);
+    // Traced runs profile every queue (the application still sees its own
+    // profiling setting: clGetEventProfilingInfo checks it).
+    cl_command_queue_properties vprops = props | (Runtime::get().trace().on() ? CL_QUEUE_PROFILING_ENABLE : 0);
+    cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, vprops, &err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     q->slot = slot;
     q->vendor = VendorRef<cl_command_queue>::adopt(vq);

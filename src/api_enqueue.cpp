@@ -8,6 +8,7 @@
 #include "api_util.hpp"
 #include "command.hpp"
 #include "program.hpp"
+#include "runtime.hpp"
 
 namespace unicl {
 namespace {
@@ -440,6 +441,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   Command c(q, type);
   if (!c.multi()) {
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+    if (Runtime::get().trace().on()) c.describe_launch(k->name, 0, {});
     return c.run([&](Launch &l) {
       return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, offset, global, local, l.num_wait(), l.wait_list(),
                                                l.event);

@@ -1,5 +1,7 @@
 #include "command.hpp"
 
+#include "runtime.hpp"
+
 namespace unicl {
 
 Command::Command(_cl_command_queue *q, cl_command_type type) : q_(q), ctx_(*q->context), type_(type) {
@@ -62,6 +64,7 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
 cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking) {
   auto task = std::make_shared<Task>(q_, std::move(submit));
   task->work = std::move(work_);
+  task->type = type_;
   for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
   for (auto &e : deps_) {
     if (e->task) task->depend_on(e->task);
@@ -92,9 +95,14 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
   return blocking ? task->wait() : CL_SUCCESS;
 }
 
+bool Command::tracing() { return Runtime::get().trace().on(); }
+
 cl_int Command::finish(cl_int err, cl_event *event) {
   auto owned = VendorRef<cl_event>::adopt(vendor_event_);
   if (err != CL_SUCCESS) return err;
+  if (vendor_event_ && Runtime::get().trace().on())
+    Runtime::get().trace().record(vendor_event_, q_->device ? q_->device->name : ctx_.slots[0].device->name,
+                                  work_.kernel.empty() ? command_name(type_) : work_.kernel, "command");
   if (event) *event = make_command_event(q_, type_, std::move(owned)).detach();
   return CL_SUCCESS;
 }

@@ -88,7 +88,8 @@ class Command {
   template <class Call>
   cl_int run(Call &&call, cl_event *event, cl_bool blocking = CL_FALSE) {
     if (!multi()) {
-      Launch l{q_->vendor.get(), q_->slot, false, false, &wait_, (event ? &vendor_event_ : nullptr), &mems_};
+      Launch l{q_->vendor.get(), q_->slot, false, false, &wait_, (event || tracing() ? &vendor_event_ : nullptr),
+               &mems_};
       return finish(call(l), event);
     }
     return run_task(Task::Submit(make_submit(std::forward<Call>(call))), event, blocking);
@@ -117,6 +118,7 @@ class Command {
   static void record_all(std::vector<Use> &uses, size_t slot, cl_event done);
   cl_int run_task(Task::Submit submit, cl_event *event, cl_bool blocking);
   cl_int finish(cl_int err, cl_event *event);
+  static bool tracing();
 
   _cl_command_queue *q_;
   _cl_context &ctx_;

@@ -92,7 +92,10 @@ cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *
     cl_device_id dev = nullptr;
     d.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
     for (auto &s : m->context->slots)
-      if (s.device->vendor == dev) time_transfer(*ev, s.device->name, host_copy_size(m));
+      if (s.device->vendor == dev) {
+        time_transfer(*ev, s.device->name, host_copy_size(m));
+        Runtime::get().trace().record(*ev, s.device->name, to_host ? "to host" : "to device", "transfer");
+      }
   }
   return err;
 }

@@ -17,6 +17,7 @@ Runtime &Runtime::get() {
 
 Runtime::Runtime() {
   if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::max(0, std::atoi(level));  // 0 or unset: quiet
+  if (trace_.on()) std::atexit([] { Runtime::get().trace().write(); });
 }
 
 void Runtime::log(int level, const char *fmt, ...) {

@@ -11,6 +11,7 @@
 
 #include "device.hpp"
 #include "../schedulers/perf_model.hpp"
+#include "trace.hpp"
 #include "work_queue.hpp"
 
 namespace unicl {
@@ -33,6 +34,8 @@ class Runtime {
   WorkQueue &work_queue() { return work_queue_; }
   // Performance models of kernels and transfers, shared by all contexts.
   PerfModels &models() { return models_; }
+  // UNICL_TRACE: the trace of every command, written at exit.
+  Trace &trace() { return trace_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();
 
@@ -47,6 +50,7 @@ class Runtime {
   std::array<std::unique_ptr<SlotPool>, 16> pools_;
   WorkQueue work_queue_;
   PerfModels models_;
+  Trace trace_;
 };
 
 }  // namespace unicl

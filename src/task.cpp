@@ -161,6 +161,9 @@ void Task::advance(bool deferred) {
   if (err != CL_SUCCESS) return settle(err, nullptr);
   // Submitted later than its enqueue call: nobody else will flush it.
   if (deferred) vd(vq).clFlush(vq);
+  if (Runtime::get().trace().on())
+    Runtime::get().trace().record(out, context_->slots[slot_].device->name,
+                                  work.kernel.empty() ? command_name(type) : work.kernel, "command");
   settle(CL_SUBMITTED, out);
 }
 

@@ -51,6 +51,7 @@ class Task : public std::enable_shared_from_this<Task> {
     std::vector<bool> runnable;  // per slot: the kernel exists there (empty: everywhere)
   };
   Work work;
+  cl_command_type type = 0;
   bool counted = false;  // the engine counts it in flight on its slot
   void depend_on(std::shared_ptr<Task> task);
   void depend_on(_cl_event *user_event);

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "isolated.hpp"
 #include "multi_device.hpp"
 
 namespace {
@@ -295,4 +296,28 @@ TEST_CASE("several host threads submit to device-less queues of one context", "[
     });
   for (auto &th : threads) th.join();
   CHECK(ok == std::vector<int>(4, 1));
+}
+
+TEST_CASE("isolated: a traced run", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "round-robin");
+  cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  CHECK(run_dag(ctx, q, 30, 5).results_match);
+}
+
+TEST_CASE("UNICL_TRACE writes a Chrome trace with a track per device", "[scheduling][trace]") {
+  cltest::TempDir dir;
+  std::string file = dir.path() + "/trace.json";
+  auto run = cltest::run_child({"timeout", "-s", "KILL", "60", cltest::self_executable(), "isolated: a traced run"},
+                               {{"UNICL_TRACE", file}});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  std::string trace = cltest::slurp(file);
+  CHECK(trace.rfind("{\"traceEvents\":[", 0) == 0);
+  CHECK(trace.find("\"thread_name\"") != std::string::npos);
+  CHECK(trace.find("pthread") != std::string::npos);
+  CHECK(trace.find("basic") != std::string::npos);
+  CHECK(trace.find("\"name\":\"advance\"") != std::string::npos);
+  CHECK(trace.find("\"cat\":\"transfer\"") != std::string::npos);
+  CHECK(trace.find("\"ph\":\"X\"") != std::string::npos);
 }
