@@ -1,6 +1,7 @@
 // Transfers and kernel launches. Transfers really move the bytes and take
 // latency + bytes / bandwidth of the queue's device; kernels take
 // flops(n) / (gflops * efficiency) and, in timing mode, compute nothing.
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -176,7 +177,10 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void 
   if (size == 0 || offset % pattern_size || size % pattern_size || !in_range(m, offset, size)) return CL_INVALID_VALUE;
   auto bytes = static_cast<const std::byte *>(pattern);
   auto work = [buf = m->shared(), p = std::vector<std::byte>(bytes, bytes + pattern_size), offset, size] {
-    for (size_t at = 0; at < size; at += p.size()) std::memcpy(buf->data + offset + at, p.data(), p.size());
+    // One copy of the pattern, then the filled part doubles at each step.
+    std::byte *dst = buf->data + offset;
+    std::memcpy(dst, p.data(), p.size());
+    for (size_t filled = p.size(); filled < size; filled *= 2) std::memcpy(dst + filled, dst, std::min(filled, size - filled));
     return CL_SUCCESS;
   };
   return submit(q, n, wait_list, event, {CL_COMMAND_FILL_BUFFER, transfer_seconds(q, size), work});

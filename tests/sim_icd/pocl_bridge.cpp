@@ -73,10 +73,15 @@ struct Pocl {
 // (like the simulator's own platform). Null members when PoCL is missing.
 Pocl open_pocl() {
   using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
+  using GetAddress = void *(CL_API_CALL *)(const char *);
   for (const auto &lib : icd_libraries()) {
     void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept loaded, as loaders do
     if (!handle) continue;
+    // As the loaders do: PoCL exports clIcdGetPlatformIDsKHR only under
+    // another name, and hands it out through clGetExtensionFunctionAddress.
     auto get_platforms = reinterpret_cast<IcdGetPlatforms>(dlsym(handle, "clIcdGetPlatformIDsKHR"));
+    if (auto get_address = reinterpret_cast<GetAddress>(dlsym(handle, "clGetExtensionFunctionAddress")); !get_platforms && get_address)
+      get_platforms = reinterpret_cast<IcdGetPlatforms>(get_address("clIcdGetPlatformIDsKHR"));
     cl_uint n = 0;
     if (!get_platforms || get_platforms(0, nullptr, &n) != CL_SUCCESS || n == 0) continue;
     std::vector<cl_platform_id> platforms(n);
