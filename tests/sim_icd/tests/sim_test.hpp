@@ -139,6 +139,19 @@ inline void check_modeled(double observed_ms, double modeled_ms) {
   CHECK(observed_ms <= 1.2 * modeled_ms + 2.0);
 }
 
+// Timing checks on a shared machine: a measurement disturbed by other
+// processes (a late wake-up, a slow memcpy) is taken again, up to three
+// times; a systematic error still fails every attempt.
+template <class Measure>
+void check_modeled_retry(Measure measure, double modeled_ms) {
+  double observed = 0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    observed = measure();
+    if (observed >= 0.8 * modeled_ms && observed <= 1.2 * modeled_ms + 2.0) break;
+  }
+  check_modeled(observed, modeled_ms);
+}
+
 inline double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
@@ -153,7 +166,7 @@ __kernel void work(__global float *data, const int n) {
 }
 kernel void sgemm(global const float * restrict a, __global const float *b, __global float *c,
                   __local float *tile, uint n, float4 scale) { }
-__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void vadd(__global const float *a,
+__kernel __attribute__((work_group_size_hint(64, 1, 1))) void vadd(__global const float *a,
     __global const float *b, __global float *c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i];

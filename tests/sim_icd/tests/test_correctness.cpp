@@ -43,9 +43,11 @@ TEST_CASE("vadd gives correct sums and takes at least the modeled time", "[corre
   auto first = run_vadd(ctx.get(), q.get(), prog.get(), n, 1.0f);
   CHECK(profiled_ms(first.get()) >= modeled_ms);
 
-  SECTION("again with other data: PoCL sees the new bytes") {
-    auto second = run_vadd(ctx.get(), q.get(), prog.get(), n, 1000.0f);
-    check_modeled(profiled_ms(second.get()), modeled_ms);  // built and cached by now
+  SECTION("again with other data, now in about the modeled time") {
+    // Built and cached by now: PoCL's part is small.
+    float base = 1000.0f;
+    check_modeled_retry([&] { return profiled_ms(run_vadd(ctx.get(), q.get(), prog.get(), n, base++).get()); },
+                        modeled_ms);
   }
   SECTION("on another device of the context") {
     auto qc = queue_for(ctx.get(), cpu);
@@ -82,4 +84,28 @@ TEST_CASE("Sub-buffers pass PoCL the bytes at their offset", "[correctness]") {
     INFO("element " << i);
     CHECK(c[i] == (i < offset ? 0.0f : static_cast<float>(i) + 0.5f));
   }
+}
+
+TEST_CASE("PoCL's view of a buffer follows later writes and feeds later kernels", "[correctness]") {
+  cl_device_id gpu = device_named(sim_platform(), "gpu0");
+  auto ctx = context_for({gpu});
+  auto prog = built_program(ctx.get(), kSource);
+  auto q = queue_for(ctx.get(), gpu);
+  const size_t n = 256, bytes = n * sizeof(float);
+  std::vector<float> ones(n, 1.0f), out(n);
+  auto a = buffer(ctx.get(), bytes, CL_MEM_COPY_HOST_PTR, ones.data());
+  auto b = buffer(ctx.get(), bytes, CL_MEM_COPY_HOST_PTR, ones.data());
+  auto c = buffer(ctx.get(), bytes);
+  auto k = kernel(prog.get(), "vadd");
+  auto run = [&](cl_mem x, cl_mem y, cl_mem z) {
+    cl_mem args[] = {x, y, z};
+    for (cl_uint i = 0; i < 3; ++i) REQUIRE(clSetKernelArg(k.get(), i, sizeof(cl_mem), &args[i]) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q.get(), k.get(), 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  };
+  run(a.get(), b.get(), c.get());  // c = 2
+  std::vector<float> tens(n, 10.0f);
+  REQUIRE(clEnqueueWriteBuffer(q.get(), a.get(), CL_FALSE, 0, bytes, tens.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  run(a.get(), c.get(), b.get());  // b = 10 + 2
+  REQUIRE(clEnqueueReadBuffer(q.get(), b.get(), CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(out == std::vector<float>(n, 12.0f));
 }
