@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Bar and line charts as PNG, with nothing but the standard library.
 
-    plot.py DATA.csv OUT.png [--title T] [--kind bar|line] [--ylabel L]
-                             [--hline VALUE[:LABEL]]... [--width W] [--height H]
+    plot.py DATA.csv OUT.png [--title T] [--kind bar|line] [--ylabel L] [--log]
+                             [--series NAME,...] [--hline VALUE[:LABEL]]...
+                             [--width W] [--height H]
 
 DATA.csv: a header row, then one row per category (bar) or x value (line);
 the first column names it, every further column is a series. Empty or
@@ -151,12 +152,28 @@ def read_csv(path):
     return header[0], categories, series
 
 
-def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=(), width=800, height=480):
+def log_ticks(lo, hi):
+    """1-2-5 ticks (powers of ten only over a wide range) covering [lo, hi] > 0."""
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    steps = (1,) if e1 - e0 > 3 else (1, 2, 5)
+    ticks = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in steps]
+    first = max(t for t in ticks if t <= lo)
+    last = min(t for t in ticks if t >= hi)
+    return [t for t in ticks if first <= t <= last]
+
+
+def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=(), width=800, height=480, log=False):
     c = Canvas(width, height)
     values = [v for _, vs in series for v in vs if v is not None] + [v for v, _ in hlines]
-    lo, hi = min(values + [0]), max(values + [0])
-    ticks = nice_ticks(lo, hi + (hi - lo) * 0.08)
-    lo, hi = ticks[0], ticks[-1]
+    if log:  # non-positive values cannot be shown
+        series = [(n, [v if v is not None and v > 0 else None for v in vs]) for n, vs in series]
+        values = [v for v in values if v > 0] or [1]
+        ticks = log_ticks(min(values), max(values) * 1.15)
+    else:
+        lo, hi = min(values + [0]), max(values + [0])
+        ticks = nice_ticks(lo, hi + (hi - lo) * 0.08)
+    f = math.log10 if log else float
+    lo, hi = f(ticks[0]), f(ticks[-1])
     # Plot area: room for the title, the y tick labels and label, the x labels.
     left = 20 + max(text_width(number(t)) for t in ticks) + (14 if ylabel else 0)
     top, right, bottom = 40, width - 20, height - (46 if xlabel else 32)
@@ -168,7 +185,7 @@ def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=()
         c.text((left + right - text_width(xlabel)) // 2, height - 14, xlabel, GREY)
 
     def y_of(v):
-        return bottom - (v - lo) / (hi - lo) * (bottom - top)
+        return bottom - (f(v) - lo) / (hi - lo) * (bottom - top)
 
     for t in ticks:
         y = int(round(y_of(t)))
@@ -177,7 +194,8 @@ def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=()
         label = number(t)
         c.text(left - 7 - text_width(label), y - 3, label)
     c.line(left, top, left, bottom, BLACK)
-    c.line(left, int(round(y_of(max(lo, 0) if lo < 0 < hi else lo))), right, int(round(y_of(max(lo, 0) if lo < 0 < hi else lo))), BLACK)
+    zero = bottom if log or lo >= 0 else y_of(0)  # where bars start
+    c.line(left, int(round(zero)), right, int(round(zero)), BLACK)
 
     n = max(1, len(categories))
     slot = (right - left) / n
@@ -189,7 +207,6 @@ def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=()
             label = name if len(name) <= max_chars else name[:max(1, max_chars - 1)] + "."
             c.text(int(x - text_width(label) / 2), bottom + 8, label)
             c.line(x, bottom, x, bottom + 3, BLACK)
-    zero = y_of(max(lo, min(0, hi)))
     for s, (name, vs) in enumerate(series):
         color = PALETTE[s % len(PALETTE)]
         if kind == "bar":
@@ -231,13 +248,18 @@ def main(argv=None):
     p.add_argument("--ylabel", default="")
     p.add_argument("--xlabel", default=None, help="default: the first column's header")
     p.add_argument("--hline", action="append", default=[], help="VALUE[:LABEL], a dashed reference line")
+    p.add_argument("--series", help="NAME,NAME...: only these columns (default: all)")
+    p.add_argument("--log", action="store_true", help="logarithmic y axis")
     p.add_argument("--width", type=int, default=800)
     p.add_argument("--height", type=int, default=480)
     a = p.parse_args(argv)
     xname, categories, series = read_csv(a.csv)
+    if a.series:
+        wanted = a.series.split(",")
+        series = [s for s in series if s[0] in wanted]
     hlines = [(float(h.split(":", 1)[0]), h.split(":", 1)[1] if ":" in h else "") for h in a.hline]
     c = chart(categories, series, a.title or a.csv, a.kind, xname if a.xlabel is None else a.xlabel, a.ylabel, hlines,
-              a.width, a.height)
+              a.width, a.height, a.log)
     c.png(a.png)
 
 
