@@ -1,0 +1,198 @@
+// bench-host-swap: what host swap costs. A UniCL context of PoCL pthread +
+// PoCL basic (memory limits apply to multi-device contexts) runs, on an
+// in-order queue of the pthread device, P passes over K buffers of S bytes:
+// one kernel per buffer and pass, adding 1 to every word. The same workload
+// runs with three per-device limits (CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL):
+//   no eviction  limit = 2 x the buffers' total: every replica stays
+//   total = 2x   limit = total / 2
+//   total = 4x   limit = total / 4
+// With a cyclic pass over more buffers than fit, least-recently-used
+// eviction misses on every launch: each launch first writes the evicted
+// buffer's only valid copy back to host memory (S bytes), then uploads its
+// own buffer (S bytes). The extra time over the no-eviction run, per byte
+// moved, gives the swap throughput, compared with a plain host memcpy of S
+// bytes measured in the same run. Report only: there is no target.
+//
+// Each configuration has its own context; one untimed pass first (uploads,
+// kernel compilation, and the steady state of the replicas), then timed
+// samples of P passes each, configurations interleaved sample by sample,
+// medians. The buffers' final contents are checked.
+#include <sched.hpp>
+#include <stats.hpp>
+#include <table.hpp>
+
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+const char *kSource = R"(
+__kernel void bump(__global uint *x) { x[get_global_id(0)] += 1u; }
+)";
+
+constexpr size_t MiB = 1024 * 1024;
+
+struct Options {
+  size_t buffer = 8 * MiB;  // S
+  int buffers = 32;         // K: 256 MiB in all
+  int passes = 2;           // P per sample
+  int reps = 3;
+  std::string out = ".";
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--buffer-mib") o.buffer = std::stoul(next()) * MiB;
+    else if (a == "--buffers") o.buffers = std::stoi(next());
+    else if (a == "--passes") o.passes = std::stoi(next());
+    else if (a == "--reps") o.reps = std::stoi(next());
+    else if (a == "--out") o.out = next();
+    else
+      throw std::runtime_error(
+          "usage: bench-host-swap [--buffer-mib S] [--buffers K] [--passes P] [--reps R] [--out DIR]");
+  }
+  return o;
+}
+
+struct Config {
+  std::string name;
+  double factor;  // buffers' total / limit
+  cl::Context ctx;
+  cl::CommandQueue queue;
+  cl::Kernel kernel;
+  std::vector<cl::Buffer> buffers;
+  int passes_done = 0;
+  std::vector<double> samples;
+
+  Config(std::string n, double f, const std::vector<cl::Device> &devices, const cl::Device &on, const Options &o)
+      : name(std::move(n)), factor(f),
+        ctx(bench::unicl_context(devices, "", static_cast<cl_ulong>(double(o.buffer) * o.buffers / f))),
+        queue(ctx, on) {
+    kernel = cl::Kernel(bench::build(ctx, kSource), "bump");
+    std::vector<cl_uint> init(o.buffer / sizeof(cl_uint));
+    for (int b = 0; b < o.buffers; ++b) {
+      for (size_t i = 0; i < init.size(); ++i) init[i] = static_cast<cl_uint>(b * 7 + i);
+      buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, o.buffer, init.data());
+    }
+  }
+
+  // Seconds for `passes` passes over every buffer.
+  double run(int passes) {
+    size_t items = 0;
+    buffers[0].getInfo(CL_MEM_SIZE, &items);
+    items /= sizeof(cl_uint);
+    auto start = bench::Clock::now();
+    for (int p = 0; p < passes; ++p)
+      for (auto &b : buffers) {
+        kernel.setArg(0, b);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NullRange);
+      }
+    queue.finish();
+    passes_done += passes;
+    return bench::seconds_since(start);
+  }
+
+  void check() {
+    size_t bytes = 0;
+    buffers[0].getInfo(CL_MEM_SIZE, &bytes);
+    std::vector<cl_uint> got(bytes / sizeof(cl_uint));
+    for (size_t b = 0; b < buffers.size(); ++b) {
+      queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, bytes, got.data());
+      for (size_t i = 0; i < got.size(); i += 997)
+        if (got[i] != static_cast<cl_uint>(b * 7 + i + passes_done))
+          throw std::runtime_error(name + ": buffer " + std::to_string(b) + " word " + std::to_string(i) + " is " +
+                                   std::to_string(got[i]) + ", expected " + std::to_string(b * 7 + i + passes_done));
+    }
+  }
+};
+
+// Seconds for one host memcpy of `size` bytes (pre-touched buffers), median of 5.
+double memcpy_seconds(size_t size) {
+  std::vector<char> src(size, 1), dst(size, 0);
+  std::vector<double> t;
+  for (int r = 0; r < 5; ++r) {
+    src[r] = static_cast<char>(r);
+    auto start = bench::Clock::now();
+    std::memcpy(dst.data(), src.data(), size);
+    t.push_back(bench::seconds_since(start));
+    if (dst[r] != src[r]) throw std::runtime_error("memcpy went missing");
+  }
+  return bench::median(t);
+}
+
+int run(const Options &o) {
+  bench::ModelCache cache;  // models are not used here; keep the user's alone anyway
+  cl::Platform unicl = bench::platform(bench::kUniCL);
+  cl::Device pthread = bench::device(unicl, "pthread"), basic = bench::device(unicl, "basic");
+  size_t total = o.buffer * o.buffers;
+  std::cout << "bench-host-swap: " << o.buffers << " buffers of " << bench::bytes(o.buffer) << " (" << bench::bytes(total)
+            << " in all), " << o.passes << " passes of one kernel per buffer (+1 on every word) per sample,\n"
+            << "in-order queue on PoCL pthread in a context of PoCL pthread + basic; one untimed pass, then median of "
+            << o.reps << " samples.\n\n";
+
+  std::vector<std::unique_ptr<Config>> configs;
+  configs.push_back(std::make_unique<Config>("no eviction", 0.5, std::vector<cl::Device>{pthread, basic}, pthread, o));
+  configs.push_back(std::make_unique<Config>("total = 2x limit", 2, std::vector<cl::Device>{pthread, basic}, pthread, o));
+  configs.push_back(std::make_unique<Config>("total = 4x limit", 4, std::vector<cl::Device>{pthread, basic}, pthread, o));
+  for (auto &c : configs) c->run(1);
+  std::vector<double> copies;
+  for (int r = 0; r < o.reps; ++r) {
+    for (auto &c : configs) c->samples.push_back(c->run(o.passes));
+    copies.push_back(memcpy_seconds(o.buffer));
+  }
+  for (auto &c : configs) c->check();
+
+  double base = bench::median(configs[0]->samples);
+  double copy_gbs = double(o.buffer) / bench::median(copies) / 1e9;
+  // Bytes host swap moves per sample when every launch misses: the evicted
+  // buffer written back plus this buffer uploaded.
+  double swapped = 2.0 * double(o.buffer) * o.buffers * o.passes;
+  bench::Table t({"configuration", "limit", "time s", "/ no eviction", "swap traffic", "swap GB/s", "memcpy GB/s"});
+  std::vector<std::vector<std::string>> rows;
+  for (auto &c : configs) {
+    double m = bench::median(c->samples);
+    bool swaps = c->factor > 1;
+    double gbs = swaps && m > base ? swapped / (m - base) / 1e9 : 0;
+    t.add({c->name, bench::bytes(static_cast<size_t>(double(total) / c->factor)), bench::fixed(m, 3),
+           bench::fixed(m / base, 2), swaps ? bench::bytes(static_cast<size_t>(swapped)) : "0",
+           swaps ? bench::fixed(gbs, 2) : "", bench::fixed(copy_gbs, 2)});
+    rows.push_back({c->name, bench::fixed(m, 4), bench::fixed(m / base, 3), swaps ? bench::fixed(gbs, 3) : ""});
+  }
+  t.print();
+  std::cout << "(swap GB/s: bytes written back and uploaded again / the time they added over \"no eviction\")\n";
+
+  std::string dir = bench::output_dir(o.out);
+  bench::write_csv(dir + "/host_swap.csv", {"configuration", "time s", "ratio to no eviction", "swap GB/s"}, rows);
+  if (bench::plot(dir + "/host_swap.csv", dir + "/host_swap.png",
+                  "Host swap: " + std::to_string(o.passes) + " passes over " + bench::bytes(total) + " (" +
+                      std::to_string(o.buffers) + " buffers), time s",
+                  {"--series", "time s", "--ylabel", "seconds"}))
+    std::cout << "wrote " << dir << "/host_swap.csv and " << dir << "/host_swap.png\n";
+  std::cout << '\n';
+
+  double four = bench::median(configs[2]->samples);
+  bench::summary("host-swap", "4x limit / no eviction (" + bench::bytes(total) + ")", bench::fixed(four / base, 2) + "x",
+                 "-", "info");
+  bench::summary("host-swap", "swap throughput at 4x", bench::fixed(swapped / (four - base) / 1e9, 2) + " GB/s",
+                 "- (memcpy " + bench::fixed(copy_gbs, 1) + " GB/s)", "info");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(parse(argc, argv));
+  } catch (const cl::Error &e) {
+    std::cerr << "bench-host-swap: OpenCL error " << e.err() << " in " << e.what() << '\n';
+  } catch (const std::exception &e) {
+    std::cerr << "bench-host-swap: " << e.what() << '\n';
+  }
+  return 1;
+}
