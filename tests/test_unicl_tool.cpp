@@ -107,3 +107,34 @@ TEST_CASE("unicl run passes the program's exit status and reports misuse") {
   REQUIRE(version.size() == 1);
   CHECK_THAT(version[0], Catch::StartsWith("unicl "));
 }
+
+TEST_CASE("unicl info --models prints the performance models UniCL keeps") {
+  cltest::TempDir cache;
+  auto env = cltest::clean_opencl_env();
+  env["XDG_CACHE_HOME"] = cache.path();
+  auto none = run_tool({"info", "--models"}, env);
+  REQUIRE_FALSE(none.empty());
+  CHECK_THAT(none[0], Catch::Contains("no performance models yet"));
+  std::string dir = cache.path() + "/unicl";
+  REQUIRE(cltest::run_child({"mkdir", "-p", dir}, {}).exit_code == 0);
+  {
+    std::ofstream f(dir + "/models.tsv");
+    f << "kernel\tsgemm\tpthread-cpu\t4096\t12\t0.0025\n"
+      << "link\tpthread-cpu\t2e-05\t4e+09\t7\n";
+  }
+  auto lines = run_tool({"info", "--models"}, env);
+  std::string all;
+  for (auto &l : lines) all += l + "\n";
+  CHECK_THAT(all, Catch::Contains("sgemm"));
+  CHECK_THAT(all, Catch::Contains("2.500 ms"));
+  CHECK_THAT(all, Catch::Contains("latency 20.0 us, bandwidth 4.00 GB/s"));
+}
+
+TEST_CASE("unicl run passes the scheduling options to the program") {
+  auto env = cltest::clean_opencl_env();
+  auto lines = run_tool({"run", "--scheduler", "ws", "--schedule-all", "--mem-limit", "64M", "--trace", "/tmp/t.json",
+                         "--", "/bin/sh", "-c",
+                         "echo $UNICL_SCHEDULER; echo $UNICL_SCHEDULE_ALL; echo $UNICL_DEVICE_MEM_LIMIT; echo $UNICL_TRACE"},
+                        env);
+  CHECK(lines == std::vector<std::string>{"ws", "1", "64M", "/tmp/t.json"});
+}
