@@ -321,3 +321,21 @@ TEST_CASE("UNICL_TRACE writes a Chrome trace with a track per device", "[schedul
   CHECK(trace.find("\"cat\":\"transfer\"") != std::string::npos);
   CHECK(trace.find("\"ph\":\"X\"") != std::string::npos);
 }
+
+TEST_CASE("UNICL_SCHEDULE_ALL schedules queues made for one device", "[scheduling]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "eager");
+  setenv("UNICL_SCHEDULE_ALL", "1", 1);
+  cl::CommandQueue q(ctx, devices[0], CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  unsetenv("UNICL_SCHEDULE_ALL");
+  CHECK(q.getInfo<CL_QUEUE_DEVICE>()() == devices[0]());
+  DagRun run = run_dag(ctx, q, 120, 11);
+  CHECK(run.results_match);
+  CHECK(run.launches_per_device.size() == 2);
+  // Without it, a device queue stays on its device.
+  cl::CommandQueue bound(ctx, devices[1], CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  DagRun kept = run_dag(ctx, bound, 40, 12);
+  CHECK(kept.results_match);
+  CHECK(kept.launches_per_device.size() == 1);
+  CHECK(kept.launches_per_device.count(devices[1]()) == 1);
+}
