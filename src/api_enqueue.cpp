@@ -434,10 +434,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (k->program->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
   if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
   cl_kernel vk = q->scheduled ? nullptr : k->per_slot[q->slot].get();
-  std::vector<bool> runnable(k->per_slot.size());
-  for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
-  if (q->scheduled ? std::find(runnable.begin(), runnable.end(), true) == runnable.end() : !vk)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
   Command c(q, type);
   if (!c.multi()) {
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
@@ -461,6 +458,10 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
     if (cl_int err = c.use(m, arg_access(k->meta[i], m)); err != CL_SUCCESS) return err;
   }
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  // Where the kernel exists: a scheduled launch may go to any of those slots.
+  std::vector<bool> runnable(k->per_slot.size());
+  for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
+  if (std::find(runnable.begin(), runnable.end(), true) == runnable.end()) return CL_INVALID_PROGRAM_EXECUTABLE;
   Sizes o(offset, dim), g(global, dim), lw(local, dim);
   size_t items = 1;
   for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];
