@@ -1,0 +1,550 @@
+// bench-sim-compare: the policies on a simulated "1 CPU + 3 GPUs" machine.
+// UniCL loads only the simulated accelerator ICD (tests/sim_icd, timing
+// mode: kernels and transfers sleep their modeled durations), described by
+// bench/sim_machine.conf. Three workloads, each on a device-less
+// out-of-order queue of a context of all four devices, with every policy:
+//
+//   matmul       C = A x B, 2048 x 2048 floats, 64 row blocks (B shared)
+//   blackscholes 24 independent chunks of 512 Ki options, 4 pricing rounds
+//                each; round r+1 of a chunk follows round r and reuses its
+//                buffers (6 MiB of inputs, 4 MiB of results), so a chunk
+//                that changes device pays its transfers again
+//   cholesky     tiled Cholesky of 10 x 10 tiles of 512 x 512 floats: the
+//                potrf/trsm/syrk/gemm task graph, ordered by events
+//
+// Buffers are made (inputs copied in, so valid in host memory only) and
+// kernel arguments set before the clock starts; the makespan runs from the
+// first launch to the clFinish after the last (results stay where they were
+// computed: the bound below has no transfers either). It is compared with
+// the ideal bound: total flops / the sum of the devices' rates (read from
+// the configuration: gflops x the kernel's efficiency on the device type,
+// the same for every kernel in sim_machine.conf). Goals: heft <= 1.15x the
+// bound, ws <= 1.3x. The critical path on the fastest device is printed too:
+// the workloads are sized so that it stays well below the bound.
+//
+// Models: fresh XDG_CACHE_HOME; per workload, one calibration run with
+// round-robin (which puts every kernel on every device, so every model
+// exists), then per policy one untimed warm-up run and timed runs (up to
+// --reps, fewer past --budget seconds), medians. Without the calibration
+// (--no-calibration) heft explores each device with every command pushed
+// before that device's first measurement returns: all 64 matmul blocks go to
+// the CPU on the first run, all to gpu0 on the second, and so on.
+//
+// The simulator sleeps each command's modeled time; on a loaded machine it
+// wakes up late. The "simulator overshoot" line measures it: back-to-back
+// kernels on one simulated GPU, their time against the modeled time.
+#include <sched.hpp>
+#include <stats.hpp>
+#include <table.hpp>
+
+#include <malloc.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#ifndef BENCH_SIM_CONF
+#define BENCH_SIM_CONF "bench/sim_machine.conf"
+#endif
+#ifndef BENCH_SIM_ICD
+#define BENCH_SIM_ICD "build/tests/sim_icd/vendors/unicl-sim.icd"
+#endif
+#ifndef BENCH_UNICL_VENDORS
+#define BENCH_UNICL_VENDORS "build/vendors-exclusive"
+#endif
+
+namespace {
+
+// Signatures only: in timing mode the simulator runs nothing.
+const char *kSource = R"(
+__kernel void mm_block(__global const float *a, __global const float *b, __global float *c, int n) {}
+__kernel void bs_round(__global const float *s, __global const float *x, __global const float *t,
+                       __global float *call, __global float *put) {}
+__kernel void potrf(__global float *akk) {}
+__kernel void trsm(__global const float *akk, __global float *aik) {}
+__kernel void syrk(__global const float *aik, __global float *aii) {}
+__kernel void gemm(__global const float *aik, __global const float *ajk, __global float *aij) {}
+)";
+
+const std::map<std::string, double> kGoals = {{"heft", 1.15}, {"ws", 1.3}};
+
+struct Options {
+  std::string config = BENCH_SIM_CONF;
+  std::string sim_icd = BENCH_SIM_ICD;
+  int warmups = 1;
+  int reps = 3;
+  bool calibrate = true;
+  double budget = 3;
+  std::string out = ".";
+  std::string only;  // one workload
+  std::vector<std::string> policies = bench::kPolicies;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--config") o.config = next();
+    else if (a == "--sim-icd") o.sim_icd = next();
+    else if (a == "--warmups") o.warmups = std::stoi(next());
+    else if (a == "--no-calibration") o.calibrate = false;
+    else if (a == "--reps") o.reps = std::stoi(next());
+    else if (a == "--budget") o.budget = std::stod(next());
+    else if (a == "--out") o.out = next();
+    else if (a == "--only") o.only = next();
+    else if (a == "--policies") {
+      o.policies.clear();
+      std::istringstream list(next());
+      for (std::string p; std::getline(list, p, ',');) o.policies.push_back(p);
+    }
+    else
+      throw std::runtime_error(
+          "usage: bench-sim-compare [--config FILE] [--sim-icd FILE] [--no-calibration] [--warmups W] [--reps R] [--budget SECONDS] "
+          "[--out DIR] [--only matmul|blackscholes|cholesky] [--policies heft,ws,...]");
+  }
+  return o;
+}
+
+// What the bound needs from the machine description: the devices' rates per
+// kernel, by the simulator's own rules (README: flops(n), gflops x efficiency).
+struct Machine {
+  struct Device {
+    std::string name, type;
+    double gflops;
+  };
+  struct Kernel {
+    std::vector<std::pair<double, double>> terms;  // coeff x n^exp
+    std::map<std::string, double> efficiency;      // by device type
+  };
+  std::vector<Device> devices;
+  std::map<std::string, Kernel> kernels;
+
+  double flops(const std::string &kernel, double n) const {
+    auto it = kernels.count(kernel) ? kernels.find(kernel) : kernels.find("*");
+    if (it == kernels.end()) return 1000 * n;
+    double f = 0;
+    for (auto [c, e] : it->second.terms) f += c * std::pow(n, e);
+    return f;
+  }
+  // Flops per second of `d` on `kernel`.
+  double rate(const Device &d, const std::string &kernel) const {
+    auto it = kernels.count(kernel) ? kernels.find(kernel) : kernels.find("*");
+    double eff = 1;
+    if (it != kernels.end() && it->second.efficiency.count(d.type)) eff = it->second.efficiency.at(d.type);
+    return d.gflops * eff * 1e9;
+  }
+};
+
+// Reads the parts of the configuration the bound needs; the simulator
+// itself validates the file.
+Machine read_machine(const std::string &path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  Machine m;
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string kind, word;
+    words >> kind;
+    std::map<std::string, std::string> kv;
+    while (words >> word)
+      if (auto eq = word.find('='); eq != std::string::npos) kv[word.substr(0, eq)] = word.substr(eq + 1);
+    if (kind == "device") {
+      int count = kv.count("count") ? std::stoi(kv["count"]) : 1;
+      std::string type = kv.count("type") ? kv["type"] : "gpu";
+      std::string name = kv.count("name") ? kv["name"] : type + std::to_string(m.devices.size());
+      double gflops = kv.count("gflops") ? std::stod(kv["gflops"]) : 100;
+      for (int i = 0; i < count; ++i) m.devices.push_back({count > 1 ? name + std::to_string(i) : name, type, gflops});
+    } else if (kind == "kernel") {
+      Machine::Kernel k;
+      std::string expr = kv["flops"];
+      std::istringstream terms(expr);
+      for (std::string term; std::getline(terms, term, '+');) {
+        double coeff = 1, exp = 0;
+        std::istringstream factors(term);
+        for (std::string f; std::getline(factors, f, '*');) {
+          if (f == "n") exp += 1;
+          else if (f.starts_with("n^")) exp += std::stod(f.substr(2));
+          else coeff *= std::stod(f);
+        }
+        k.terms.push_back({coeff, exp});
+      }
+      for (const char *t : {"cpu", "gpu", "accelerator"})
+        if (kv.count(t)) k.efficiency[t] = std::stod(kv[t]);
+      m.kernels[kv["name"]] = k;
+    }
+  }
+  if (m.devices.empty()) throw std::runtime_error(path + " describes no device");
+  return m;
+}
+
+// One launch, for the bound: kernel name and work-items.
+struct Launch {
+  std::string kernel;
+  double items;
+};
+
+using Events = std::vector<cl::Event>;
+// One run of a workload, prepared: its buffers and kernels exist, and
+// calling it enqueues every launch and returns their events.
+using Prepared = std::function<Events(cl::CommandQueue &)>;
+
+// A workload: its launches (for the bound, and the critical path in
+// launches along its longest dependency chain) and how to prepare a run.
+struct Workload {
+  std::string name, description;
+  std::vector<Launch> launches;
+  std::vector<Launch> critical_path;
+  std::function<Prepared(const cl::Context &, const cl::Program &)> prepare;
+};
+
+cl::Event launch(cl::CommandQueue &q, cl::Kernel &k, const cl::NDRange &global, const Events &after = {}) {
+  cl::Event e;
+  q.enqueueNDRangeKernel(k, cl::NullRange, global, cl::NullRange, after.empty() ? nullptr : &after, &e);
+  return e;
+}
+
+// Initial contents of every input (timing mode computes nothing).
+const float *ones(size_t floats) {
+  static std::vector<float> host;
+  if (host.size() < floats) host.assign(floats, 1.0f);
+  return host.data();
+}
+
+Workload matmul() {
+  constexpr int n = 2048, blocks = 64, rows = n / blocks;
+  Workload w{"matmul", "C = A x B, 2048^2 floats, 64 row blocks", {}, {}, {}};
+  for (int i = 0; i < blocks; ++i) w.launches.push_back({"mm_block", double(n) * rows});
+  w.critical_path = {{"mm_block", double(n) * rows}};
+  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
+    size_t block = size_t(rows) * n * sizeof(float);
+    auto b = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size_t(n) * n * sizeof(float),
+                        const_cast<float *>(ones(size_t(n) * n)));
+    std::vector<cl::Kernel> ks;
+    std::vector<cl::Buffer> keep = {b};  // kernels do not keep their arguments alive
+    for (int i = 0; i < blocks; ++i) {
+      cl::Kernel k(p, "mm_block");
+      keep.emplace_back(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, block, const_cast<float *>(ones(block / 4)));
+      k.setArg(0, keep.back());
+      k.setArg(1, b);
+      keep.emplace_back(ctx, CL_MEM_WRITE_ONLY, block);
+      k.setArg(2, keep.back());
+      k.setArg(3, static_cast<int>(n));
+      ks.push_back(k);
+    }
+    return [ks, keep](cl::CommandQueue &q) mutable {
+      Events out;
+      for (auto &k : ks) out.push_back(launch(q, k, cl::NDRange(n, rows)));
+      return out;
+    };
+  };
+  return w;
+}
+
+Workload blackscholes() {
+  constexpr int chunks = 24, rounds = 4;
+  constexpr size_t options = 512 * 1024;
+  Workload w{"blackscholes", "24 chunks x 4 rounds, 512 Ki options each", {}, {}, {}};
+  for (int i = 0; i < chunks * rounds; ++i) w.launches.push_back({"bs_round", double(options)});
+  for (int r = 0; r < rounds; ++r) w.critical_path.push_back({"bs_round", double(options)});
+  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
+    size_t bytes = options * sizeof(float);
+    std::vector<cl::Kernel> ks;
+    std::vector<cl::Buffer> keep;  // kernels do not keep their arguments alive
+    for (int c = 0; c < chunks; ++c) {
+      cl::Kernel k(p, "bs_round");
+      for (int b = 0; b < 5; ++b) {
+        if (b < 3) keep.emplace_back(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float *>(ones(options)));
+        else keep.emplace_back(ctx, CL_MEM_READ_WRITE, bytes);
+        k.setArg(b, keep.back());
+      }
+      ks.push_back(k);
+    }
+    return [ks, keep](cl::CommandQueue &q) mutable {
+      // Round by round, so that every chunk's next round is ready when the
+      // previous one ends (a policy sees the reuse, not one chunk at a time).
+      Events out, last(chunks);
+      for (int r = 0; r < rounds; ++r)
+        for (int c = 0; c < chunks; ++c) {
+          last[c] = launch(q, ks[c], cl::NDRange(options), r > 0 ? Events{last[c]} : Events{});
+          out.push_back(last[c]);
+        }
+      return out;
+    };
+  };
+  return w;
+}
+
+Workload cholesky() {
+  constexpr int t = 10, b = 512;
+  const double items = double(b) * b;
+  Workload w{"cholesky", "10 x 10 tiles of 512^2 floats, 220 tasks", {}, {}, {}};
+  for (int k = 0; k < t; ++k) {
+    w.launches.push_back({"potrf", items});
+    for (int i = k + 1; i < t; ++i) {
+      w.launches.push_back({"trsm", items});
+      w.launches.push_back({"syrk", items});
+      for (int j = k + 1; j < i; ++j) w.launches.push_back({"gemm", items});
+    }
+  }
+  // Longest chain: potrf(k) -> trsm(k+1,k) -> syrk(k+1,k) -> potrf(k+1) ...
+  for (int k = 0; k < t; ++k) {
+    w.critical_path.push_back({"potrf", items});
+    if (k + 1 < t) {
+      w.critical_path.push_back({"trsm", items});
+      w.critical_path.push_back({"syrk", items});
+    }
+  }
+  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
+    size_t bytes = size_t(b) * b * sizeof(float);
+    // Lower triangle only: tile (i, j), j <= i.
+    std::map<std::pair<int, int>, cl::Buffer> tile;
+    for (int i = 0; i < t; ++i)
+      for (int j = 0; j <= i; ++j)
+        tile[{i, j}] = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float *>(ones(bytes / 4)));
+    // The tasks in submission order: kernel (arguments set), tiles read, tile written.
+    struct Task {
+      cl::Kernel kernel;
+      std::vector<std::pair<int, int>> reads;
+      std::pair<int, int> write;
+    };
+    std::vector<Task> tasks;
+    auto task = [&](const char *name, std::vector<std::pair<int, int>> reads, std::pair<int, int> write) {
+      cl::Kernel k(p, name);
+      int arg = 0;
+      for (auto &r : reads) k.setArg(arg++, tile[r]);
+      k.setArg(arg, tile[write]);
+      tasks.push_back({k, reads, write});
+    };
+    for (int k = 0; k < t; ++k) {
+      task("potrf", {}, {k, k});
+      for (int i = k + 1; i < t; ++i) task("trsm", {{k, k}}, {i, k});
+      for (int i = k + 1; i < t; ++i) {
+        task("syrk", {{i, k}}, {i, i});
+        for (int j = k + 1; j < i; ++j) task("gemm", {{i, k}, {j, k}}, {i, j});
+      }
+    }
+    return [tasks, tile](cl::CommandQueue &q) mutable {
+      // A task waits for the last writer of every tile it reads or writes.
+      // Right-looking order: a tile read by a step is final by then (potrf
+      // and trsm outputs are never written again), so there are no
+      // write-after-read hazards to order.
+      std::map<std::pair<int, int>, cl::Event> written;
+      Events out;
+      for (auto &tk : tasks) {
+        Events after;
+        for (auto &r : tk.reads)
+          if (written.count(r)) after.push_back(written[r]);
+        if (written.count(tk.write)) after.push_back(written[tk.write]);
+        cl::Event e = launch(q, tk.kernel, cl::NDRange(b, b), after);
+        written[tk.write] = e;
+        out.push_back(e);
+      }
+      return out;
+    };
+  };
+  return w;
+}
+
+// The simulator's timing under the current load: `launches` back-to-back
+// matmul blocks on one device (a one-device context), measured / modeled.
+double overshoot(const Machine &m, const Machine::Device &md, const cl::Device &d, int launches) {
+  constexpr int n = 2048, rows = 32;
+  cl::Context ctx({d});
+  cl::CommandQueue q(ctx, d);
+  cl::Kernel k(bench::build(ctx, kSource), "mm_block");
+  cl::Buffer a(ctx, CL_MEM_READ_WRITE, 4096), b(ctx, CL_MEM_READ_WRITE, 4096), c(ctx, CL_MEM_READ_WRITE, 4096);
+  k.setArg(0, a);
+  k.setArg(1, b);
+  k.setArg(2, c);
+  k.setArg(3, static_cast<int>(n));
+  double seconds = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    auto start = bench::Clock::now();
+    for (int i = 0; i < launches; ++i) launch(q, k, cl::NDRange(n, rows));
+    q.finish();
+    seconds = bench::seconds_since(start);
+  }
+  return seconds / (launches * m.flops("mm_block", double(n) * rows) / m.rate(md, "mm_block"));
+}
+
+struct Result {
+  double median = 0, bound = 0, critical = 0;
+  int runs = 0;
+  std::map<std::string, int> placement;
+};
+
+int run(const Options &o) {
+  // Before any OpenCL call: UniCL loads only the simulator, configured by o.config.
+  setenv("UNICL_VENDORS", o.sim_icd.c_str(), 1);
+  setenv("UNICL_SIM_CONFIG", o.config.c_str(), 1);
+  setenv("OCL_ICD_VENDORS", BENCH_UNICL_VENDORS, 0);  // UniCL's .icd, unless the caller chose
+  bench::ModelCache cache;
+  Machine m = read_machine(o.config);
+  // The simulated devices' memory is this process's heap, and each run makes
+  // new buffers. Keep freed memory in the process instead of handing it back
+  // to the kernel, so that a transfer into a new buffer is not slowed by
+  // first-touch page faults (slow here: ~1 ms per 2 MiB, twice the modeled
+  // transfer) that no real device would have.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+
+  cl::Platform unicl = bench::platform(bench::kUniCL);
+  std::vector<cl::Device> devices;
+  unicl.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  std::vector<std::string> names;
+  for (auto &d : devices) names.push_back(d.getInfo<CL_DEVICE_NAME>());
+  if (devices.size() != m.devices.size())
+    throw std::runtime_error("UniCL shows " + std::to_string(devices.size()) + " devices, " + o.config + " describes " +
+                             std::to_string(m.devices.size()) + " (is " + o.sim_icd + " built?)");
+
+  std::vector<Workload> workloads = {matmul(), blackscholes(), cholesky()};
+  size_t fastest = 0;
+  for (size_t i = 1; i < m.devices.size(); ++i)
+    if (m.devices[i].gflops > m.devices[fastest].gflops) fastest = i;
+  double over = overshoot(m, m.devices[fastest], devices[fastest], 20);
+  std::string machine;
+  for (auto &d : m.devices) machine += (machine.empty() ? "" : ", ") + d.name + " " + bench::fixed(d.gflops, 0) + " GFLOPS";
+  std::cout << "bench-sim-compare: simulated machine " << o.config << " (" << machine << "), through UniCL;\n"
+            << "device-less out-of-order queue on all devices; makespan from the first launch (inputs in host memory) to "
+               "clFinish; bound = total flops / sum of device rates.\n"
+            << "Models: fresh XDG_CACHE_HOME, " << (o.calibrate ? "one round-robin calibration run per workload, " : "")
+            << o.warmups << " untimed warm-up run(s) per workload and policy, then up to "
+            << o.reps << " timed runs (fewer past " << o.budget << " s), medians.\n"
+            << "Simulator overshoot under the current load: 20 back-to-back matmul blocks on " << m.devices[fastest].name
+            << " take " << bench::fixed(over, 3) << "x their modeled time.\n\n"
+            << std::flush;
+
+  std::map<std::string, std::map<std::string, Result>> results;
+  for (auto &w : workloads) {
+    if (!o.only.empty() && o.only != w.name) continue;
+    double work = 0, rates_time = 0, critical = 0;
+    for (auto &l : w.launches) {
+      double f = m.flops(l.kernel, l.items), sum = 0;
+      for (auto &d : m.devices) sum += m.rate(d, l.kernel);
+      work += f;
+      rates_time += f / sum;
+    }
+    for (auto &l : w.critical_path) {
+      double best = 0;
+      for (auto &d : m.devices) best = std::max(best, m.rate(d, l.kernel));
+      critical += m.flops(l.kernel, l.items) / best;
+    }
+    std::cout << w.name << ": " << w.description << ", " << w.launches.size() << " launches, "
+              << bench::fixed(work / 1e9, 1) << " GFLOP; bound " << bench::fixed(rates_time * 1e3, 1)
+              << " ms, critical path on the fastest device " << bench::fixed(critical * 1e3, 1) << " ms\n"
+              << std::flush;
+    if (o.calibrate) {
+      cl::Context ctx = bench::unicl_context(devices, "round-robin");
+      cl::CommandQueue q = bench::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+      cl::Program p = bench::build(ctx, kSource);
+      Prepared run = w.prepare(ctx, p);
+      auto start = bench::Clock::now();
+      run(q);
+      q.finish();
+      std::cout << "  (calibration run, round-robin: " << bench::fixed(bench::seconds_since(start) * 1e3, 1) << " ms)\n";
+    }
+    for (auto &policy : o.policies) {
+      cl::Context ctx = bench::unicl_context(devices, policy);
+      cl::CommandQueue q = bench::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+      cl::Program p = bench::build(ctx, kSource);
+      Result &r = results[w.name][policy];
+      r.bound = rates_time;
+      r.critical = critical;
+      for (int i = 0; i < o.warmups; ++i) {
+        Prepared run = w.prepare(ctx, p);
+        run(q);
+        q.finish();
+      }
+      std::vector<double> samples;
+      double spent = 0;
+      for (int i = 0; i < o.reps && (i == 0 || spent < o.budget); ++i) {
+        Prepared run = w.prepare(ctx, p);
+        auto start = bench::Clock::now();
+        Events events = run(q);
+        q.finish();
+        double s = bench::seconds_since(start);
+        samples.push_back(s);
+        spent += s;
+        r.placement.clear();
+        for (auto &e : events) ++r.placement[cl::Device(bench::ran_on(e), true).getInfo<CL_DEVICE_NAME>()];
+      }
+      r.median = bench::median(samples);
+      r.runs = static_cast<int>(samples.size());
+      std::cout << "  " << policy << ": " << bench::fixed(r.median * 1e3, 1) << " ms\n" << std::flush;
+    }
+  }
+  std::cout << '\n';
+
+  std::vector<std::string> header = {"workload", "policy", "makespan ms", "bound ms", "/ bound", "goal", "runs"};
+  for (auto &n : names) header.push_back(n);
+  bench::Table t(header);
+  std::vector<std::vector<std::string>> rows;
+  for (auto &w : workloads) {
+    if (!results.count(w.name)) continue;
+    std::vector<std::string> row = {w.name};
+    for (auto &policy : o.policies) {
+      Result &r = results[w.name][policy];
+      double x = r.median / r.bound;
+      auto g = kGoals.find(policy);
+      std::vector<std::string> cells = {w.name, policy, bench::fixed(r.median * 1e3, 1), bench::fixed(r.bound * 1e3, 1),
+                                        bench::fixed(x, 2), g == kGoals.end() ? "" : "<= " + bench::fixed(g->second, 2),
+                                        std::to_string(r.runs)};
+      for (auto &n : names) cells.push_back(std::to_string(r.placement[n]));
+      t.add(cells);
+      row.push_back(bench::fixed(x, 3));
+    }
+    rows.push_back(row);
+  }
+  t.print();
+  std::cout << "(last columns: launches per device in the last timed run)\n";
+
+  std::string dir = bench::output_dir(o.out);
+  std::vector<std::string> csv_header = {"workload"};
+  for (auto &p : o.policies) csv_header.push_back(p);
+  bench::write_csv(dir + "/sim_compare.csv", csv_header, rows);
+  if (bench::plot(dir + "/sim_compare.csv", dir + "/sim_compare.png",
+                  "Simulated 1 CPU + 3 GPUs: makespan / ideal bound, by policy",
+                  {"--ylabel", "makespan / (work / sum of rates)", "--hline", "1.15:heft goal", "--hline", "1.3:ws goal"}))
+    std::cout << "wrote " << dir << "/sim_compare.csv and " << dir << "/sim_compare.png\n";
+  std::cout << '\n';
+
+  for (auto &w : workloads) {
+    if (!results.count(w.name)) continue;
+    std::string others;
+    for (auto &policy : o.policies) {
+      Result &r = results[w.name][policy];
+      double x = r.median / r.bound;
+      auto g = kGoals.find(policy);
+      if (g == kGoals.end()) {
+        others += (others.empty() ? "" : " ") + policy + " " + bench::fixed(x, 2) + "x";
+        continue;
+      }
+      bench::summary("sim-compare", w.name + " " + policy + " / bound", bench::fixed(x, 2) + "x",
+                     "<= " + bench::fixed(g->second, 2) + "x", x <= g->second ? "met" : "MISSED");
+    }
+    bench::summary("sim-compare", w.name + " other policies / bound", others, "-", "info");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(parse(argc, argv));
+  } catch (const cl::Error &e) {
+    std::cerr << "bench-sim-compare: OpenCL error " << e.err() << " in " << e.what() << '\n';
+  } catch (const std::exception &e) {
+    std::cerr << "bench-sim-compare: " << e.what() << '\n';
+  }
+  return 1;
+}
