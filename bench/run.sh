@@ -8,7 +8,8 @@ set -u
 B=${1:?usage: bench/run.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
 shift
-for exe in bench-enqueue-overhead bench-roundtrip bench-cross-vendor; do
+for exe in bench-enqueue-overhead bench-roundtrip bench-cross-vendor bench-sched-overhead bench-real-mix \
+           bench-host-swap bench-sim-compare; do
   [ -x "$B/bench/$exe" ] || { echo "missing $B/bench/$exe: build first (ninja -C $B)" >&2; exit 1; }
 done
 
@@ -31,6 +32,10 @@ fi
 export OCL_ICD_VENDORS="$both"
 export UNICL_VENDORS="$B/vendors-test"
 export POCL_DEVICES="pthread basic"
+
+# CSV files and their PNG charts (bench/plot.py) from the scheduling benchmarks.
+out="$B/bench/results"
+mkdir -p "$out"
 
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
@@ -58,11 +63,26 @@ run() {
 run bench-enqueue-overhead $socl_args
 run bench-roundtrip
 run bench-cross-vendor
+# Device-less queues and their policies. Each starts its performance models
+# from an empty temporary XDG_CACHE_HOME and calibrates them itself.
+# shellcheck disable=SC2086
+run bench-sched-overhead $socl_args --out "$out"
+run bench-real-mix --out "$out"
+run bench-host-swap --out "$out"
+# The simulated 1 CPU + 3 GPUs (tests/sim_icd): the benchmark points UniCL
+# at the simulator itself (UNICL_VENDORS, UNICL_SIM_CONFIG=bench/sim_machine.conf).
+if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/libunicl-sim.so" ]; then
+  run bench-sim-compare --out "$out"
+else
+  echo "SUMMARY|sim-compare|not run: the simulator is not built ($B/tests/sim_icd)|-|-|FAILED" >> "$summary"
+fi
 
 echo "Summary ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 {
   echo "benchmark|case|measured|target|verdict"
   cut -d'|' -f2- "$summary"
 } | column -t -s '|'
+echo
+echo "CSV and PNG files: $out"
 grep -q '|MISSED$\||FAILED$' "$summary" && status=1
 exit $status
