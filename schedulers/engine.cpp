@@ -78,6 +78,8 @@ double Engine::transfer_time(const Task &t, size_t device) const {
   return total;
 }
 
+size_t Engine::dependents(Task &t) const { return t.waiting_dependents(); }
+
 size_t Engine::resident_bytes(const Task &t, size_t device) const {
   size_t total = 0;
   for (auto &[m, access] : t.work.buffers)

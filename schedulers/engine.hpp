@@ -37,6 +37,7 @@ class Engine final : public SchedulingView {
   size_t resident_bytes(const Task &t, size_t device) const override;
   double busy_until(size_t device) const override { return devices_[device].busy_until; }
   double speed(size_t device) const override { return devices_[device].speed; }
+  size_t dependents(Task &t) const override;
 
  private:
   void dispatch(bool deferred);

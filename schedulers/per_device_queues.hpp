@@ -11,12 +11,20 @@ namespace unicl {
 class PerDeviceQueues : public Policy {
  public:
   explicit PerDeviceQueues(const SchedulingView &view) : view_(view), queues_(view.devices()) {}
+  // The queued command that unlocks most others, the oldest on a tie.
   std::shared_ptr<Task> pop(size_t device) override {
     auto &q = queues_[device];
     if (q.empty()) return nullptr;
-    auto t = std::move(q.front().task);
-    predicted_[device] -= q.front().predicted;
-    q.pop_front();
+    auto best = q.begin();
+    size_t most = view_.dependents(*best->task);
+    for (auto it = std::next(q.begin()); it != q.end(); ++it)
+      if (size_t n = view_.dependents(*it->task); n > most) {
+        most = n;
+        best = it;
+      }
+    auto t = std::move(best->task);
+    predicted_[device] -= best->predicted;
+    q.erase(best);
     return t;
   }
   size_t pending() const override {

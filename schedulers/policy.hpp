@@ -40,6 +40,9 @@ class SchedulingView {
   // Relative throughput of the device (larger is faster), from the models
   // or, before any data, from the device's description.
   virtual double speed(size_t device) const = 0;
+  // How many enqueued commands wait for `t`: commands that unlock more
+  // work go first (the part of a graph's upward rank known online).
+  virtual size_t dependents(Task &t) const = 0;
 };
 
 class Policy {

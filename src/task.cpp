@@ -217,6 +217,11 @@ void Task::on_status(cl_int type, Completion fn) {
   });
 }
 
+size_t Task::waiting_dependents() {
+  std::lock_guard lock(mutex_);
+  return listeners_.size();
+}
+
 void Task::wait_submitted() {
   std::unique_lock lock(mutex_);
   settled_cv_.wait(lock, [this] { return state_ != CL_QUEUED; });

@@ -83,6 +83,9 @@ class Task : public std::enable_shared_from_this<Task> {
   cl_int wait();
   // Blocks until the command is submitted or failed.
   void wait_submitted();
+  // Commands already enqueued that wait for this one: a lower bound of its
+  // out-degree in the graph, which the policies use as a priority.
+  size_t waiting_dependents();
 
  private:
   struct Dep {
