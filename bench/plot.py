@@ -224,11 +224,11 @@ def chart(categories, series, title, kind="bar", xlabel="", ylabel="", hlines=()
                 c.line(x0, y0, x1, y1, color, width=2)
             for x, y in points:
                 c.rect(x - 2, y - 2, x + 2, y + 2, color)
-    for v, label in hlines:
+    for i, (v, label) in enumerate(hlines):  # labels right, left, right...: close lines stay readable
         y = y_of(v)
         c.line(left, y, right, y, BLACK, dash=5)
         if label:
-            c.text(right - text_width(label) - 2, int(y) - 10, label)
+            c.text(right - text_width(label) - 2 if i % 2 == 0 else left + 4, int(y) - 10, label)
     # Legend: top right inside the plot, on white.
     legend_w = 24 + max([text_width(name) for name, _ in series] + [0])
     lx, ly = right - legend_w - 8, top + 6
