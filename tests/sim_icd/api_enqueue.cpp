@@ -233,9 +233,11 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *p
                 {CL_COMMAND_UNMAP_MEM_OBJECT, transfer_seconds(q, moved), [keep = m->shared()] { return CL_SUCCESS; }});
 }
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
-                                          const size_t *global, const size_t *local, cl_uint n,
-                                          const cl_event *wait_list, cl_event *event) {
+namespace {
+
+cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                      const size_t *global, const size_t *local, cl_uint n, const cl_event *wait_list,
+                      cl_event *event) {
   if (!checked(q)) return CL_INVALID_COMMAND_QUEUE;
   if (!checked(k)) return CL_INVALID_KERNEL;
   if (k->program->context != q->context) return CL_INVALID_CONTEXT;
@@ -278,15 +280,21 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
   double seconds = config().kernel_seconds(k->signature->name, q->device->config, work_items);
   std::function<cl_int()> work;
   if (config().correctness) work = [launch = std::move(launch)] { return pocl::run(launch); };
-  return submit(q, n, wait_list, event, {CL_COMMAND_NDRANGE_KERNEL, seconds, std::move(work)});
+  return submit(q, n, wait_list, event, {type, seconds, std::move(work)});
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                          const size_t *global, const size_t *local, cl_uint n,
+                                          const cl_event *wait_list, cl_event *event) {
+  return enqueue_kernel(CL_COMMAND_NDRANGE_KERNEL, q, k, dims, offset, global, local, n, wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *wait_list,
                                  cl_event *event) {
   const size_t one = 1;
-  cl_int err = api::clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, n, wait_list, event);
-  if (err == CL_SUCCESS && event) checked(*event)->type = CL_COMMAND_TASK;
-  return err;
+  return enqueue_kernel(CL_COMMAND_TASK, q, k, 1, nullptr, &one, &one, n, wait_list, event);
 }
 
 }  // namespace sim::api

@@ -22,7 +22,8 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int status) {
   if (status > CL_COMPLETE) return CL_INVALID_VALUE;
   {
     std::lock_guard lock(ev->mutex);
-    if (ev->done()) return CL_INVALID_OPERATION;  // only once
+    if (ev->user_status_set) return CL_INVALID_OPERATION;  // only once
+    ev->user_status_set = true;
   }
   ev->set_status(status);
   return CL_SUCCESS;

@@ -62,7 +62,6 @@ void _cl_event::set_status(cl_int s) {
   std::vector<Pending> due;
   {
     std::lock_guard lock(mutex);
-    if (s == CL_SUBMITTED && !submitted) submitted = sim::now_ns();
     status = s;
     auto reached = [s](const Pending &p) { return s <= p.level; };
     std::copy_if(callbacks.begin(), callbacks.end(), std::back_inserter(due), reached);

@@ -223,6 +223,7 @@ struct _cl_event : sim::Object<_cl_event> {
     void *user_data;
   };
   std::vector<Pending> callbacks;  // not fired yet
+  bool user_status_set = false;     // clSetUserEventStatus was called
 
   bool done() const { return status.load() <= CL_COMPLETE; }
   // Publishes a new status: fires the callbacks it reaches (on this thread),

@@ -109,3 +109,32 @@ TEST_CASE("PoCL's view of a buffer follows later writes and feeds later kernels"
   REQUIRE(clEnqueueReadBuffer(q.get(), b.get(), CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr) == CL_SUCCESS);
   CHECK(out == std::vector<float>(n, 12.0f));
 }
+
+TEST_CASE("Kernels see and update CL_MEM_USE_HOST_PTR memory at any alignment", "[correctness]") {
+  cl_device_id gpu = device_named(sim_platform(), "gpu0");
+  auto ctx = context_for({gpu});
+  auto prog = built_program(ctx.get(), kSource);
+  auto q = queue_for(ctx.get(), gpu);
+  const size_t n = 1000;
+  // One float past an aligned start: PoCL cannot use such memory in place.
+  std::vector<float> storage(3 * (n + 1) + 64);
+  float *a = storage.data() + 1, *b = a + n + 1, *c = b + n + 1;
+  for (size_t i = 0; i < n; ++i) a[i] = static_cast<float>(i), b[i] = 1, c[i] = -1;
+  auto ba = buffer(ctx.get(), n * sizeof(float), CL_MEM_USE_HOST_PTR, a);
+  auto bb = buffer(ctx.get(), n * sizeof(float), CL_MEM_USE_HOST_PTR, b);
+  auto bc = buffer(ctx.get(), n * sizeof(float), CL_MEM_USE_HOST_PTR, c);
+  auto k = kernel(prog.get(), "vadd");
+  cl_mem args[] = {ba.get(), bb.get(), bc.get()};
+  for (cl_uint i = 0; i < 3; ++i) REQUIRE(clSetKernelArg(k.get(), i, sizeof(cl_mem), &args[i]) == CL_SUCCESS);
+  for (float step : {1.0f, 2.0f}) {
+    // The second round changes b through the simulator between launches.
+    std::vector<float> bs(n, step);
+    REQUIRE(clEnqueueWriteBuffer(q.get(), bb.get(), CL_FALSE, 0, n * sizeof(float), bs.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q.get(), k.get(), 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(q.get()) == CL_SUCCESS);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) wrong += c[i] != static_cast<float>(i) + step;
+    CHECK(wrong == 0);
+  }
+}
