@@ -59,6 +59,7 @@ _cl_mem::~_cl_mem() {
 }
 
 void _cl_event::set_status(cl_int s) {
+  auto keep = shared();  // callbacks may release this event: keep it alive until they return
   std::vector<Pending> due;
   {
     std::lock_guard lock(mutex);
@@ -68,10 +69,9 @@ void _cl_event::set_status(cl_int s) {
     callbacks.erase(std::remove_if(callbacks.begin(), callbacks.end(), reached), callbacks.end());
   }
   changed.notify_all();
-  // The callbacks may release this event: keep it alive until they return.
-  auto keep = shared();
-  for (const auto &p : due) p.fn(this, s < 0 ? s : p.level, p.user_data);
+  // Dependent commands start before the callbacks run, which may take long.
   if (s <= CL_COMPLETE) sim::wake_all_workers();
+  for (const auto &p : due) p.fn(this, s < 0 ? s : p.level, p.user_data);
 }
 
 void _cl_event::add_callback(cl_int level, Callback fn, void *user_data) {

@@ -37,7 +37,8 @@ struct Object {
   std::weak_ptr<T> weak;                               // mints internal references
   std::shared_ptr<T> self;                             // set while refs > 0
 
-  ~Object() { magic = 0; }
+  // Volatile: a plain store to a dying object may be optimized away.
+  ~Object() { *static_cast<volatile std::uint32_t *>(&magic) = 0; }
   std::shared_ptr<T> shared() { return weak.lock(); }
   void retain() { ++refs; }
   void release() {

@@ -162,3 +162,53 @@ TEST_CASE("Profiling timestamps are ordered and need a profiling queue", "[timin
   CHECK(clGetEventProfilingInfo(e2.get(), CL_PROFILING_COMMAND_START, sizeof t[0], t, nullptr) ==
         CL_PROFILING_INFO_NOT_AVAILABLE);
 }
+
+TEST_CASE("Several threads enqueue, wait and release at once", "[timing]") {
+  // Catch's assertions are not thread-safe: the threads count failures.
+  cl_platform_id p = sim_platform();
+  std::vector<cl_device_id> ds = {device_named(p, "gpu0"), device_named(p, "gpu1"), device_named(p, "cpu0")};
+  auto ctx = context_for(ds);
+  auto prog = built_program(ctx.get(), kSource);
+  std::atomic<int> failures{0}, callbacks{0};
+  auto worker = [&](int t) {
+    cl_int err = CL_SUCCESS;
+    cl_device_id d = ds[t % ds.size()];
+    cl_command_queue q = clCreateCommandQueue(ctx.get(), d, t % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0, &err);
+    cl_kernel k = clCreateKernel(prog.get(), "work", &err);
+    cl_mem m = clCreateBuffer(ctx.get(), CL_MEM_READ_WRITE, 4096, nullptr, &err);
+    if (!q || !k || !m) ++failures;
+    int n = 1024;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof n, &n);
+    std::vector<char> bytes(4096, static_cast<char>(t));
+    cl_event previous = nullptr;
+    for (int i = 0; i < 50; ++i) {
+      size_t global = 1000;
+      cl_event e = nullptr, w = nullptr;
+      if (clEnqueueWriteBuffer(q, m, CL_FALSE, 0, bytes.size(), bytes.data(), previous ? 1 : 0,
+                               previous ? &previous : nullptr, &w) != CL_SUCCESS)
+        ++failures;
+      if (clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 1, &w, &e) != CL_SUCCESS) ++failures;
+      clSetEventCallback(
+          e, CL_COMPLETE, [](cl_event, cl_int, void *c) { ++*static_cast<std::atomic<int> *>(c); }, &callbacks);
+      if (previous) clReleaseEvent(previous);
+      clReleaseEvent(w);
+      previous = e;
+    }
+    if (clWaitForEvents(1, &previous) != CL_SUCCESS) ++failures;
+    clReleaseEvent(previous);
+    std::vector<char> back(4096);
+    if (clEnqueueReadBuffer(q, m, CL_TRUE, 0, back.size(), back.data(), 0, nullptr, nullptr) != CL_SUCCESS ||
+        back != bytes)
+      ++failures;
+    clReleaseMemObject(m);  // while the callbacks may still run
+    clReleaseKernel(k);
+    clReleaseCommandQueue(q);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) threads.emplace_back(worker, t);
+  for (auto &t : threads) t.join();
+  CHECK(failures == 0);
+  for (int i = 0; i < 100 && callbacks < 300; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(callbacks == 300);
+}
