@@ -11,15 +11,7 @@ class Eager final : public Policy {
  public:
   explicit Eager(const SchedulingView &view) : view_(view) {}
   void push(std::shared_ptr<Task> t) override { ready_.push_back(std::move(t)); }
-  std::shared_ptr<Task> pop(size_t device) override {
-    for (auto it = ready_.begin(); it != ready_.end(); ++it) {
-      if (!view_.can_run(**it, device)) continue;
-      auto t = std::move(*it);
-      ready_.erase(it);
-      return t;
-    }
-    return nullptr;
-  }
+  std::shared_ptr<Task> pop(size_t device) override { return take_first_runnable(ready_, view_, device); }
   size_t pending() const override { return ready_.size(); }
 
  private:

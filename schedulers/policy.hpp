@@ -56,6 +56,19 @@ class Policy {
   virtual size_t pending() const = 0;
 };
 
+// Takes out of `queue` (a sequence of commands) the first one `device` can
+// run; null if none.
+template <class Queue>
+std::shared_ptr<Task> take_first_runnable(Queue &queue, const SchedulingView &view, size_t device) {
+  for (auto it = queue.begin(); it != queue.end(); ++it) {
+    if (!view.can_run(**it, device)) continue;
+    auto t = std::move(*it);
+    queue.erase(it);
+    return t;
+  }
+  return nullptr;
+}
+
 // Makes the policy called `name` ("heft", "eager", "ws", "random",
 // "round-robin"); null for an unknown name.
 std::unique_ptr<Policy> make_policy(const std::string &name, const SchedulingView &view);

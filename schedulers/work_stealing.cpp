@@ -27,14 +27,7 @@ class WorkStealing final : public Policy {
 
   std::shared_ptr<Task> pop(size_t device) override {
     if (deques_[device].empty()) steal_for(device);
-    auto &own = deques_[device];
-    for (auto it = own.begin(); it != own.end(); ++it) {
-      if (!view_.can_run(**it, device)) continue;
-      auto t = std::move(*it);
-      own.erase(it);
-      return t;
-    }
-    return nullptr;
+    return take_first_runnable(deques_[device], view_, device);
   }
 
   size_t pending() const override {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "multi_device.hpp"
+#include "scheduling.hpp"
 
 namespace {
 
@@ -28,17 +29,7 @@ constexpr size_t kCount = 4096;
 constexpr size_t kBytes = kCount * sizeof(cl_uint);
 
 cl::Context limited_context(const std::vector<cl::Device> &devices, size_t limit, const char *policy = "heft") {
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
-                                   CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, (cl_context_properties)limit,
-                                   CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy, 0};
-  return cl::Context(devices, props);
-}
-
-cl::CommandQueue device_less(const cl::Context &ctx) {
-  cl_int err = CL_SUCCESS;
-  cl_command_queue q = clCreateCommandQueue(ctx(), nullptr, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-  REQUIRE(err == CL_SUCCESS);
-  return cl::CommandQueue(q);
+  return cltest::scheduling_context(devices, policy, limit);
 }
 
 // 16 buffers, 4x what one device may hold, updated in random order.
@@ -100,7 +91,7 @@ TEST_CASE("buffers totalling 4x a device's limit, used in random order, stay rig
     for (const char *policy : {"heft", "eager", "ws", "random", "round-robin"}) {
       INFO("policy " << policy);
       cl::Context ctx = limited_context(devices, 4 * kBytes, policy);
-      std::vector<cl::CommandQueue> queues{device_less(ctx)};
+      std::vector<cl::CommandQueue> queues{cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)};
       random_updates(ctx, queues, 2);
     }
   }

@@ -12,6 +12,7 @@
 
 #include "isolated.hpp"
 #include "multi_device.hpp"
+#include "scheduling.hpp"
 
 namespace {
 
@@ -30,19 +31,8 @@ constexpr size_t kCount = 64;
 constexpr size_t kBytes = kCount * sizeof(cl_uint);
 const std::vector<std::string> kPolicies = {"heft", "eager", "ws", "random", "round-robin"};
 
-cl::Context scheduling_context(const std::vector<cl::Device> &devices, const std::string &policy) {
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
-                                   CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy.c_str(), 0};
-  return cl::Context(devices, props);
-}
-
-cl::CommandQueue device_less_queue(const cl::Context &ctx, cl_command_queue_properties props) {
-  cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
-  cl_int err = CL_SUCCESS;
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx(), nullptr, list, &err);
-  REQUIRE(err == CL_SUCCESS);
-  return cl::CommandQueue(q);
-}
+using cltest::device_less_queue;
+using cltest::scheduling_context;
 
 cl_device_id ran_on(const cl::Event &e) {
   cl_device_id d = nullptr;
