@@ -80,6 +80,8 @@ double Engine::transfer_time(const Task &t, size_t device) const {
 
 size_t Engine::dependents(Task &t) const { return t.waiting_dependents(); }
 
+const std::string &Engine::kernel(const Task &t) const { return t.work.kernel; }
+
 size_t Engine::resident_bytes(const Task &t, size_t device) const {
   size_t total = 0;
   for (auto &[m, access] : t.work.buffers)
@@ -132,7 +134,8 @@ void Engine::dispatch(bool deferred) {
     progress = false;
     // Idle devices ask first, then those with the least in flight; ties go
     // round the devices so that no device is always first to ask.
-    std::vector<size_t> order(devices_.size());
+    std::vector<size_t> &order = askers_;
+    order.resize(devices_.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = (first_asker_ + i) % order.size();
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return devices_[a].in_flight < devices_[b].in_flight; });

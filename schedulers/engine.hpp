@@ -38,6 +38,7 @@ class Engine final : public SchedulingView {
   double busy_until(size_t device) const override { return devices_[device].busy_until; }
   double speed(size_t device) const override { return devices_[device].speed; }
   size_t dependents(Task &t) const override;
+  const std::string &kernel(const Task &t) const override;
 
  private:
   void dispatch(bool deferred);
@@ -60,6 +61,7 @@ class Engine final : public SchedulingView {
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   bool dispatching_ = false;
   size_t first_asker_ = 0;
+  std::vector<size_t> askers_;  // dispatch's order of devices, kept to avoid an allocation per round
 };
 
 }  // namespace unicl

@@ -35,7 +35,7 @@ void PerfModels::load_locked() {
     std::getline(fields, d, '\t');
     std::getline(fields, e, '\t');
     try {
-      if (kind == "kernel") kernels_[{a, b, std::stoull(c)}] = {std::stoull(d), std::stod(e)};
+      if (kind == "kernel") kernels_[a][b][std::stoull(c)] = {std::stoull(d), std::stod(e)};
       else if (kind == "link") links_[a] = {std::stod(b), std::stod(c), std::stoull(d)};
     } catch (...) {
       // A damaged line is skipped: models are only hints.
@@ -43,20 +43,25 @@ void PerfModels::load_locked() {
   }
 }
 
+const PerfModels::BySize *PerfModels::sizes_of(const std::string &kernel, const std::string &device) const {
+  auto k = kernels_.find(kernel);
+  if (k == kernels_.end()) return nullptr;
+  auto d = k->second.find(device);
+  return d == k->second.end() || d->second.empty() ? nullptr : &d->second;
+}
+
 double PerfModels::kernel_time(const std::string &kernel, const std::string &device, size_t items) {
   std::lock_guard lock(mutex_);
   load_locked();
-  auto lo = kernels_.lower_bound({kernel, device, 0});
-  auto hi = kernels_.upper_bound({kernel, device, SIZE_MAX});
-  if (lo == hi) return -1;
-  auto exact = kernels_.find({kernel, device, items});
-  if (exact != kernels_.end()) return exact->second.mean;
+  const BySize *sizes = sizes_of(kernel, device);
+  if (!sizes) return -1;
+  if (auto exact = sizes->find(items); exact != sizes->end()) return exact->second.mean;
   // Nearest size seen, scaled by the work-item ratio.
-  auto best = lo;
-  auto distance = [&](size_t s) { return s > items ? s - items : items - s; };
-  for (auto it = lo; it != hi; ++it)
-    if (distance(std::get<2>(it->first)) < distance(std::get<2>(best->first))) best = it;
-  size_t seen = std::max<size_t>(std::get<2>(best->first), 1);
+  auto above = sizes->lower_bound(items);
+  auto best = above == sizes->end() ? std::prev(above) : above;
+  if (above != sizes->begin() && above != sizes->end() && items - std::prev(above)->first < above->first - items)
+    best = std::prev(above);
+  size_t seen = std::max<size_t>(best->first, 1);
   return best->second.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(seen);
 }
 
@@ -64,7 +69,7 @@ void PerfModels::record_kernel(const std::string &kernel, const std::string &dev
   if (!(seconds >= 0)) return;
   std::lock_guard lock(mutex_);
   load_locked();
-  Stat &s = kernels_[{kernel, device, items}];
+  Stat &s = kernels_[kernel][device][items];
   // Running mean, weighting recent runs more once there is a history, so
   // that a model follows a device whose speed changed.
   s.count += 1;
@@ -105,9 +110,10 @@ void PerfModels::save() {
   std::string tmp = file + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(tmp);
-    for (auto &[key, s] : kernels_)
-      out << "kernel\t" << std::get<0>(key) << '\t' << std::get<1>(key) << '\t' << std::get<2>(key) << '\t' << s.count
-          << '\t' << s.mean << '\n';
+    for (auto &[kernel, devices] : kernels_)
+      for (auto &[device, sizes] : devices)
+        for (auto &[items, s] : sizes)
+          out << "kernel\t" << kernel << '\t' << device << '\t' << items << '\t' << s.count << '\t' << s.mean << '\n';
     for (auto &[dev, l] : links_)
       out << "link\t" << dev << '\t' << l.latency << '\t' << l.bandwidth << '\t' << l.samples << '\n';
     if (!out) return;

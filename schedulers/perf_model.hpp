@@ -14,7 +14,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
 
 namespace unicl {
 
@@ -44,7 +43,12 @@ class PerfModels {
   void load_locked();
   std::mutex mutex_;
   bool loaded_ = false, dirty_ = false;
-  std::map<std::tuple<std::string, std::string, size_t>, Stat> kernels_;
+  // kernel -> device -> work-items -> stat; transparent comparators let
+  // lookups run on the caller's strings without copying them.
+  using BySize = std::map<size_t, Stat>;
+  using ByDevice = std::map<std::string, BySize, std::less<>>;
+  std::map<std::string, ByDevice, std::less<>> kernels_;
+  const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
   std::map<std::string, Link> links_;
 };
 

@@ -43,6 +43,9 @@ class SchedulingView {
   // How many enqueued commands wait for `t`: commands that unlock more
   // work go first (the part of a graph's upward rank known online).
   virtual size_t dependents(Task &t) const = 0;
+  // The kernel a command launches (empty for other commands): what the
+  // performance models are kept for.
+  virtual const std::string &kernel(const Task &t) const = 0;
 };
 
 class Policy {

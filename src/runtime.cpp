@@ -17,7 +17,12 @@ Runtime &Runtime::get() {
 
 Runtime::Runtime() {
   if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::max(0, std::atoi(level));  // 0 or unset: quiet
-  if (trace_.on()) std::atexit([] { Runtime::get().trace().write(); });
+  // At exit: what the models learnt is kept even if contexts are never
+  // released, and the trace is written.
+  std::atexit([] {
+    Runtime::get().models().save();
+    Runtime::get().trace().write();
+  });
 }
 
 void Runtime::log(int level, const char *fmt, ...) {
