@@ -3,7 +3,9 @@
 #
 #   bash tools/bootstrap.sh demo   installs what is missing, builds, shows
 #                                  `unicl info` and runs the vector_scale sample
-#                                  on PoCL (two devices) and oclgrind at once
+#                                  on PoCL (two devices) and oclgrind at once,
+#                                  then the tiled Cholesky sample on a
+#                                  device-less queue (UniCL places each task)
 #   bash tools/bootstrap.sh test   installs what is missing, builds, runs the
 #                                  whole test suite, then again in a build with
 #                                  AddressSanitizer and UBSan; exits non-zero
@@ -84,6 +86,9 @@ demo() {
   "$b/tools/unicl" run --vendors "$vendors" -- "$b/samples/vector_scale"
   end=$(date +%s%N)
   echo "vector_scale process, start to exit: $(((end - start) / 1000000)) ms"
+
+  step "tiled Cholesky through UniCL on one device-less queue: the heft policy places each tile task"
+  "$b/tools/unicl" run --vendors "$vendors" --scheduler heft -- "$b/samples/cholesky" --queue device-less --size 128
 }
 
 # The tests of a sanitizer build whose program is built there ("tests"), or
