@@ -220,14 +220,9 @@ int run(const Options &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  try {
+  return bench::guarded_main("bench-enqueue-overhead", [&] {
     Options o = parse(argc, argv);
     if (o.socl_child) return socl_child(o);
     return o.only.empty() ? run(o) : only_one(o);
-  } catch (const cl::Error &e) {
-    std::cerr << "bench-enqueue-overhead: OpenCL error " << e.err() << " in " << e.what() << '\n';
-  } catch (const std::exception &e) {
-    std::cerr << "bench-enqueue-overhead: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

@@ -187,12 +187,7 @@ int run(const Options &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  try {
+  return bench::guarded_main("bench-host-swap", [&] {
     return run(parse(argc, argv));
-  } catch (const cl::Error &e) {
-    std::cerr << "bench-host-swap: OpenCL error " << e.err() << " in " << e.what() << '\n';
-  } catch (const std::exception &e) {
-    std::cerr << "bench-host-swap: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

@@ -328,13 +328,8 @@ int run(const Options &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  try {
+  return bench::guarded_main("bench-real-mix", [&] {
     Options o = parse(argc, argv);
     return o.child.empty() ? run(o) : child(o);
-  } catch (const cl::Error &e) {
-    std::cerr << "bench-real-mix: OpenCL error " << e.err() << " in " << e.what() << '\n';
-  } catch (const std::exception &e) {
-    std::cerr << "bench-real-mix: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

@@ -158,12 +158,7 @@ int run(const Options &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  try {
+  return bench::guarded_main("bench-roundtrip", [&] {
     return run(parse(argc, argv));
-  } catch (const cl::Error &e) {
-    std::cerr << "bench-roundtrip: OpenCL error " << e.err() << " in " << e.what() << '\n';
-  } catch (const std::exception &e) {
-    std::cerr << "bench-roundtrip: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

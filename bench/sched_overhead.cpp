@@ -300,14 +300,9 @@ int run(const Options &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  try {
+  return bench::guarded_main("bench-sched-overhead", [&] {
     Options o = parse(argc, argv);
     if (o.socl_child) return socl_child(o);
     return run(o);
-  } catch (const cl::Error &e) {
-    std::cerr << "bench-sched-overhead: OpenCL error " << e.err() << " in " << e.what() << '\n';
-  } catch (const std::exception &e) {
-    std::cerr << "bench-sched-overhead: " << e.what() << '\n';
-  }
-  return 1;
+  });
 }

@@ -9,6 +9,8 @@
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 
+#include <exception>
+#include <iostream>
 #include <string>
 
 namespace bench {
@@ -27,5 +29,19 @@ cl::Platform platform(const std::string &name);
 cl::Device device(const cl::Platform &p, const std::string &prefix);
 // Builds `source` for every device of `ctx`; throws with the build log.
 cl::Program build(const cl::Context &ctx, const std::string &source);
+
+// A benchmark's main: runs `body`, and reports an OpenCL error or another
+// exception as one line naming the benchmark, exit status 1.
+template <class Body>
+int guarded_main(const char *name, Body &&body) {
+  try {
+    return body();
+  } catch (const cl::Error &e) {
+    std::cerr << name << ": OpenCL error " << e.err() << " in " << e.what() << '\n';
+  } catch (const std::exception &e) {
+    std::cerr << name << ": " << e.what() << '\n';
+  }
+  return 1;
+}
 
 }  // namespace bench
