@@ -115,10 +115,19 @@ void Engine::push(std::shared_ptr<Task> t, bool deferred) {
   dispatch(deferred);
 }
 
+bool Engine::has_room(size_t device) const {
+  const Device &d = devices_[device];
+  if (d.in_flight < kMinInFlight) return true;
+  return d.in_flight < kMaxInFlight && d.busy_until - now() < kHorizon;
+}
+
 void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred) {
   Device &d = devices_[device];
   d.in_flight += 1;
-  double exec = std::max(exec_time(*t, device), 0.0);
+  // A command without a model counts as a full horizon of work: the device
+  // takes no more until it is measured.
+  double exec = exec_time(*t, device);
+  if (exec < 0) exec = kHorizon;
   d.busy_until = std::max(d.busy_until, now()) + exec;
   t->place(device);
   t->counted = true;
@@ -141,7 +150,7 @@ void Engine::dispatch(bool deferred) {
                      [&](size_t a, size_t b) { return devices_[a].in_flight < devices_[b].in_flight; });
     first_asker_ = (first_asker_ + 1) % devices_.size();
     for (size_t d : order) {
-      if (devices_[d].in_flight >= kInFlight) continue;
+      if (!has_room(d)) continue;
       if (auto t = policy_->pop(d)) {
         start(t, d, deferred);
         progress = true;
@@ -158,13 +167,29 @@ void Engine::settled(const std::shared_ptr<Task> &t) {
     finished(*t);
     return;
   }
-  Ref<_cl_context> ctx(&ctx_);
-  on_vendor_status(t->vendor_event(), CL_COMPLETE, [ctx, t](cl_int) {
-    Runtime::get().work_queue().post([ctx, t] {
-      std::lock_guard lock(ctx->mutex);
-      ctx->engine->finished(*t);
-    });
-  });
+  on_vendor_status(t->vendor_event(), CL_COMPLETE, [this, t](cl_int) { completed(t); });
+}
+
+// The context (and so its engine) outlives its tasks' completions: every
+// task holds a reference to its context until it is destroyed, and the
+// task is held by the completion list until drained.
+void Engine::completed(std::shared_ptr<Task> t) {
+  std::lock_guard lock(completions_mutex_);
+  completions_.push_back(std::move(t));
+  if (drain_posted_) return;
+  drain_posted_ = true;
+  Runtime::get().work_queue().post([ctx = Ref<_cl_context>(&ctx_)] { ctx->engine->drain_completions(); });
+}
+
+void Engine::drain_completions() {
+  std::lock_guard lock(ctx_.mutex);
+  std::vector<std::shared_ptr<Task>> done;
+  {
+    std::lock_guard c(completions_mutex_);
+    done.swap(completions_);
+    drain_posted_ = false;
+  }
+  for (auto &t : done) finished(*t);
 }
 
 void Engine::finished(Task &t) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ class Engine final : public SchedulingView {
  private:
   void dispatch(bool deferred);
   void finished(Task &t);
+  // Completions arrive on vendor threads; one work-queue job takes the
+  // context lock once for all that arrived meanwhile.
+  void completed(std::shared_ptr<Task> t);
+  void drain_completions();
+  bool has_room(size_t device) const;
   size_t nearest_copy(const Task &t) const;
   void start(const std::shared_ptr<Task> &t, size_t device, bool deferred);
 
@@ -52,8 +58,14 @@ class Engine final : public SchedulingView {
     size_t in_flight = 0;
     double busy_until = 0;
   };
-  // Commands a device may hold at once: one running, one whose data moves.
-  static constexpr size_t kInFlight = 2;
+  // Commands a device may hold at once: always two (one running, one whose
+  // data moves), and up to kMaxInFlight while the predicted work submitted
+  // to it stays under kHorizon seconds, so that short commands are not
+  // paced by one completion round trip each while long ones stay in the
+  // policy's hands until a device is about to need them.
+  static constexpr size_t kMinInFlight = 2;
+  static constexpr size_t kMaxInFlight = 64;
+  static constexpr double kHorizon = 1e-3;
 
   _cl_context &ctx_;
   std::unique_ptr<Policy> policy_;
@@ -62,6 +74,10 @@ class Engine final : public SchedulingView {
   bool dispatching_ = false;
   size_t first_asker_ = 0;
   std::vector<size_t> askers_;  // dispatch's order of devices, kept to avoid an allocation per round
+
+  std::mutex completions_mutex_;  // guards the two below (taken without the context mutex)
+  std::vector<std::shared_ptr<Task>> completions_;
+  bool drain_posted_ = false;
 };
 
 }  // namespace unicl

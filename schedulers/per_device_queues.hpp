@@ -11,13 +11,16 @@ namespace unicl {
 class PerDeviceQueues : public Policy {
  public:
   explicit PerDeviceQueues(const SchedulingView &view) : view_(view), queues_(view.devices()) {}
-  // The queued command that unlocks most others, the oldest on a tie.
+  // The queued command that unlocks most others, the oldest on a tie,
+  // among the oldest kScan: a bounded look keeps pop constant-time when
+  // thousands of independent commands wait.
   std::shared_ptr<Task> pop(size_t device) override {
     auto &q = queues_[device];
     if (q.empty()) return nullptr;
     auto best = q.begin();
     size_t most = view_.dependents(*best->task);
-    for (auto it = std::next(q.begin()); it != q.end(); ++it)
+    auto end = q.size() > kScan ? q.begin() + kScan : q.end();
+    for (auto it = std::next(q.begin()); it != end; ++it)
       if (size_t n = view_.dependents(*it->task); n > most) {
         most = n;
         best = it;
@@ -51,6 +54,7 @@ class PerDeviceQueues : public Policy {
     return out;
   }
   const SchedulingView &view_;
+  static constexpr size_t kScan = 32;
 
  private:
   struct Entry {

@@ -13,7 +13,8 @@ namespace {
 
 class WorkStealing final : public Policy {
  public:
-  explicit WorkStealing(const SchedulingView &view) : view_(view), deques_(view.devices()) {}
+  explicit WorkStealing(const SchedulingView &view)
+      : view_(view), deques_(view.devices()), queued_work_(view.devices(), 0.0) {}
 
   void push(std::shared_ptr<Task> t) override {
     size_t best = view_.devices();
@@ -22,12 +23,21 @@ class WorkStealing final : public Policy {
       if (best == view_.devices() || better_home(*t, d, best)) best = d;
     }
     if (best == view_.devices()) best = 0;
-    deques_[best].push_back(std::move(t));
+    add(best, std::move(t));
   }
 
   std::shared_ptr<Task> pop(size_t device) override {
     if (deques_[device].empty()) steal_for(device);
-    return take_first_runnable(deques_[device], view_, device);
+    auto &q = deques_[device];
+    for (auto it = q.begin(); it != q.end(); ++it) {
+      if (!view_.can_run(*it->task, device)) continue;
+      auto t = std::move(it->task);
+      queued_work_[device] -= it->work;
+      q.erase(it);
+      if (q.empty()) queued_work_[device] = 0;  // no drift from rounding
+      return t;
+    }
+    return nullptr;
   }
 
   size_t pending() const override {
@@ -37,15 +47,20 @@ class WorkStealing final : public Policy {
   }
 
  private:
+  struct Entry {
+    std::shared_ptr<Task> task;
+    double work;  // predicted on the owning device when queued there
+  };
+  void add(size_t d, std::shared_ptr<Task> t) {
+    double w = work(*t, d);
+    queued_work_[d] += w;
+    deques_[d].push_back({std::move(t), w});
+  }
   double work(const Task &t, size_t d) const {
     double e = view_.exec_time(t, d);
     return e >= 0 ? e : 1.0 / std::max(view_.speed(d), 1e-9);
   }
-  double expected_finish(size_t d) const {
-    double f = std::max(view_.now(), view_.busy_until(d));
-    for (auto &t : deques_[d]) f += work(*t, d);
-    return f;
-  }
+  double expected_finish(size_t d) const { return std::max(view_.now(), view_.busy_until(d)) + queued_work_[d]; }
   bool better_home(const Task &t, size_t d, size_t than) const {
     size_t a = view_.resident_bytes(t, d), b = view_.resident_bytes(t, than);
     if (a != b) return a > b;
@@ -73,23 +88,31 @@ class WorkStealing final : public Policy {
     std::vector<size_t> order(from.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return view_.resident_bytes(*from[a], thief) > view_.resident_bytes(*from[b], thief);
+      return view_.resident_bytes(*from[a].task, thief) > view_.resident_bytes(*from[b].task, thief);
     });
     std::vector<bool> taken(from.size(), false);
     for (size_t i : order) {
       if (share == 0) break;
-      if (!view_.can_run(*from[i], thief)) continue;
+      if (!view_.can_run(*from[i].task, thief)) continue;
       taken[i] = true;
       --share;
     }
-    std::deque<std::shared_ptr<Task>> kept;
-    for (size_t i = 0; i < from.size(); ++i)
-      (taken[i] ? deques_[thief] : kept).push_back(std::move(from[i]));
+    std::deque<Entry> kept;
+    for (size_t i = 0; i < from.size(); ++i) {
+      if (!taken[i]) {
+        kept.push_back(std::move(from[i]));
+        continue;
+      }
+      queued_work_[victim] -= from[i].work;
+      add(thief, std::move(from[i].task));
+    }
     from.swap(kept);
+    if (from.empty()) queued_work_[victim] = 0;
   }
 
   const SchedulingView &view_;
-  std::vector<std::deque<std::shared_ptr<Task>>> deques_;
+  std::vector<std::deque<Entry>> deques_;
+  std::vector<double> queued_work_;  // per device: predicted work of its deque
 };
 
 }  // namespace

@@ -59,16 +59,13 @@ void Task::depend_on(_cl_event *user_event) { deps_.push_back({nullptr, Ref<_cl_
 
 cl_int Task::start() {
   advance(false);
-  std::lock_guard lock(mutex_);
   // A command that failed at once was never enqueued: the caller returns
   // the error instead of an event.
-  return state_ < 0 ? state_ : CL_SUCCESS;
+  cl_int s = state();
+  return s < 0 ? s : CL_SUCCESS;
 }
 
-cl_int Task::state() {
-  std::lock_guard lock(mutex_);
-  return state_;
-}
+cl_int Task::state() { return state_.load(std::memory_order_acquire); }
 
 cl_int Task::status() {
   cl_int s = state();

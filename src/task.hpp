@@ -8,6 +8,7 @@
 // the vendor as its own wait list. Nothing ever waits on the host, so a
 // command held by an unset user event cannot block another enqueue.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -106,7 +107,7 @@ class Task : public std::enable_shared_from_this<Task> {
 
   std::mutex mutex_;
   std::condition_variable settled_cv_;
-  cl_int state_ = CL_QUEUED;
+  std::atomic<cl_int> state_ = CL_QUEUED;  // written under mutex_, read without it
   VendorRef<cl_event> vendor_;
   std::vector<std::function<void()>> listeners_;
 };
