@@ -58,11 +58,11 @@ class Engine final : public SchedulingView {
     size_t in_flight = 0;
     double busy_until = 0;
   };
-  // Commands a device may hold at once: always two (one running, one whose
-  // data moves), and up to kMaxInFlight while the predicted work submitted
-  // to it stays under kHorizon seconds, so that short commands are not
-  // paced by one completion round trip each while long ones stay in the
-  // policy's hands until a device is about to need them.
+  // Commands a device may hold at once: two (one running, one whose data
+  // moves meanwhile), and more (up to kMaxInFlight) while the predicted
+  // work submitted to it ends within kHorizon seconds, so that short
+  // commands are not paced by one completion round trip each while long
+  // ones stay in the policy's hands until a device is about to need them.
   static constexpr size_t kMinInFlight = 2;
   static constexpr size_t kMaxInFlight = 64;
   static constexpr double kHorizon = 1e-3;

@@ -1,8 +1,12 @@
 // ws: work stealing. Each device has its own deque; a command is pushed to
-// the device that already holds most of its data (the least loaded one on
-// a tie). A device whose deque is empty steals from the device expected to
-// finish last, taking a share of its commands proportional to its own speed
-// over the sum of speeds, preferring commands whose data it already holds.
+// the device that already holds most of its data (on a tie, the one that
+// would finish it first). A device whose deque is empty steals from the device expected to
+// finish last, taking a share of its commands proportional to its own rate
+// over the sum of rates (for the kernel at the head of the victim's deque),
+// preferring commands whose data it already holds, and only commands it is
+// predicted to finish before both the victim would finish its deque and
+// all devices together would finish all deques: a slow device never takes
+// the last commands of fast ones.
 #include <algorithm>
 #include <deque>
 
@@ -61,10 +65,21 @@ class WorkStealing final : public Policy {
     return e >= 0 ? e : 1.0 / std::max(view_.speed(d), 1e-9);
   }
   double expected_finish(size_t d) const { return std::max(view_.now(), view_.busy_until(d)) + queued_work_[d]; }
+  // When every device would be done if the queued commands (all like
+  // `like`) were shared out in proportion to the devices' rates.
+  double balanced_finish(const Task &like) const {
+    double now = view_.now(), rates = 0, tasks = static_cast<double>(pending());
+    for (size_t d = 0; d < view_.devices(); ++d) {
+      double r = 1.0 / std::max(work(like, d), 1e-12);
+      rates += r;
+      tasks += r * std::max(view_.busy_until(d) - now, 0.0);  // what it still runs, in commands
+    }
+    return now + tasks / std::max(rates, 1e-12);
+  }
   bool better_home(const Task &t, size_t d, size_t than) const {
     size_t a = view_.resident_bytes(t, d), b = view_.resident_bytes(t, than);
     if (a != b) return a > b;
-    return expected_finish(d) < expected_finish(than);
+    return expected_finish(d) + work(t, d) < expected_finish(than) + work(t, than);
   }
   void steal_for(size_t thief) {
     size_t victim = view_.devices();
@@ -78,11 +93,14 @@ class WorkStealing final : public Policy {
       }
     }
     if (victim == view_.devices()) return;
-    double total = 0;
-    for (size_t d = 0; d < view_.devices(); ++d) total += view_.speed(d);
     auto &from = deques_[victim];
-    size_t share = static_cast<size_t>(static_cast<double>(from.size()) * view_.speed(thief) / std::max(total, 1e-9));
+    double total = 0;
+    const Task &head = *from.front().task;
+    for (size_t d = 0; d < view_.devices(); ++d) total += 1.0 / std::max(work(head, d), 1e-12);
+    double thief_rate = 1.0 / std::max(work(head, thief), 1e-12);
+    size_t share = static_cast<size_t>(static_cast<double>(from.size()) * thief_rate / std::max(total, 1e-12));
     share = std::clamp<size_t>(share, 1, from.size());
+    double victim_done = std::min(expected_finish(victim), balanced_finish(head)), start = std::max(view_.now(), view_.busy_until(thief));
     // Commands whose data the thief holds first; the victim keeps the rest
     // in its order.
     std::vector<size_t> order(from.size());
@@ -93,7 +111,11 @@ class WorkStealing final : public Policy {
     std::vector<bool> taken(from.size(), false);
     for (size_t i : order) {
       if (share == 0) break;
-      if (!view_.can_run(*from[i].task, thief)) continue;
+      const Task &t = *from[i].task;
+      if (!view_.can_run(t, thief)) continue;
+      double done = start + view_.transfer_time(t, thief) + work(t, thief);
+      if (done >= victim_done) continue;
+      start = done;
       taken[i] = true;
       --share;
     }

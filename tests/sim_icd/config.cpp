@@ -72,7 +72,10 @@ void add_devices(Config &c, std::map<std::string, std::string> kv) {
     else if (key == "bandwidth_gbps") d.bandwidth = positive(value, key) * 1e9;
     else if (key == "latency_us") d.latency = number(value, key) * 1e-6;
     else if (key == "units") d.units = static_cast<cl_uint>(positive(value, key));
-    else if (key == "count") count = static_cast<long>(positive(value, key));
+    else if (key == "copy_engine") {
+      if (value != "0" && value != "1") throw std::runtime_error("copy_engine takes 0 or 1");
+      d.copy_engine = value == "1";
+    } else if (key == "count") count = static_cast<long>(positive(value, key));
     else throw std::runtime_error("unknown device key '" + key + "'");
   }
   if (d.latency < 0) throw std::runtime_error("latency_us must not be negative");

@@ -21,6 +21,7 @@ struct DeviceConfig {
   double bandwidth = 10e9;  // bytes per second
   double latency = 10e-6;   // seconds
   cl_uint units = 8;
+  bool copy_engine = false;  // transfers run beside kernels (a GPU's DMA engine) instead of between them
 };
 
 // flops(n) = sum of coeff * n^exp; n is the number of work-items.

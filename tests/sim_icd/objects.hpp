@@ -101,6 +101,7 @@ struct _cl_device_id {
   cl_platform_id platform = nullptr;
   std::atomic<std::uint64_t> allocated{0};  // bytes of buffers created in contexts with this device
   sim::Worker worker;
+  sim::Worker copier;  // transfers, when config.copy_engine
 
   // Memory accounting: false when `bytes` more would exceed memory_mb.
   bool reserve(std::uint64_t bytes);

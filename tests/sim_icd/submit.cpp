@@ -5,6 +5,24 @@
 #include "objects.hpp"
 
 namespace sim {
+namespace {
+
+// Commands a device's copy engine runs (config.copy_engine): those that
+// move bytes over its link.
+bool moves_bytes(cl_command_type t) {
+  switch (t) {
+    case CL_COMMAND_READ_BUFFER: case CL_COMMAND_WRITE_BUFFER: case CL_COMMAND_COPY_BUFFER:
+    case CL_COMMAND_READ_BUFFER_RECT: case CL_COMMAND_WRITE_BUFFER_RECT: case CL_COMMAND_COPY_BUFFER_RECT:
+    case CL_COMMAND_READ_IMAGE: case CL_COMMAND_WRITE_IMAGE: case CL_COMMAND_COPY_IMAGE:
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER: case CL_COMMAND_COPY_BUFFER_TO_IMAGE:
+    case CL_COMMAND_MAP_BUFFER: case CL_COMMAND_MAP_IMAGE: case CL_COMMAND_UNMAP_MEM_OBJECT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
 
 cl_int check_wait_list(cl_context context, cl_uint n, const cl_event *list) {
   if ((n == 0) != (list == nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
@@ -54,7 +72,8 @@ cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list,
     q->last = ev;
     if (s.ordering == Ordering::barrier) q->barrier = ev;
     unfinished.push_back(ev);
-    q->device->worker.submit(std::move(c));
+    auto &engine = q->device->config.copy_engine && moves_bytes(s.type) ? q->device->copier : q->device->worker;
+    engine.submit(std::move(c));
   }
   if (event_out) *event_out = hand_out(ev);
   if (!blocking) return CL_SUCCESS;

@@ -65,7 +65,10 @@ void Worker::run() {
 
 void wake_all_workers() {
   if (cl_platform_id p = platform())
-    for (auto &d : p->devices) d->worker.wake();
+    for (auto &d : p->devices) {
+      d->worker.wake();
+      d->copier.wake();
+    }
 }
 
 }  // namespace sim

@@ -28,7 +28,7 @@ TEST_CASE("Configuration lines", "[parser]") {
       "mode correctness\n"
       "time_scale 0.1   # faster\n"
       "device name=cpu0 type=cpu gflops=20 memory_mb=2048 bandwidth_gbps=20 latency_us=1 units=4\n"
-      "device count=3 name=gpu type=gpu gflops=200 memory_mb=0.5\n"
+      "device count=3 name=gpu type=gpu gflops=200 memory_mb=0.5 copy_engine=1\n"
       "device type=accelerator\n"
       "kernel name=sgemm flops=2*n^1.5 gpu=1.0 cpu=0.5\n"
       "kernel name=* flops=1000*n+5e6\n");
@@ -41,6 +41,8 @@ TEST_CASE("Configuration lines", "[parser]") {
   CHECK(c.devices[0].bandwidth == Approx(20e9));
   CHECK(c.devices[0].latency == Approx(1e-6));
   CHECK(c.devices[0].units == 4);
+  CHECK(!c.devices[0].copy_engine);
+  CHECK(c.devices[3].copy_engine);
   CHECK(c.devices[3].name == "gpu2");
   CHECK(c.devices[3].memory_bytes == 512ull << 10);
   CHECK(c.devices[4].name == "accelerator4");  // unnamed: type and position
@@ -77,4 +79,5 @@ TEST_CASE("Configuration errors name their line", "[parser]") {
   CHECK(error_of("device name=a name=b\n") == "line 1: 'name' given twice");
   CHECK(error_of("frobnicate\n") == "line 1: unknown keyword 'frobnicate'");
   CHECK(error_of("device type=fpga\n") == "line 1: type must be cpu, gpu or accelerator, not 'fpga'");
+  CHECK(error_of("device copy_engine=2\n") == "line 1: copy_engine takes 0 or 1");
 }

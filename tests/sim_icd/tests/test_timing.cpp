@@ -129,6 +129,36 @@ TEST_CASE("Two devices run at the same time, one device one command at a time", 
   check_modeled_retry([&] { return makespan_ms(g0, g0); }, 200);
 }
 
+TEST_CASE("A copy engine moves data while a kernel runs; without one they take turns", "[timing]") {
+  cl_platform_id p = sim_platform();
+  struct Case {
+    const char *device;
+    size_t items, bytes;  // a 100 ms kernel and a 100 ms write on that device
+    double makespan_ms;
+  };
+  // small: 50 GFLOPS, 0.1 GB/s, copy_engine=1; gpu0: 100 GFLOPS, 0.25 GB/s + 0.5 ms, none.
+  for (Case c : {Case{"small", 5000000, 10000000, 100}, Case{"gpu0", 10000000, 24875000, 200}}) {
+    INFO(c.device);
+    cl_device_id d = device_named(p, c.device);
+    auto ctx = context_for({d});
+    auto prog = built_program(ctx.get(), kSource);
+    auto kq = queue_for(ctx.get(), d), tq = queue_for(ctx.get(), d);
+    auto b = buffer(ctx.get(), c.bytes);
+    std::vector<char> host(c.bytes, 1);
+    REQUIRE(clEnqueueWriteBuffer(tq.get(), b.get(), CL_TRUE, 0, c.bytes, host.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);  // first touch of the pages, untimed
+    check_modeled_retry([&] {
+      auto t0 = std::chrono::steady_clock::now();
+      auto k = launch(ctx.get(), kq.get(), prog.get(), "work", c.items);
+      REQUIRE(clEnqueueWriteBuffer(tq.get(), b.get(), CL_FALSE, 0, c.bytes, host.data(), 0, nullptr, nullptr) ==
+              CL_SUCCESS);
+      REQUIRE(clFinish(kq.get()) == CL_SUCCESS);
+      REQUIRE(clFinish(tq.get()) == CL_SUCCESS);
+      return ms_since(t0);
+    }, c.makespan_ms);
+  }
+}
+
 TEST_CASE("time_scale shortens every modeled duration; 64 devices run concurrently", "[many]") {
   // many.conf: time_scale 0.5, 64 gpus of 100 GFLOPS, the default 1000 * n flops.
   auto ds = devices(sim_platform());
