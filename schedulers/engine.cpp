@@ -78,7 +78,43 @@ double Engine::transfer_time(const Task &t, size_t device) const {
   return total;
 }
 
-size_t Engine::dependents(Task &t) const { return t.waiting_dependents(); }
+// Mean predicted time over the devices where it is known, cached on the
+// task (0 for commands other than kernels, and for kernels with no model).
+double Engine::mean_exec(Task &t) const {
+  if (t.mean_exec >= 0) return t.mean_exec;
+  double sum = 0;
+  size_t known = 0;
+  for (size_t d = 0; d < devices_.size(); ++d)
+    if (double e = exec_time(t, d); e >= 0) {
+      sum += e;
+      ++known;
+    }
+  t.mean_exec = known ? sum / static_cast<double>(known) : 0;
+  return t.mean_exec;
+}
+
+// Upward rank over the part of the graph enqueued so far, by a depth-first
+// walk with memoized ranks, bounded to kRankBudget commands (those beyond
+// count for their own time only).
+double Engine::priority(Task &t) const {
+  std::vector<std::pair<Task *, double>> memo;
+  size_t budget = kRankBudget;
+  auto rank = [&](auto &self, Task &n) -> double {
+    for (auto &[task, r] : memo)
+      if (task == &n) return r;
+    if (budget == 0) return mean_exec(n);
+    --budget;
+    double longest = 0;
+    for (auto &weak : n.successors) {
+      if (budget == 0) break;
+      if (auto s = weak.lock()) longest = std::max(longest, self(self, *s));
+    }
+    double r = mean_exec(n) + longest;
+    memo.emplace_back(&n, r);
+    return r;
+  };
+  return rank(rank, t);
+}
 
 const std::string &Engine::kernel(const Task &t) const { return t.work.kernel; }
 
@@ -142,20 +178,26 @@ void Engine::dispatch(bool deferred) {
   for (bool progress = true; progress && policy_->pending() > 0;) {
     progress = false;
     // Idle devices ask first, then those with the least in flight; ties go
-    // round the devices so that no device is always first to ask.
-    std::vector<size_t> &order = askers_;
-    order.resize(devices_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = (first_asker_ + i) % order.size();
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return devices_[a].in_flight < devices_[b].in_flight; });
+    // round the devices so that no device is always first to ask. A device
+    // the policy leaves idle is not asked again in this round.
+    std::vector<char> &declined = declined_;
+    declined.assign(devices_.size(), 0);
+    size_t first = first_asker_;
     first_asker_ = (first_asker_ + 1) % devices_.size();
-    for (size_t d : order) {
-      if (!has_room(d)) continue;
-      if (auto t = policy_->pop(d)) {
-        start(t, d, deferred);
-        progress = true;
-        break;  // in-flight counts changed: ask again in the new order
+    for (;;) {
+      size_t asker = devices_.size();
+      for (size_t i = 0; i < devices_.size(); ++i) {
+        size_t d = (first + i) % devices_.size();
+        if (declined[d] || !has_room(d)) continue;
+        if (asker == devices_.size() || devices_[d].in_flight < devices_[asker].in_flight) asker = d;
       }
+      if (asker == devices_.size()) break;
+      if (auto t = policy_->pop(asker)) {
+        start(t, asker, deferred);
+        progress = true;
+        break;  // in-flight counts changed: a new round
+      }
+      declined[asker] = 1;
     }
   }
   dispatching_ = false;
@@ -182,8 +224,8 @@ void Engine::completed(std::shared_ptr<Task> t) {
 }
 
 void Engine::drain_completions() {
+  std::vector<std::shared_ptr<Task>> done;  // destroyed after the unlock: freeing tasks needs no context lock
   std::lock_guard lock(ctx_.mutex);
-  std::vector<std::shared_ptr<Task>> done;
   {
     std::lock_guard c(completions_mutex_);
     done.swap(completions_);

@@ -38,7 +38,7 @@ class Engine final : public SchedulingView {
   size_t resident_bytes(const Task &t, size_t device) const override;
   double busy_until(size_t device) const override { return devices_[device].busy_until; }
   double speed(size_t device) const override { return devices_[device].speed; }
-  size_t dependents(Task &t) const override;
+  double priority(Task &t) const override;
   const std::string &kernel(const Task &t) const override;
 
  private:
@@ -50,6 +50,10 @@ class Engine final : public SchedulingView {
   void drain_completions();
   bool has_room(size_t device) const;
   size_t nearest_copy(const Task &t) const;
+  double mean_exec(Task &t) const;
+  // Nodes an upward-rank walk visits at most: long chains of pending
+  // commands (an in-order queue) would otherwise make each push linear.
+  static constexpr size_t kRankBudget = 64;
   void start(const std::shared_ptr<Task> &t, size_t device, bool deferred);
 
   struct Device {
@@ -73,7 +77,7 @@ class Engine final : public SchedulingView {
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
   bool dispatching_ = false;
   size_t first_asker_ = 0;
-  std::vector<size_t> askers_;  // dispatch's order of devices, kept to avoid an allocation per round
+  std::vector<char> declined_;  // dispatch's devices the policy left idle, kept to avoid an allocation per round
 
   std::mutex completions_mutex_;  // guards the two below (taken without the context mutex)
   std::vector<std::shared_ptr<Task>> completions_;

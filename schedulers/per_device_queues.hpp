@@ -11,20 +11,16 @@ namespace unicl {
 class PerDeviceQueues : public Policy {
  public:
   explicit PerDeviceQueues(const SchedulingView &view) : view_(view), queues_(view.devices()) {}
-  // The queued command that unlocks most others, the oldest on a tie,
-  // among the oldest kScan: a bounded look keeps pop constant-time when
-  // thousands of independent commands wait.
+  // The queued command of highest priority (upward rank, taken when it was
+  // placed), the oldest on a tie, among the oldest kScan: a bounded look
+  // keeps pop constant-time when thousands of independent commands wait.
   std::shared_ptr<Task> pop(size_t device) override {
     auto &q = queues_[device];
     if (q.empty()) return nullptr;
     auto best = q.begin();
-    size_t most = view_.dependents(*best->task);
     auto end = q.size() > kScan ? q.begin() + kScan : q.end();
     for (auto it = std::next(q.begin()); it != end; ++it)
-      if (size_t n = view_.dependents(*it->task); n > most) {
-        most = n;
-        best = it;
-      }
+      if (it->priority > best->priority) best = it;
     auto t = std::move(best->task);
     predicted_[device] -= best->predicted;
     q.erase(best);
@@ -38,7 +34,8 @@ class PerDeviceQueues : public Policy {
 
  protected:
   void assign(std::shared_ptr<Task> t, size_t device, double predicted) {
-    queues_[device].push_back({std::move(t), predicted});
+    double priority = view_.priority(*t);
+    queues_[device].push_back({std::move(t), predicted, priority});
     predicted_[device] += predicted;
   }
   // Predicted work queued for `device` and not yet started.
@@ -60,6 +57,7 @@ class PerDeviceQueues : public Policy {
   struct Entry {
     std::shared_ptr<Task> task;
     double predicted;
+    double priority;
   };
   std::vector<std::deque<Entry>> queues_;
   std::vector<double> predicted_ = std::vector<double>(view_.devices(), 0.0);

@@ -40,9 +40,10 @@ class SchedulingView {
   // Relative throughput of the device (larger is faster), from the models
   // or, before any data, from the device's description.
   virtual double speed(size_t device) const = 0;
-  // How many enqueued commands wait for `t`: commands that unlock more
-  // work go first (the part of a graph's upward rank known online).
-  virtual size_t dependents(Task &t) const = 0;
+  // Upward rank of `t`: its mean predicted time over the devices plus the
+  // longest such path through the commands already enqueued that wait for
+  // it (seconds). Commands on the critical path go first.
+  virtual double priority(Task &t) const = 0;
   // The kernel a command launches (empty for other commands): what the
   // performance models are kept for.
   virtual const std::string &kernel(const Task &t) const = 0;

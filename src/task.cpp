@@ -52,7 +52,9 @@ Task::Task(_cl_command_queue *queue, Submit submit)
 Task::~Task() = default;
 
 void Task::depend_on(std::shared_ptr<Task> task) {
-  if (task) deps_.push_back({std::move(task), {}});
+  if (!task) return;
+  task->successors.push_back(weak_from_this());
+  deps_.push_back({std::move(task), {}});
 }
 
 void Task::depend_on(_cl_event *user_event) { deps_.push_back({nullptr, Ref<_cl_event>(user_event)}); }
@@ -214,10 +216,6 @@ void Task::on_status(cl_int type, Completion fn) {
   });
 }
 
-size_t Task::waiting_dependents() {
-  std::lock_guard lock(mutex_);
-  return listeners_.size();
-}
 
 void Task::wait_submitted() {
   std::unique_lock lock(mutex_);

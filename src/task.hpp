@@ -54,6 +54,10 @@ class Task : public std::enable_shared_from_this<Task> {
   Work work;
   cl_command_type type = 0;
   bool counted = false;  // the engine counts it in flight on its slot
+  double mean_exec = -1;  // the engine's cache of its mean predicted time
+  // Commands enqueued later that wait for this one (edges of the graph,
+  // for the policies' priorities); guarded by the context mutex.
+  std::vector<std::weak_ptr<Task>> successors;
   void depend_on(std::shared_ptr<Task> task);
   void depend_on(_cl_event *user_event);
 
@@ -84,9 +88,6 @@ class Task : public std::enable_shared_from_this<Task> {
   cl_int wait();
   // Blocks until the command is submitted or failed.
   void wait_submitted();
-  // Commands already enqueued that wait for this one: a lower bound of its
-  // out-degree in the graph, which the policies use as a priority.
-  size_t waiting_dependents();
 
  private:
   struct Dep {
