@@ -1,6 +1,7 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "../src/event.hpp"
 #include "../src/memory.hpp"
@@ -11,14 +12,21 @@ namespace {
 
 size_t bytes_of(_cl_mem *m) { return m->size; }
 
-// Seconds between the profiling start and end of a finished vendor command.
-double measured_seconds(cl_event e) {
+// Seconds a finished vendor command had the device to itself: from its
+// profiling start, or the end of the device's previous command if that is
+// later, to its end. A device that overlaps commands (PoCL's pthread
+// device runs work-groups of several at once) then shows its throughput,
+// not the latency of one command among others. `last_end`: the latest end
+// seen on the device, in its profiling clock.
+double exclusive_seconds(cl_event e, uint64_t &last_end) {
   cl_ulong start = 0, end = 0;
   if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) != CL_SUCCESS ||
       vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
       end < start)
     return -1;
-  return static_cast<double>(end - start) * 1e-9;
+  cl_ulong from = std::max(start, std::min(last_end, end));
+  last_end = std::max(last_end, end);
+  return static_cast<double>(end - from) * 1e-9;
 }
 
 }  // namespace
@@ -39,8 +47,34 @@ Engine::Engine(_cl_context &ctx) : ctx_(ctx) {
     vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
     vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, nullptr);
     d.speed = static_cast<double>(std::max<cl_uint>(units, 1)) * std::max<cl_uint>(mhz, 1);
+    d.group = devices_.size();
     devices_.push_back(d);
   }
+  // CPU devices of this host (reporting CL_DEVICE_TYPE_CPU alone) whose
+  // compute units add up to more than the host's processing units compete
+  // for the same cores: running two at once slows both, so they form one
+  // group that runs one command at a time (each of them still pipelines).
+  std::vector<size_t> cpus;
+  size_t units_sum = 0;
+  for (size_t i = 0; i < ctx.slots.size(); ++i) {
+    cl_device_id v = ctx.slots[i].device->vendor;
+    cl_device_type type = 0;
+    cl_uint units = 1;
+    vd(v).clGetDeviceInfo(v, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    if ((type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) != CL_DEVICE_TYPE_CPU) continue;
+    cpus.push_back(i);
+    units_sum += units;
+  }
+  if (cpus.size() > 1 && units_sum > Runtime::get().host_pus())
+    for (size_t i : cpus) devices_[i].group = cpus.front();
+}
+
+double Engine::busy_until(size_t device) const {
+  double busy = 0;
+  for (auto &d : devices_)
+    if (d.group == devices_[device].group) busy = std::max(busy, d.busy_until);
+  return busy;
 }
 
 Engine::~Engine() { Runtime::get().models().save(); }
@@ -59,7 +93,10 @@ bool Engine::can_run(const Task &t, size_t device) const {
 
 double Engine::exec_time(const Task &t, size_t device) const {
   if (t.work.kernel.empty()) return 0;
-  return Runtime::get().models().kernel_time(t.work.kernel, devices_[device].name, t.work.items);
+  if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), std::nan(""));
+  double &cached = t.exec_cache[device];
+  if (std::isnan(cached)) cached = Runtime::get().models().kernel_time(t.work.kernel, devices_[device].name, t.work.items);
+  return cached;
 }
 
 double Engine::transfer_time(const Task &t, size_t device) const {
@@ -153,6 +190,8 @@ void Engine::push(std::shared_ptr<Task> t, bool deferred) {
 
 bool Engine::has_room(size_t device) const {
   const Device &d = devices_[device];
+  for (size_t o = 0; o < devices_.size(); ++o)
+    if (o != device && devices_[o].group == d.group && devices_[o].in_flight > 0) return false;
   if (d.in_flight < kMinInFlight) return true;
   return d.in_flight < kMaxInFlight && d.busy_until - now() < kHorizon;
 }
@@ -164,7 +203,7 @@ void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred)
   // takes no more until it is measured.
   double exec = exec_time(*t, device);
   if (exec < 0) exec = kHorizon;
-  d.busy_until = std::max(d.busy_until, now()) + exec;
+  d.busy_until = std::max(busy_until(device), now()) + exec;
   t->place(device);
   t->counted = true;
   t->advance(deferred);
@@ -240,7 +279,8 @@ void Engine::finished(Task &t) {
   d.in_flight -= 1;
   if (d.in_flight == 0) d.busy_until = now();
   if (t.state() == CL_SUBMITTED && !t.work.kernel.empty())
-    Runtime::get().models().record_kernel(t.work.kernel, d.name, t.work.items, measured_seconds(t.vendor_event()));
+    Runtime::get().models().record_kernel(t.work.kernel, d.name, t.work.items,
+                                          exclusive_seconds(t.vendor_event(), d.last_end));
   dispatch(true);
 }
 

@@ -6,6 +6,7 @@
 // Everything here runs with the context mutex held.
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,7 +37,8 @@ class Engine final : public SchedulingView {
   double exec_time(const Task &t, size_t device) const override;
   double transfer_time(const Task &t, size_t device) const override;
   size_t resident_bytes(const Task &t, size_t device) const override;
-  double busy_until(size_t device) const override { return devices_[device].busy_until; }
+  double busy_until(size_t device) const override;
+  size_t group(size_t device) const override { return devices_[device].group; }
   double speed(size_t device) const override { return devices_[device].speed; }
   double priority(Task &t) const override;
   const std::string &kernel(const Task &t) const override;
@@ -61,6 +63,8 @@ class Engine final : public SchedulingView {
     double speed = 1;     // compute units x clock, a first guess
     size_t in_flight = 0;
     double busy_until = 0;
+    size_t group = 0;  // its own index, or the first device it shares cores with
+    uint64_t last_end = 0;  // latest profiling end of its commands (device clock)
   };
   // Commands a device may hold at once: two (one running, one whose data
   // moves meanwhile), and more (up to kMaxInFlight) while the predicted

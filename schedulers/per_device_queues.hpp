@@ -38,8 +38,14 @@ class PerDeviceQueues : public Policy {
     queues_[device].push_back({std::move(t), predicted, priority});
     predicted_[device] += predicted;
   }
-  // Predicted work queued for `device` and not yet started.
-  double queued(size_t device) const { return predicted_[device]; }
+  // Predicted work queued for `device` (and the devices it shares cores
+  // with) and not yet started.
+  double queued(size_t device) const {
+    double sum = 0;
+    for (size_t d = 0; d < predicted_.size(); ++d)
+      if (view_.group(d) == view_.group(device)) sum += predicted_[d];
+    return sum;
+  }
   // Devices that can run `t` (all of them if none can: the engine then
   // reports the command's error when it is submitted).
   std::vector<size_t> eligible(const Task &t) const {

@@ -37,6 +37,10 @@ class SchedulingView {
   virtual size_t resident_bytes(const Task &t, size_t device) const = 0;
   // When the commands already running on the device are predicted to end.
   virtual double busy_until(size_t device) const = 0;
+  // Devices with the same group compute on the same cores (CPU devices of
+  // this host whose compute units together exceed its processing units):
+  // the engine runs one of them at a time, so their queued work adds up.
+  virtual size_t group(size_t device) const = 0;
   // Relative throughput of the device (larger is faster), from the models
   // or, before any data, from the device's description.
   virtual double speed(size_t device) const = 0;

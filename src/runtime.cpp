@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
+#include <thread>
+
+#include <hwloc.h>
 
 #include "../icd/vendor_discovery.hpp"
 
@@ -13,6 +16,19 @@ Runtime &Runtime::get() {
   // process exits, after static destructors would have run.
   static Runtime *instance = std::make_unique<Runtime>().release();
   return *instance;
+}
+
+unsigned Runtime::host_pus() {
+  std::call_once(pus_counted_, [this] {
+    hwloc_topology_t topology = nullptr;
+    int pus = -1;
+    if (hwloc_topology_init(&topology) == 0) {
+      if (hwloc_topology_load(topology) == 0) pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+      hwloc_topology_destroy(topology);
+    }
+    host_pus_ = pus > 0 ? static_cast<unsigned>(pus) : std::max(1u, std::thread::hardware_concurrency());
+  });
+  return host_pus_;
 }
 
 Runtime::Runtime() {

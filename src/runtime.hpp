@@ -36,6 +36,8 @@ class Runtime {
   PerfModels &models() { return models_; }
   // UNICL_TRACE: the trace of every command, written at exit.
   Trace &trace() { return trace_; }
+  // Processing units of this host (hwloc), read once.
+  unsigned host_pus();
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();
 
@@ -51,6 +53,8 @@ class Runtime {
   WorkQueue work_queue_;
   PerfModels models_;
   Trace trace_;
+  std::once_flag pus_counted_;
+  unsigned host_pus_ = 1;
 };
 
 }  // namespace unicl

@@ -55,6 +55,9 @@ class Task : public std::enable_shared_from_this<Task> {
   cl_command_type type = 0;
   bool counted = false;  // the engine counts it in flight on its slot
   double mean_exec = -1;  // the engine's cache of its mean predicted time
+  // The engine's cache of its predicted time per slot (NaN: not looked up
+  // yet): a placement asks for each several times.
+  mutable std::vector<double> exec_cache;
   // Commands enqueued later that wait for this one (edges of the graph,
   // for the policies' priorities); guarded by the context mutex.
   std::vector<std::weak_ptr<Task>> successors;

@@ -261,6 +261,47 @@ TEST_CASE("device-less queues report no device, their events the device that ran
   CHECK(ran_on(e) == devices[1]());
 }
 
+TEST_CASE("CPU devices sharing the host's cores never run at the same time", "[scheduling]") {
+  // PoCL pthread (one compute unit per core) and basic (one) together have
+  // more compute units than a host of two cores has processing units: the
+  // engine runs one of them at a time. Both still get work (round-robin).
+  if (std::thread::hardware_concurrency() > 2) SUCCEED("host has more than two cores: the devices do not overlap");
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "round-robin");
+  cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+  cl::Program program = cltest::build(ctx, kSource);
+  constexpr size_t kItems = 1 << 16;
+  std::vector<cl::Buffer> buffers;
+  std::vector<cl::Event> events(24);
+  for (size_t i = 0; i < events.size(); ++i) {
+    buffers.emplace_back(ctx, CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+    cl::Kernel k(program, "advance");
+    k.setArg(0, buffers.back());
+    k.setArg(1, 1u);
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kItems), cl::NullRange, nullptr, &events[i]);
+  }
+  q.finish();
+  struct Span {
+    cl_device_id device;
+    cl_ulong start, end;
+  };
+  std::vector<Span> spans;
+  for (auto &e : events)
+    spans.push_back({ran_on(e), e.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                     e.getProfilingInfo<CL_PROFILING_COMMAND_END>()});
+  std::set<cl_device_id> used;
+  for (auto &s : spans) used.insert(s.device);
+  CHECK(used.size() == 2);
+  // Both are PoCL devices: one clock.
+  if (std::thread::hardware_concurrency() <= 2)
+    for (auto &a : spans)
+      for (auto &b : spans)
+        if (a.device != b.device) {
+          INFO("a " << a.start << "-" << a.end << ", b " << b.start << "-" << b.end);
+          CHECK((a.end <= b.start || b.end <= a.start));
+        }
+}
+
 TEST_CASE("a device-less queue of a one-device context runs on that device", "[scheduling]") {
   auto devices = cltest::MultiDevice::matching({"pthread"});
   cl::Context ctx(devices[0]);
