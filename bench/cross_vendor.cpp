@@ -9,6 +9,7 @@
 // measured in the same run. Going through the host copy takes two copies
 // (device -> host copy -> device), so 0.5x memcpy bandwidth is the best a
 // transfer can reach here.
+#include <args.hpp>
 #include <cl_env.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -35,19 +36,12 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--device") o.pocl_device = next();
-    else if (a == "--min-mib") o.min_size = std::stoul(next()) * MiB;
-    else if (a == "--max-mib") o.max_size = std::stoul(next()) * MiB;
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else
-      throw std::runtime_error("usage: bench-cross-vendor [--device pthread|basic] [--min-mib N] [--max-mib N] [--reps R]");
-  }
+  bench::Args("bench-cross-vendor", "[--device pthread|basic] [--min-mib N] [--max-mib N] [--reps R]")
+      .value("--device", o.pocl_device)
+      .value("--min-mib", o.min_size, MiB)
+      .value("--max-mib", o.max_size, MiB)
+      .value("--reps", o.reps)
+      .parse(argc, argv);
   return o;
 }
 

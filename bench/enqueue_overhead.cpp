@@ -11,6 +11,7 @@
 // PoCL devices (where coherence tracking is active), and StarPU's SOCL as a
 // measured reference, run in a child process because it needs its own
 // vendor folder and may crash or hang.
+#include <args.hpp>
 #include <cl_env.hpp>
 #include <child.hpp>
 #include <stats.hpp>
@@ -44,23 +45,16 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--launches") o.launches = std::stoi(next());
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--socl-vendors") o.socl_vendors = next();
-    else if (a == "--socl-child") o.socl_child = true;
-    else if (a == "--only") o.only = next();
-    else if (a == "--device") o.only_device = next();
-    else
-      throw std::runtime_error(
-          "usage: bench-enqueue-overhead [--launches N] [--reps R] [--socl-vendors DIR]\n"
-          "       bench-enqueue-overhead --only pocl|unicl|unicl-2dev [--device pthread|basic] [--launches N] [--reps R]");
-  }
+  bench::Args("bench-enqueue-overhead",
+              "[--launches N] [--reps R] [--socl-vendors DIR]\n"
+              "       bench-enqueue-overhead --only pocl|unicl|unicl-2dev [--device pthread|basic] [--launches N] [--reps R]")
+      .value("--launches", o.launches)
+      .value("--reps", o.reps)
+      .value("--socl-vendors", o.socl_vendors)
+      .flag("--socl-child", o.socl_child)
+      .value("--only", o.only)
+      .value("--device", o.only_device)
+      .parse(argc, argv);
   return o;
 }
 

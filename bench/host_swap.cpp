@@ -17,6 +17,7 @@
 // kernel compilation, and the steady state of the replicas), then timed
 // samples of P passes each, configurations interleaved sample by sample,
 // medians. The buffers' final contents are checked.
+#include <args.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -42,21 +43,13 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--buffer-mib") o.buffer = std::stoul(next()) * MiB;
-    else if (a == "--buffers") o.buffers = std::stoi(next());
-    else if (a == "--passes") o.passes = std::stoi(next());
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--out") o.out = next();
-    else
-      throw std::runtime_error(
-          "usage: bench-host-swap [--buffer-mib S] [--buffers K] [--passes P] [--reps R] [--out DIR]");
-  }
+  bench::Args("bench-host-swap", "[--buffer-mib S] [--buffers K] [--passes P] [--reps R] [--out DIR]")
+      .value("--buffer-mib", o.buffer, MiB)
+      .value("--buffers", o.buffers)
+      .value("--passes", o.passes)
+      .value("--reps", o.reps)
+      .value("--out", o.out)
+      .parse(argc, argv);
   return o;
 }
 

@@ -28,6 +28,7 @@
 // last run had been going when it was stopped; --cap 300 lets them finish.
 // heft's child may take --heft-cap seconds (30): its warm-ups explore
 // oclgrind, usually with one block (2-3 s) but sometimes with more.
+#include <args.hpp>
 #include <child.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
@@ -70,28 +71,21 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--n") o.n = std::stoi(next());
-    else if (a == "--blocks") o.blocks = std::stoi(next());
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--warmups") o.warmups = std::stoi(next());
-    else if (a == "--budget") o.budget = std::stod(next());
-    else if (a == "--cap") o.cap = std::stod(next());
-    else if (a == "--heft-cap") o.heft_cap = std::stod(next());
-    else if (a == "--out") o.out = next();
-    else if (a == "--models") o.models = next();
-    else if (a == "--child") o.child = next();
-    else
-      throw std::runtime_error(
-          "usage: bench-real-mix [--n N] [--blocks B] [--warmups W] [--reps R] [--budget SECONDS] [--cap SECONDS] "
-          "[--heft-cap SECONDS] [--out DIR] [--models XDG_CACHE_DIR]");
-  }
-  if (o.n % o.blocks) throw std::runtime_error("--n must be a multiple of --blocks");
+  bench::Args("bench-real-mix",
+              "[--n N] [--blocks B] [--warmups W] [--reps R] [--budget SECONDS] [--cap SECONDS] "
+              "[--heft-cap SECONDS] [--out DIR] [--models XDG_CACHE_DIR]")
+      .value("--n", o.n)
+      .value("--blocks", o.blocks)
+      .value("--reps", o.reps)
+      .value("--warmups", o.warmups)
+      .value("--budget", o.budget)
+      .value("--cap", o.cap)
+      .value("--heft-cap", o.heft_cap)
+      .value("--out", o.out)
+      .value("--models", o.models)
+      .value("--child", o.child)
+      .parse(argc, argv);
+  if (o.blocks <= 0 || o.n % o.blocks) throw std::runtime_error("--n must be a multiple of --blocks");
   return o;
 }
 

@@ -10,6 +10,7 @@
 // and UniCL on a context holding both PoCL devices, where each command also
 // goes through coherence tracking (the buffer stays valid on the queue's
 // device, so no extra transfer should occur).
+#include <args.hpp>
 #include <cl_env.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -40,20 +41,12 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--device") o.device = next();
-    else if (a == "--max-mib") o.max_size = std::stoul(next()) * MiB;
-    else if (a == "--min-kib") o.min_size = std::stoul(next()) * KiB;
-    else if (a == "--bytes-mib") o.bytes_per_size = std::stoul(next()) * MiB;
-    else
-      throw std::runtime_error(
-          "usage: bench-roundtrip [--device pthread|basic] [--min-kib N] [--max-mib N] [--bytes-mib N]");
-  }
+  bench::Args("bench-roundtrip", "[--device pthread|basic] [--min-kib N] [--max-mib N] [--bytes-mib N]")
+      .value("--device", o.device)
+      .value("--max-mib", o.max_size, MiB)
+      .value("--min-kib", o.min_size, KiB)
+      .value("--bytes-mib", o.bytes_per_size, MiB)
+      .parse(argc, argv);
   return o;
 }
 

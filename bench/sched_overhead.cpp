@@ -16,6 +16,7 @@
 // device-less queue (a NULL device, scheduled by StarPU's "eager" policy
 // through CL_CONTEXT_SCHEDULER_SOCL) in a child process: it needs its own
 // vendors folder and may crash or hang.
+#include <args.hpp>
 #include <child.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
@@ -46,20 +47,13 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--launches") o.launches = std::stoi(next());
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--socl-vendors") o.socl_vendors = next();
-    else if (a == "--socl-child") o.socl_child = true;
-    else if (a == "--out") o.out = next();
-    else
-      throw std::runtime_error("usage: bench-sched-overhead [--launches N] [--reps R] [--socl-vendors DIR] [--out DIR]");
-  }
+  bench::Args("bench-sched-overhead", "[--launches N] [--reps R] [--socl-vendors DIR] [--out DIR]")
+      .value("--launches", o.launches)
+      .value("--reps", o.reps)
+      .value("--socl-vendors", o.socl_vendors)
+      .flag("--socl-child", o.socl_child)
+      .value("--out", o.out)
+      .parse(argc, argv);
   return o;
 }
 

@@ -33,6 +33,7 @@
 // The simulator sleeps each command's modeled time; on a loaded machine it
 // wakes up late. The "simulator overshoot" line measures it: back-to-back
 // kernels on one simulated GPU, their time against the modeled time.
+#include <args.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -86,30 +87,26 @@ struct Options {
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error("missing value after " + a);
-      return argv[++i];
-    };
-    if (a == "--config") o.config = next();
-    else if (a == "--sim-icd") o.sim_icd = next();
-    else if (a == "--warmups") o.warmups = std::stoi(next());
-    else if (a == "--no-calibration") o.calibrate = false;
-    else if (a == "--reps") o.reps = std::stoi(next());
-    else if (a == "--budget") o.budget = std::stod(next());
-    else if (a == "--out") o.out = next();
-    else if (a == "--only") o.only = next();
-    else if (a == "--policies") {
-      o.policies.clear();
-      std::istringstream list(next());
-      for (std::string p; std::getline(list, p, ',');) o.policies.push_back(p);
-    }
-    else
-      throw std::runtime_error(
-          "usage: bench-sim-compare [--config FILE] [--sim-icd FILE] [--no-calibration] [--warmups W] [--reps R] [--budget SECONDS] "
-          "[--out DIR] [--only matmul|blackscholes|cholesky] [--policies heft,ws,...]");
-  }
+  bool no_calibration = false;
+  bench::Args("bench-sim-compare",
+              "[--config FILE] [--sim-icd FILE] [--no-calibration] [--warmups W] [--reps R] [--budget SECONDS] "
+              "[--out DIR] [--only matmul|blackscholes|cholesky] [--policies heft,ws,...]")
+      .value("--config", o.config)
+      .value("--sim-icd", o.sim_icd)
+      .value("--warmups", o.warmups)
+      .flag("--no-calibration", no_calibration)
+      .value("--reps", o.reps)
+      .value("--budget", o.budget)
+      .value("--out", o.out)
+      .value("--only", o.only)
+      .with("--policies",
+            [&](const std::string &text) {
+              o.policies.clear();
+              std::istringstream list(text);
+              for (std::string p; std::getline(list, p, ',');) o.policies.push_back(p);
+            })
+      .parse(argc, argv);
+  o.calibrate = !no_calibration;
   return o;
 }
 

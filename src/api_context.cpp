@@ -12,6 +12,7 @@
 #include "memory.hpp"
 #include "queue.hpp"
 #include "runtime.hpp"
+#include "vendor_execution.hpp"
 
 cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
   if (!scheduled) {
@@ -318,7 +319,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // Releasing a queue flushes it, as the spec requires of implementations.
   if (q->refs.load() == 1)
-    for (cl_command_queue v : q->vendor_queues()) vd(v).clFlush(v);
+    for (cl_command_queue v : q->vendor_queues()) vendor_flush(v);
   release(q);
   return CL_SUCCESS;
 }
@@ -341,7 +342,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vendor_flush(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 
@@ -359,7 +360,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     for (auto &t : pending) t->wait_submitted();
   }
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = vd(v).clFinish(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vendor_finish(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 

@@ -86,8 +86,15 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
   if (q_->in_order() || barrier_) {
     q_->last = task;
     q_->since_barrier.clear();
+    q_->prune_at = 32;
   } else {
-    if (q_->since_barrier.size() >= 32) std::erase_if(q_->since_barrier, [&](auto &t) { return !follow(t); });
+    // Finished commands are dropped when the list has doubled since the
+    // last time: amortized constant work per command even when thousands
+    // are in flight.
+    if (q_->since_barrier.size() >= q_->prune_at) {
+      std::erase_if(q_->since_barrier, [&](auto &t) { return !follow(t); });
+      q_->prune_at = std::max<size_t>(32, 2 * q_->since_barrier.size());
+    }
     q_->since_barrier.push_back(task);
   }
   if (event) *event = make_task_event(q_, type_, task).detach();

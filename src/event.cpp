@@ -5,6 +5,7 @@
 #include "api_util.hpp"
 #include "info.hpp"
 #include "../include/CL/cl_ext_unicl.h"
+#include "vendor_execution.hpp"
 
 namespace unicl {
 namespace {
@@ -108,8 +109,7 @@ void _cl_event::on_complete(std::function<void(cl_int)> fn) {
   if (task) return task->on_status(CL_COMPLETE, std::move(fn));
   if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
   if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
-    cl_event v = vendor.get();
-    vd(v).clWaitForEvents(1, &v);
+    vendor_wait(vendor.get());
     fn(status());
   }
 }
@@ -149,8 +149,7 @@ cl_int _cl_event::wait() {
     done_.wait(lock, [this] { return user_status_ <= CL_COMPLETE; });
     return user_status_ < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
   }
-  cl_event v = vendor.get();
-  return vd(v).clWaitForEvents(1, &v);
+  return vendor_wait(vendor.get());
 }
 
 namespace unicl::api {

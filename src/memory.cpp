@@ -8,6 +8,7 @@
 #include "event.hpp"
 #include "image_format.hpp"
 #include "runtime.hpp"
+#include "vendor_execution.hpp"
 
 using namespace unicl;
 
@@ -22,6 +23,19 @@ void DestructionNotice::arrive(std::shared_ptr<DestructionNotice> self) {
   }
   for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it) it->first(self->handle, it->second);
   self->staging.reset();
+}
+
+void CopyTrack::add_read(SlotEvent e) {
+  if (reads.size() >= prune_at) {
+    std::erase_if(reads, [](const SlotEvent &r) {
+      cl_int s = CL_QUEUED;
+      cl_event v = r.event.get();
+      return vd(v).clGetEventInfo(v, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS &&
+             s <= CL_COMPLETE;
+    });
+    prune_at = std::max<size_t>(8, 2 * reads.size());
+  }
+  reads.push_back(std::move(e));
 }
 
 namespace {
@@ -88,7 +102,7 @@ cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *
                   : d.clEnqueueWriteBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev);
   }
   if (err == CL_SUCCESS) {
-    d.clFlush(q);
+    vendor_flush(q);
     cl_device_id dev = nullptr;
     d.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
     for (auto &s : m->context->slots)
@@ -107,15 +121,6 @@ cl_int pass_blocker(WaitList &transfer_wait, WaitList &command_wait) {
   return kBlocked;
 }
 
-void prune_finished(std::vector<SlotEvent> &events) {
-  if (events.size() < 8) return;
-  std::erase_if(events, [](const SlotEvent &e) {
-    cl_int s = CL_QUEUED;
-    cl_event v = e.event.get();
-    return vd(v).clGetEventInfo(v, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS &&
-           s <= CL_COMPLETE;
-  });
-}
 
 // Reads the valid copy of `root` back into the host copy.
 cl_int read_back(_cl_mem *root, WaitList &outer) {
@@ -140,9 +145,9 @@ cl_int read_back(_cl_mem *root, WaitList &outer) {
   cl_event ev = nullptr;
   if (cl_int err = transfer(true, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
-  c.tracks[src].reads.push_back({owned, src});
+  c.tracks[src].add_read({owned, src});
   host.write = {owned, src};
-  host.reads.clear();
+  host.clear_reads();
   c.valid[c.host()] = true;
   return CL_SUCCESS;
 }
@@ -167,10 +172,9 @@ cl_int make_valid(_cl_mem *root, size_t slot, WaitList &outer) {
   cl_event ev = nullptr;
   if (cl_int err = transfer(false, q, root, rep, c.staging->ptr, wait, &ev); err != CL_SUCCESS) return err;
   auto owned = VendorRef<cl_event>::adopt(ev);
-  prune_finished(host.reads);
-  host.reads.push_back({owned, slot});
+  host.add_read({owned, slot});
   dst.write = {owned, slot};
-  dst.reads.clear();
+  dst.clear_reads();
   c.valid[slot] = true;
   return CL_SUCCESS;
 }
@@ -274,12 +278,11 @@ void record(_cl_mem *m, size_t slot, Access access, cl_event event) {
   auto &t = c.tracks[slot];
   if (access & kWrite) {
     t.write = {VendorRef<cl_event>::share(event), slot};
-    t.reads.clear();
+    t.clear_reads();
     std::fill(c.valid.begin(), c.valid.end(), false);
     c.valid[slot] = true;
   } else {
-    prune_finished(t.reads);
-    t.reads.push_back({VendorRef<cl_event>::share(event), slot});
+    t.add_read({VendorRef<cl_event>::share(event), slot});
   }
 }
 
@@ -300,12 +303,11 @@ void record_host(_cl_mem *m, Access access, cl_event event, size_t event_slot) {
   auto &host = c.tracks[c.host()];
   if (access & kWrite) {
     host.write = {VendorRef<cl_event>::share(event), event_slot};
-    host.reads.clear();
+    host.clear_reads();
     std::fill(c.valid.begin(), c.valid.end(), false);
     c.valid[c.host()] = true;
   } else {
-    prune_finished(host.reads);
-    host.reads.push_back({VendorRef<cl_event>::share(event), event_slot});
+    host.add_read({VendorRef<cl_event>::share(event), event_slot});
   }
 }
 

@@ -31,6 +31,14 @@ struct SlotEvent {
 struct CopyTrack {
   SlotEvent write;
   std::vector<SlotEvent> reads;
+  size_t prune_at = 8;  // reads' size at which finished ones are dropped (doubles with what stays)
+  // Adds a reader, first dropping finished readers when the list has
+  // doubled since the last time: amortized constant work per command.
+  void add_read(SlotEvent e);
+  void clear_reads() {
+    reads.clear();
+    prune_at = 8;
+  }
 };
 
 struct Coherence {

@@ -33,4 +33,5 @@ struct _cl_command_queue : unicl::ObjectHeader {
   // commands are ordered by the vendor queue itself).
   std::shared_ptr<unicl::Task> last;                        // in-order: last command; else last barrier
   std::vector<std::shared_ptr<unicl::Task>> since_barrier;  // out-of-order: commands after `last`
+  size_t prune_at = 32;  // since_barrier's size at which finished commands are dropped from it
 };

@@ -68,10 +68,17 @@ const std::vector<VendorPlatform> &Runtime::vendors() {
   return vendors_;
 }
 
+bool Runtime::runs_on_caller(const cl_icd_dispatch *table) const {
+  for (auto *t : runs_on_caller_)
+    if (t == table) return true;
+  return false;
+}
+
 void Runtime::discover() {
   platform_ = make_object<_cl_platform_id>();
   vendors_ = load_vendor_platforms(*this);
   for (const auto &v : vendors_) {
+    if (v.name.find("Oclgrind") != std::string::npos) runs_on_caller_.push_back(&vd(v.platform));
     cl_uint n = 0;
     if (vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
       log(1, "vendor platform '%s' (%s) has no devices; skipped", v.name.c_str(), v.library.c_str());

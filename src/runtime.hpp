@@ -38,6 +38,11 @@ class Runtime {
   Trace &trace() { return trace_; }
   // Processing units of this host (hwloc), read once.
   unsigned host_pus();
+  // Vendors that run commands on the thread calling clFlush, clFinish or
+  // clWaitForEvents and are not thread-safe (oclgrind), by dispatch table;
+  // their such calls share one lock (vendor_execution.hpp).
+  bool runs_on_caller(const cl_icd_dispatch *table) const;
+  std::recursive_mutex &execution_mutex() { return execution_mutex_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();
 
@@ -53,6 +58,8 @@ class Runtime {
   WorkQueue work_queue_;
   PerfModels models_;
   Trace trace_;
+  std::vector<const cl_icd_dispatch *> runs_on_caller_;  // written once, by discover()
+  std::recursive_mutex execution_mutex_;
   std::once_flag pus_counted_;
   unsigned host_pus_ = 1;
 };

@@ -5,6 +5,7 @@
 #include "../schedulers/engine.hpp"
 #include "event.hpp"
 #include "runtime.hpp"
+#include "vendor_execution.hpp"
 
 namespace unicl {
 namespace {
@@ -18,7 +19,7 @@ void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
 // vendors need not run commands that were never flushed (oclgrind does not).
 void flush_queue_of(cl_event e) {
   cl_command_queue q = nullptr;
-  if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q) vd(q).clFlush(q);
+  if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q) vendor_flush(q);
 }
 
 }  // namespace
@@ -159,7 +160,7 @@ void Task::advance(bool deferred) {
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
   // Submitted later than its enqueue call: nobody else will flush it.
-  if (deferred) vd(vq).clFlush(vq);
+  if (deferred) vendor_flush(vq);
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot_].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
@@ -226,7 +227,7 @@ cl_int Task::wait() {
   wait_submitted();
   if (state() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   cl_event v = vendor_event();
-  if (vd(v).clWaitForEvents(1, &v) != CL_SUCCESS || vendor_status(v) < 0)
+  if (vendor_wait(v) != CL_SUCCESS || vendor_status(v) < 0)
     return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   return CL_SUCCESS;
 }
