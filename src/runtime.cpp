@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
-#include <thread>
-
-#include <hwloc.h>
 
 #include "../icd/vendor_discovery.hpp"
 
@@ -18,17 +15,20 @@ Runtime &Runtime::get() {
   return *instance;
 }
 
-unsigned Runtime::host_pus() {
-  std::call_once(pus_counted_, [this] {
-    hwloc_topology_t topology = nullptr;
-    int pus = -1;
-    if (hwloc_topology_init(&topology) == 0) {
-      if (hwloc_topology_load(topology) == 0) pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
-      hwloc_topology_destroy(topology);
-    }
-    host_pus_ = pus > 0 ? static_cast<unsigned>(pus) : std::max(1u, std::thread::hardware_concurrency());
-  });
-  return host_pus_;
+WorkQueue &Runtime::device_worker(_cl_device_id *device) {
+  while (device->parent) device = device->parent;  // root devices live as long as the process
+  std::lock_guard lock(workers_mutex_);
+  auto &worker = device_workers_[device];
+  if (!worker) {
+    cl_device_type type = 0;
+    vd(device->vendor).clGetDeviceInfo(device->vendor, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+    size_t accelerator = (type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU ? 0 : accelerator_workers_++;
+    worker = std::make_unique<WorkQueue>([this, device, accelerator] {
+      std::string where = topology_.bind_worker(device->vendor, accelerator);
+      log(2, "submission worker of '%s': %s", device->name.c_str(), where.c_str());
+    });
+  }
+  return *worker;
 }
 
 Runtime::Runtime() {

@@ -3,6 +3,7 @@
 // the object pools.
 #pragma once
 #include <array>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "device.hpp"
 #include "../schedulers/perf_model.hpp"
 #include "trace.hpp"
+#include "host_topology.hpp"
 #include "work_queue.hpp"
 
 namespace unicl {
@@ -37,7 +39,10 @@ class Runtime {
   // UNICL_TRACE: the trace of every command, written at exit.
   Trace &trace() { return trace_; }
   // Processing units of this host (hwloc), read once.
-  unsigned host_pus();
+  unsigned host_pus() { return topology_.pus(); }
+  // The submission worker of `device` (its root device's), started and
+  // placed on first use (host_topology.hpp).
+  WorkQueue &device_worker(_cl_device_id *device);
   // Vendors that run commands on the thread calling clFlush, clFinish or
   // clWaitForEvents and are not thread-safe (oclgrind), by dispatch table;
   // their such calls share one lock (vendor_execution.hpp).
@@ -60,8 +65,10 @@ class Runtime {
   Trace trace_;
   std::vector<const cl_icd_dispatch *> runs_on_caller_;  // written once, by discover()
   std::recursive_mutex execution_mutex_;
-  std::once_flag pus_counted_;
-  unsigned host_pus_ = 1;
+  HostTopology topology_;
+  std::mutex workers_mutex_;
+  std::map<_cl_device_id *, std::unique_ptr<WorkQueue>> device_workers_;
+  size_t accelerator_workers_ = 0;
 };
 
 }  // namespace unicl

@@ -22,6 +22,19 @@ void flush_queue_of(cl_event e) {
   if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q) vendor_flush(q);
 }
 
+// The same from the worker of the producer's device, outside the context
+// mutex: a vendor that runs its commands inside clFlush (oclgrind) then
+// holds up neither the caller nor the other devices. The queue is retained
+// now, while the pending command keeps it alive: an event does not keep
+// its queue alive once complete.
+void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
+  cl_command_queue q = nullptr;
+  if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) != CL_SUCCESS || !q) return;
+  Runtime::get().device_worker(ctx.slots[slot].device.get()).post([queue = VendorRef<cl_command_queue>::share(q)] {
+    vendor_flush(queue.get());
+  });
+}
+
 }  // namespace
 
 cl_int vendor_status(cl_event e) {
@@ -103,7 +116,7 @@ bool Task::dependencies_complete() {
     s = vendor_status(v);
     if (s < 0) return true;
     if (s != CL_COMPLETE) {
-      flush_queue_of(v);
+      flush_on_worker(*context_, d.task->slot(), v);
       on_vendor_status(v, CL_COMPLETE, again);
       return false;
     }
@@ -111,7 +124,7 @@ bool Task::dependencies_complete() {
   return true;
 }
 
-void Task::advance(bool deferred) {
+void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
   if (state() != CL_QUEUED) return;
   if (!placed()) {
     if (!pushed_ && dependencies_complete()) {
@@ -142,7 +155,7 @@ void Task::advance(bool deferred) {
     s = vendor_status(v);
     if (s < 0) { failed = true; break; }
     if (s != CL_COMPLETE) {
-      flush_queue_of(v);
+      flush_on_worker(*context_, d.task->slot(), v);
       on_vendor_status(v, CL_COMPLETE, again);
       return;
     }
@@ -160,7 +173,8 @@ void Task::advance(bool deferred) {
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
   // Submitted later than its enqueue call: nobody else will flush it.
-  if (deferred) vendor_flush(vq);
+  if (deferred && flush_after) *flush_after = VendorRef<cl_command_queue>::share(vq);
+  else if (deferred) vendor_flush(vq);
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot_].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
@@ -168,9 +182,21 @@ void Task::advance(bool deferred) {
 }
 
 void Task::retry() {
+  if (placed()) return advance_on_worker();
   Runtime::get().work_queue().post([self = shared_from_this()] {
     std::lock_guard lock(self->context_->mutex);
     self->advance(true);
+  });
+}
+
+void Task::advance_on_worker() {
+  Runtime::get().device_worker(context_->slots[slot_].device.get()).post([self = shared_from_this()] {
+    VendorRef<cl_command_queue> flush;
+    {
+      std::lock_guard lock(self->context_->mutex);
+      self->advance(true, &flush);
+    }
+    if (flush) vendor_flush(flush.get());
   });
 }
 

@@ -68,8 +68,14 @@ class Task : public std::enable_shared_from_this<Task> {
   // context mutex. Returns the vendor's error when submitting now failed.
   cl_int start();
   // Moves the task on as far as its dependencies allow (caller holds the
-  // context mutex); `deferred` when running from the work queue.
-  void advance(bool deferred);
+  // context mutex); `deferred` when running later than its enqueue call.
+  // A deferred submission flushes its vendor queue, at once or, when
+  // `flush_after` is given, by the caller once the context mutex is free.
+  void advance(bool deferred, VendorRef<cl_command_queue> *flush_after = nullptr);
+  // advance(true) on the worker thread of the task's device, which then
+  // flushes outside the context mutex: a vendor that runs commands inside
+  // clFlush holds up only its own device. The task must be placed.
+  void advance_on_worker();
   // Commands of scheduled queues: the engine decides the slot.
   bool scheduled() const { return scheduled_; }
   bool placed() const { return slot_ != kUnplaced; }

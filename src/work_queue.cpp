@@ -15,6 +15,7 @@ void WorkQueue::post(std::function<void()> job) {
 }
 
 void WorkQueue::run() {
+  if (on_start_) on_start_();
   std::unique_lock lock(mutex_);
   for (;;) {
     ready_.wait(lock, [this] { return !jobs_.empty(); });

@@ -13,6 +13,8 @@ namespace unicl {
 
 class WorkQueue {
  public:
+  // `on_start` runs first on the queue's thread (e.g. to place it).
+  explicit WorkQueue(std::function<void()> on_start = {}) : on_start_(std::move(on_start)) {}
   void post(std::function<void()> job);
 
  private:
@@ -21,6 +23,7 @@ class WorkQueue {
   std::condition_variable ready_;
   std::deque<std::function<void()>> jobs_;
   bool started_ = false;
+  std::function<void()> on_start_;
 };
 
 }  // namespace unicl

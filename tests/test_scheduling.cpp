@@ -353,6 +353,25 @@ TEST_CASE("UNICL_TRACE writes a Chrome trace with a track per device", "[schedul
   CHECK(trace.find("\"ph\":\"X\"") != std::string::npos);
 }
 
+TEST_CASE("isolated: a run on every device", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic", "Oclgrind"});
+  cl::Context ctx = scheduling_context(devices, "round-robin");
+  cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  CHECK(run_dag(ctx, q, 12, 3).results_match);
+}
+
+TEST_CASE("each device's submission worker is placed with hwloc", "[scheduling][workers]") {
+  // The log (UNICL_LOG=2) says where each worker went: CPU devices' workers
+  // are left to the OS, oclgrind's (not a CPU device alone) gets a core.
+  auto run = cltest::run_child({"timeout", "-s", "KILL", "120", cltest::self_executable(), "isolated: a run on every device"},
+                               {{"UNICL_LOG", "2"}});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("submission worker of 'Oclgrind Simulator': core ") != std::string::npos);
+  CHECK(run.err.find("submission worker of 'pthread") != std::string::npos);
+  CHECK(run.err.find("': not bound (CPU device)") != std::string::npos);
+}
+
 TEST_CASE("UNICL_SCHEDULE_ALL schedules queues made for one device", "[scheduling]") {
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
   cl::Context ctx = scheduling_context(devices, "eager");
