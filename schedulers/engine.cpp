@@ -181,7 +181,8 @@ size_t Engine::nearest_copy(const Task &t) const {
 void Engine::push(std::shared_ptr<Task> t, bool deferred) {
   if (t->work.kernel.empty()) {
     t->place(nearest_copy(*t));
-    t->advance(deferred);
+    if (deferred) t->advance_on_worker();
+    else t->advance(false);
     return;
   }
   policy_->push(std::move(t));
@@ -206,7 +207,8 @@ void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred)
   d.busy_until = std::max(busy_until(device), now()) + exec;
   t->place(device);
   t->counted = true;
-  t->advance(deferred);
+  if (deferred) t->advance_on_worker();
+  else t->advance(false);
 }
 
 void Engine::dispatch(bool deferred) {
