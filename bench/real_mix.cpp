@@ -9,7 +9,7 @@
 //
 // Reference: the fastest single device alone, i.e. the same program on a
 // UniCL context holding only PoCL pthread (or only PoCL basic, if that were
-// faster). Goal: heft within 1.10x of it. eager, ws and round-robin are
+// faster). Goal: heft within 1.10x of it. eager and round-robin are
 // expected to be far slower: they send blocks to oclgrind.
 //
 // Each configuration runs in its own child process, which measures it and
@@ -22,9 +22,8 @@
 // children share one fresh XDG_CACHE_HOME (a temporary folder), so models
 // start uncalibrated and are calibrated by the warm-up runs. A child that
 // does not finish within --cap seconds is stopped: a policy that hands a
-// third of the blocks to oclgrind (eager, ws and round-robin do: while
-// oclgrind runs a block the PoCL devices get no new one) needs half a
-// minute per run. Its makespan is then reported as more than the time its
+// third of the blocks to oclgrind (round-robin does) needs half a minute
+// per run. Its makespan is then reported as more than the time its
 // last run had been going when it was stopped; --cap 300 lets them finish.
 // heft's child may take --heft-cap seconds (30): its warm-ups explore
 // oclgrind, usually with one block (2-3 s) but sometimes with more.
