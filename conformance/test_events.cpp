@@ -141,6 +141,29 @@ TEST_CASE("events: a failed user event fails its dependents", "[events][user][wa
   env.queue.finish();
 }
 
+TEST_CASE("events: waiting on a failed command with a context callback set", "[events][user][oclgrind-unicl]") {
+  // oclgrind also reports the failed wait through a context callback, but
+  // with null user data (an application's callback that uses its data
+  // crashes on oclgrind alone, hence only through UniCL here): UniCL must
+  // pass it on to the application's callback, or drop it, never crash.
+  Env env;
+  int reports = 0;
+  auto notify = [](const char *, const void *, size_t, void *data) { ++*static_cast<int *>(data); };
+  cl::Context ctx(env.device, nullptr, notify, &reports);
+  cl::CommandQueue queue(ctx, env.device);
+  auto gate = user_event(ctx);
+  cl::Buffer b(ctx, CL_MEM_READ_WRITE, 16);
+  cl_int value[4] = {};
+  cl_event wait[] = {gate()};
+  cl_event raw = nullptr;
+  REQUIRE_CL(clEnqueueWriteBuffer(queue(), b(), CL_FALSE, 0, sizeof value, value, 1, wait, &raw), CL_SUCCESS);
+  auto write = adopt<cl::Event>(raw);
+  REQUIRE_CL(clSetUserEventStatus(gate(), -5), CL_SUCCESS);
+  CHECK_CL(clWaitForEvents(1, &raw), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  CHECK(reports >= 0);
+  queue.finish();
+}
+
 TEST_CASE("events: command events report their queue, context and type", "[events][oclgrind]") {
   Env env;
   cl::Buffer b(env.context, CL_MEM_READ_WRITE, 64);

@@ -69,9 +69,11 @@ cl_int _cl_context::transfer_queue(size_t slot, cl_command_queue &out) {
 namespace unicl {
 namespace {
 
+// oclgrind reports some errors (a wait on a failed event) through a
+// context callback with null user data: no context to forward to then.
 void CL_CALLBACK forward_context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
   auto *ctx = static_cast<_cl_context *>(user_data);
-  if (ctx->notify) ctx->notify(errinfo, private_info, cb, ctx->notify_data);
+  if (ctx && ctx->notify) ctx->notify(errinfo, private_info, cb, ctx->notify_data);
 }
 
 // UniCL's own context properties, as given.
