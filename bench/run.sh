@@ -72,7 +72,7 @@ run bench-host-swap --out "$out"
 # The simulated 1 CPU + 3 GPUs (tests/sim_icd): the benchmark points UniCL
 # at the simulator itself (UNICL_VENDORS, UNICL_SIM_CONFIG=bench/sim_machine.conf).
 if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/libunicl-sim.so" ]; then
-  run bench-sim-compare --out "$out"
+  run bench-sim-compare ${socl_lib:+--socl-lib "$socl_lib"} --out "$out"
 else
   echo "SUMMARY|sim-compare|not run: the simulator is not built ($B/tests/sim_icd)|-|-|FAILED" >> "$summary"
 fi

@@ -34,6 +34,7 @@
 // wakes up late. The "simulator overshoot" line measures it: back-to-back
 // kernels on one simulated GPU, their time against the modeled time.
 #include <args.hpp>
+#include <child.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -42,6 +43,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -83,6 +85,8 @@ struct Options {
   std::string out = ".";
   std::string only;  // one workload
   std::vector<std::string> policies = bench::kPolicies;
+  std::string socl_lib;     // StarPU's SOCL library: also run the workloads on it (child process)
+  bool socl_child = false;  // child mode: the workloads on SOCL, which loads the simulator itself
 };
 
 Options parse(int argc, char **argv) {
@@ -90,7 +94,7 @@ Options parse(int argc, char **argv) {
   bool no_calibration = false;
   bench::Args("bench-sim-compare",
               "[--config FILE] [--sim-icd FILE] [--no-calibration] [--warmups W] [--reps R] [--budget SECONDS] "
-              "[--out DIR] [--only matmul|blackscholes|cholesky] [--policies heft,ws,...]")
+              "[--out DIR] [--only matmul|blackscholes|cholesky] [--policies heft,ws,...] [--socl-lib LIBSOCL]")
       .value("--config", o.config)
       .value("--sim-icd", o.sim_icd)
       .value("--warmups", o.warmups)
@@ -99,6 +103,8 @@ Options parse(int argc, char **argv) {
       .value("--budget", o.budget)
       .value("--out", o.out)
       .value("--only", o.only)
+      .value("--socl-lib", o.socl_lib)
+      .flag("--socl-child", o.socl_child)
       .with("--policies",
             [&](const std::string &text) {
               o.policies.clear();
@@ -379,6 +385,83 @@ struct Result {
   std::map<std::string, int> placement;
 };
 
+// Child mode: the same workloads through StarPU's SOCL, which sees the
+// simulated devices through the loader (OCL_ICD_VENDORS holds SOCL's .icd
+// and the simulator's). A device-less out-of-order queue; StarPU's dmda
+// policy (its HEFT: STARPU_SCHED, since SOCL ignores the context property).
+// Prints "SOCL <workload> <median seconds> <runs>".
+int socl_child(const Options &o) {
+  cl::Platform p = bench::platform(bench::kSOCL);
+  std::vector<cl::Device> devices;
+  p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  const char *policy = "dmda";
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(p()),
+                                   CL_CONTEXT_SCHEDULER_SOCL, reinterpret_cast<cl_context_properties>(policy), 0};
+  cl::Context ctx(devices, props);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue raw = clCreateCommandQueue(ctx(), nullptr, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err != CL_SUCCESS) throw cl::Error(err, "SOCL clCreateCommandQueue(device NULL)");
+  cl::CommandQueue q(raw);
+  cl::Program program = bench::build(ctx, kSource);
+  for (auto &w : {matmul(), blackscholes(), cholesky()}) {
+    if (!o.only.empty() && o.only != w.name) continue;
+    for (int i = 0; i < o.warmups + 1; ++i) {  // one more: StarPU calibrates its models too
+      Prepared run = w.prepare(ctx, program);
+      run(q);
+      q.finish();
+    }
+    std::vector<double> samples;
+    double spent = 0;
+    for (int i = 0; i < o.reps && (i == 0 || spent < o.budget); ++i) {
+      Prepared run = w.prepare(ctx, program);
+      auto start = bench::Clock::now();
+      run(q);
+      q.finish();
+      samples.push_back(bench::seconds_since(start));
+      spent += samples.back();
+    }
+    std::cout << "SOCL " << w.name << ' ' << bench::median(samples) << ' ' << samples.size() << std::endl;
+  }
+  return 0;
+}
+
+// Runs socl_child in a child process; workload -> (median seconds, runs).
+std::map<std::string, std::pair<double, int>> measure_socl(const Options &o, std::string &why) {
+  std::map<std::string, std::pair<double, int>> out;
+  if (o.socl_lib.empty()) {
+    why = "not requested (--socl-lib LIBSOCL)";
+    return out;
+  }
+  char pattern[] = "/tmp/unicl-bench-socl.XXXXXX";
+  if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
+  std::string dir = pattern;
+  std::ofstream(dir + "/socl.icd") << o.socl_lib << '\n';
+  std::ifstream sim(o.sim_icd);  // a folder's .icd file naming the simulator library
+  std::string sim_lib;
+  std::getline(sim, sim_lib);
+  std::ofstream(dir + "/unicl-sim.icd") << sim_lib << '\n';
+  std::vector<std::string> args = {"--socl-child", "--config", o.config, "--warmups", std::to_string(o.warmups),
+                                   "--reps", std::to_string(o.reps), "--budget", std::to_string(o.budget)};
+  if (!o.only.empty()) args.insert(args.end(), {"--only", o.only});
+  bench::ChildResult r = bench::run_self(args,
+                                         {{"OCL_ICD_VENDORS", dir},
+                                          {"UNICL_SIM_CONFIG", o.config},
+                                          {"STARPU_OPENCL_ON_CPUS", "1"},
+                                          {"STARPU_NCPU", "0"},
+                                          {"STARPU_SCHED", "dmda"},
+                                          {"STARPU_SILENT", "1"}},
+                                         300);
+  std::filesystem::remove_all(dir);
+  std::istringstream lines(r.out);
+  std::string tag, w;
+  double s;
+  int runs;
+  while (lines >> tag >> w >> s >> runs)
+    if (tag == "SOCL") out[w] = {s, runs};
+  if (!r.ok) why = r.why;
+  return out;
+}
+
 int run(const Options &o) {
   // Before any OpenCL call: UniCL loads only the simulator, configured by o.config.
   setenv("UNICL_VENDORS", o.sim_icd.c_str(), 1);
@@ -479,6 +562,8 @@ int run(const Options &o) {
       std::cout << "  " << policy << ": " << bench::fixed(r.median * 1e3, 1) << " ms\n" << std::flush;
     }
   }
+  std::string socl_why;
+  auto socl = measure_socl(o, socl_why);
   std::cout << '\n';
 
   std::vector<std::string> header = {"workload", "policy", "makespan ms", "bound ms", "/ bound", "goal", "runs"};
@@ -499,10 +584,17 @@ int run(const Options &o) {
       t.add(cells);
       row.push_back(bench::fixed(x, 3));
     }
+    if (auto s = socl.find(w.name); s != socl.end()) {
+      Result &any = results[w.name].begin()->second;
+      t.add({w.name, "SOCL dmda", bench::fixed(s->second.first * 1e3, 1), bench::fixed(any.bound * 1e3, 1),
+             bench::fixed(s->second.first / any.bound, 2), "", std::to_string(s->second.second)});
+    }
     rows.push_back(row);
   }
   t.print();
-  std::cout << "(last columns: launches per device in the last timed run)\n";
+  std::cout << "(last columns: launches per device in the last timed run; StarPU's SOCL with its dmda policy, same "
+               "workloads on the same simulated devices, for comparison"
+            << (socl_why.empty() ? "" : ": n/a, " + socl_why) << ")\n";
 
   std::string dir = bench::output_dir(o.out);
   std::vector<std::string> csv_header = {"workload"};
@@ -528,6 +620,8 @@ int run(const Options &o) {
       bench::summary("sim-compare", w.name + " " + policy + " / bound", bench::fixed(x, 2) + "x",
                      "<= " + bench::fixed(g->second, 2) + "x", x <= g->second ? "met" : "MISSED");
     }
+    if (auto s = socl.find(w.name); s != socl.end())
+      others += " SOCL-dmda " + bench::fixed(s->second.first / results[w.name].begin()->second.bound, 2) + "x";
     bench::summary("sim-compare", w.name + " other policies / bound", others, "-", "info");
   }
   return 0;
@@ -537,6 +631,7 @@ int run(const Options &o) {
 
 int main(int argc, char **argv) {
   return bench::guarded_main("bench-sim-compare", [&] {
-    return run(parse(argc, argv));
+    Options o = parse(argc, argv);
+    return o.socl_child ? socl_child(o) : run(o);
   });
 }
