@@ -592,9 +592,10 @@ int run(const Options &o) {
     rows.push_back(row);
   }
   t.print();
-  std::cout << "(last columns: launches per device in the last timed run; StarPU's SOCL with its dmda policy, same "
-               "workloads on the same simulated devices, for comparison"
-            << (socl_why.empty() ? "" : ": n/a, " + socl_why) << ")\n";
+  std::cout << "(last columns: launches per device in the last timed run; SOCL dmda: StarPU's SOCL with its dmda "
+               "policy, same workloads on the same simulated devices, for comparison)\n";
+  if (!socl_why.empty())
+    std::cout << "SOCL: " << socl_why << " (workloads without a SOCL row did not finish on it)\n";
 
   std::string dir = bench::output_dir(o.out);
   std::vector<std::string> csv_header = {"workload"};
