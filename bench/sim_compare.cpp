@@ -379,6 +379,30 @@ double overshoot(const Machine &m, const Machine::Device &md, const cl::Device &
   return seconds / (launches * m.flops("mm_block", double(n) * rows) / m.rate(md, "mm_block"));
 }
 
+// `warmups` untimed runs of `w`, then timed ones (o.reps, fewer once
+// o.budget seconds are spent): the seconds of each, from the first launch
+// to clFinish. `last`: the events of the last timed run.
+std::vector<double> timed_runs(const Workload &w, const cl::Context &ctx, const cl::Program &p, cl::CommandQueue &q,
+                               int warmups, const Options &o, Events *last = nullptr) {
+  for (int i = 0; i < warmups; ++i) {
+    Prepared run = w.prepare(ctx, p);
+    run(q);
+    q.finish();
+  }
+  std::vector<double> samples;
+  double spent = 0;
+  for (int i = 0; i < o.reps && (i == 0 || spent < o.budget); ++i) {
+    Prepared run = w.prepare(ctx, p);
+    auto start = bench::Clock::now();
+    Events events = run(q);
+    q.finish();
+    samples.push_back(bench::seconds_since(start));
+    spent += samples.back();
+    if (last) *last = std::move(events);
+  }
+  return samples;
+}
+
 struct Result {
   double median = 0, bound = 0, critical = 0;
   int runs = 0;
@@ -405,21 +429,8 @@ int socl_child(const Options &o) {
   cl::Program program = bench::build(ctx, kSource);
   for (auto &w : {matmul(), blackscholes(), cholesky()}) {
     if (!o.only.empty() && o.only != w.name) continue;
-    for (int i = 0; i < o.warmups + 1; ++i) {  // one more: StarPU calibrates its models too
-      Prepared run = w.prepare(ctx, program);
-      run(q);
-      q.finish();
-    }
-    std::vector<double> samples;
-    double spent = 0;
-    for (int i = 0; i < o.reps && (i == 0 || spent < o.budget); ++i) {
-      Prepared run = w.prepare(ctx, program);
-      auto start = bench::Clock::now();
-      run(q);
-      q.finish();
-      samples.push_back(bench::seconds_since(start));
-      spent += samples.back();
-    }
+    // One more warm-up than UniCL's: StarPU calibrates its models too.
+    std::vector<double> samples = timed_runs(w, ctx, program, q, o.warmups + 1, o);
     std::cout << "SOCL " << w.name << ' ' << bench::median(samples) << ' ' << samples.size() << std::endl;
   }
   return 0;
@@ -539,24 +550,9 @@ int run(const Options &o) {
       Result &r = results[w.name][policy];
       r.bound = rates_time;
       r.critical = critical;
-      for (int i = 0; i < o.warmups; ++i) {
-        Prepared run = w.prepare(ctx, p);
-        run(q);
-        q.finish();
-      }
-      std::vector<double> samples;
-      double spent = 0;
-      for (int i = 0; i < o.reps && (i == 0 || spent < o.budget); ++i) {
-        Prepared run = w.prepare(ctx, p);
-        auto start = bench::Clock::now();
-        Events events = run(q);
-        q.finish();
-        double s = bench::seconds_since(start);
-        samples.push_back(s);
-        spent += s;
-        r.placement.clear();
-        for (auto &e : events) ++r.placement[cl::Device(bench::ran_on(e), true).getInfo<CL_DEVICE_NAME>()];
-      }
+      Events last;
+      std::vector<double> samples = timed_runs(w, ctx, p, q, o.warmups, o, &last);
+      for (auto &e : last) ++r.placement[cl::Device(bench::ran_on(e), true).getInfo<CL_DEVICE_NAME>()];
       r.median = bench::median(samples);
       r.runs = static_cast<int>(samples.size());
       std::cout << "  " << policy << ": " << bench::fixed(r.median * 1e3, 1) << " ms\n" << std::flush;
