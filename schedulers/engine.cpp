@@ -39,6 +39,12 @@ std::unique_ptr<Engine> Engine::make(_cl_context &ctx, const std::string &policy
 }
 
 Engine::Engine(_cl_context &ctx) : ctx_(ctx) {
+  // CPU devices of this host whose compute units add up to more than the
+  // host's processing units compete for the same cores: running two at once
+  // slows both, so they form one group that runs one command at a time
+  // (each of them still pipelines).
+  std::vector<size_t> cpus;
+  size_t cpu_units = 0;
   for (auto &s : ctx.slots) {
     Device d;
     d.name = s.device->name;
@@ -48,25 +54,13 @@ Engine::Engine(_cl_context &ctx) : ctx_(ctx) {
     vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, nullptr);
     d.speed = static_cast<double>(std::max<cl_uint>(units, 1)) * std::max<cl_uint>(mhz, 1);
     d.group = devices_.size();
+    if (is_host_cpu_device(v)) {
+      cpus.push_back(devices_.size());
+      cpu_units += units;
+    }
     devices_.push_back(d);
   }
-  // CPU devices of this host (reporting CL_DEVICE_TYPE_CPU alone) whose
-  // compute units add up to more than the host's processing units compete
-  // for the same cores: running two at once slows both, so they form one
-  // group that runs one command at a time (each of them still pipelines).
-  std::vector<size_t> cpus;
-  size_t units_sum = 0;
-  for (size_t i = 0; i < ctx.slots.size(); ++i) {
-    cl_device_id v = ctx.slots[i].device->vendor;
-    cl_device_type type = 0;
-    cl_uint units = 1;
-    vd(v).clGetDeviceInfo(v, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
-    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-    if ((type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) != CL_DEVICE_TYPE_CPU) continue;
-    cpus.push_back(i);
-    units_sum += units;
-  }
-  if (cpus.size() > 1 && units_sum > Runtime::get().host_pus())
+  if (cpus.size() > 1 && cpu_units > Runtime::get().host_pus())
     for (size_t i : cpus) devices_[i].group = cpus.front();
 }
 

@@ -15,6 +15,12 @@ using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 
 }  // namespace
 
+bool is_host_cpu_device(cl_device_id vendor_device) {
+  cl_device_type type = 0;
+  vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  return (type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU;
+}
+
 void HostTopology::load() {
   std::call_once(loaded_, [this] {
     hwloc_topology_t t = nullptr;
@@ -43,9 +49,7 @@ unsigned HostTopology::pus() {
 // whole machine), counted from the last one, one per such device, so that
 // they stay off the first cores where CPU devices' threads start.
 std::string HostTopology::bind_worker(cl_device_id vendor_device, size_t accelerator) {
-  cl_device_type type = 0;
-  vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
-  if ((type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU) return "not bound (CPU device)";
+  if (is_host_cpu_device(vendor_device)) return "not bound (CPU device)";
   load();
   if (!topology_) return "not bound (no hwloc topology)";
   std::lock_guard lock(bind_mutex_);

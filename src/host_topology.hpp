@@ -12,6 +12,11 @@
 
 namespace unicl {
 
+// True for a device that computes on this host's cores with its own
+// threads: one reporting CL_DEVICE_TYPE_CPU alone (oclgrind, which reports
+// every type, is not one).
+bool is_host_cpu_device(cl_device_id vendor_device);
+
 class HostTopology {
  public:
   unsigned pus();

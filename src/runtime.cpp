@@ -20,9 +20,7 @@ WorkQueue &Runtime::device_worker(_cl_device_id *device) {
   std::lock_guard lock(workers_mutex_);
   auto &worker = device_workers_[device];
   if (!worker) {
-    cl_device_type type = 0;
-    vd(device->vendor).clGetDeviceInfo(device->vendor, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
-    size_t accelerator = (type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU ? 0 : accelerator_workers_++;
+    size_t accelerator = is_host_cpu_device(device->vendor) ? 0 : accelerator_workers_++;
     worker = std::make_unique<WorkQueue>([this, device, accelerator] {
       std::string where = topology_.bind_worker(device->vendor, accelerator);
       log(2, "submission worker of '%s': %s", device->name.c_str(), where.c_str());

@@ -17,9 +17,13 @@ void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
 
 // Issues the command of vendor event `e`, which another device waits for:
 // vendors need not run commands that were never flushed (oclgrind does not).
-void flush_queue_of(cl_event e) {
+cl_command_queue queue_of(cl_event e) {
   cl_command_queue q = nullptr;
-  if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q) vendor_flush(q);
+  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS ? q : nullptr;
+}
+
+void flush_queue_of(cl_event e) {
+  if (cl_command_queue q = queue_of(e)) vendor_flush(q);
 }
 
 // The same from the worker of the producer's device, outside the context
@@ -28,8 +32,8 @@ void flush_queue_of(cl_event e) {
 // now, while the pending command keeps it alive: an event does not keep
 // its queue alive once complete.
 void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
-  cl_command_queue q = nullptr;
-  if (vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) != CL_SUCCESS || !q) return;
+  cl_command_queue q = queue_of(e);
+  if (!q) return;
   Runtime::get().device_worker(ctx.slots[slot].device.get()).post([queue = VendorRef<cl_command_queue>::share(q)] {
     vendor_flush(queue.get());
   });
