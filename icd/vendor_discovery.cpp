@@ -1,5 +1,7 @@
 #include "vendor_discovery.hpp"
 
+#include "backend/vendor.hpp"
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
@@ -7,6 +9,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -82,7 +86,21 @@ std::vector<std::string> vendor_library_names() {
   return unique;
 }
 
-std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt) {
+namespace {
+
+void log_line(const DiscoveryLog &log, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void log_line(const DiscoveryLog &log, int level, const char *fmt, ...) {
+  char line[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  log(level, line);
+}
+
+}  // namespace
+
+std::vector<VendorPlatform> load_vendor_platforms(const DiscoveryLog &log) {
   using GetAddress = void *(CL_API_CALL *)(const char *);
   using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
   const std::string self = resolved_path_of(reinterpret_cast<const void *>(&vendor_library_names));
@@ -93,12 +111,12 @@ std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt) {
     // RTLD_LOCAL keeps vendors' symbols (often several LLVMs) apart.
     void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-      rt.log(1, "vendor %s not loaded: %s", lib.c_str(), dlerror());
+      log_line(log, 1, "vendor %s not loaded: %s", lib.c_str(), dlerror());
       continue;
     }
     auto get_address = reinterpret_cast<GetAddress>(dlsym(handle, "clGetExtensionFunctionAddress"));
     if (!get_address) {
-      rt.log(1, "vendor %s is not an OpenCL ICD (no clGetExtensionFunctionAddress)", lib.c_str());
+      log_line(log, 1, "vendor %s is not an OpenCL ICD (no clGetExtensionFunctionAddress)", lib.c_str());
       continue;
     }
     const std::string path = resolved_path_of(reinterpret_cast<const void *>(get_address));
@@ -109,12 +127,12 @@ std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt) {
     if (!get_platforms) get_platforms = reinterpret_cast<IcdGetPlatforms>(dlsym(handle, "clIcdGetPlatformIDsKHR"));
     cl_uint n = 0;
     if (!get_platforms || get_platforms(0, nullptr, &n) != CL_SUCCESS || n == 0) {
-      rt.log(1, "vendor %s reports no platforms; skipped", lib.c_str());
+      log_line(log, 1, "vendor %s reports no platforms; skipped", lib.c_str());
       continue;
     }
     std::vector<cl_platform_id> ids(n);
     if (get_platforms(n, ids.data(), nullptr) != CL_SUCCESS) {
-      rt.log(1, "vendor %s failed to list its platforms; skipped", lib.c_str());
+      log_line(log, 1, "vendor %s failed to list its platforms; skipped", lib.c_str());
       continue;
     }
     for (cl_platform_id p : ids) {
@@ -125,11 +143,11 @@ std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt) {
       };
       if (vendor_string(info(CL_PLATFORM_NAME), name) != CL_SUCCESS ||
           vendor_string(info(CL_PLATFORM_VERSION), version) != CL_SUCCESS) {
-        rt.log(1, "vendor %s: platform info query failed; skipped", lib.c_str());
+        log_line(log, 1, "vendor %s: platform info query failed; skipped", lib.c_str());
         continue;
       }
       platforms.push_back({path, name, p, parse_cl_version(version)});
-      rt.log(2, "vendor platform '%s' (%s) from %s", name.c_str(), version.c_str(), path.c_str());
+      log_line(log, 2, "vendor platform '%s' (%s) from %s", name.c_str(), version.c_str(), path.c_str());
     }
   }
   return platforms;

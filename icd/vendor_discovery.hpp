@@ -1,11 +1,24 @@
 // Finding vendor platforms the way ICD loaders do, without the loader.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "../src/runtime.hpp"
+#include "backend/cl_headers.hpp"
 
 namespace unicl {
+
+// One platform of a vendor library: plain data for the runtime to wrap.
+struct VendorPlatform {
+  std::string library;
+  std::string name;
+  cl_platform_id platform;
+  unsigned version;  // OpenCL version of the platform, e.g. 300
+};
+
+// Receives discovery messages with their verbosity (1: a vendor skipped,
+// 2: details); the runtime decides what to print.
+using DiscoveryLog = std::function<void(int level, const std::string &message)>;
 
 // Library names or paths of every vendor to load, in order, deduplicated:
 // UNICL_VENDORS when set, otherwise OCL_ICD_FILENAMES, OCL_ICD_VENDORS and
@@ -15,6 +28,6 @@ std::vector<std::string> vendor_library_names();
 
 // dlopens each vendor (skipping UniCL itself by resolved path) and returns
 // its platforms. Failures are logged and skipped.
-std::vector<VendorPlatform> load_vendor_platforms(Runtime &rt);
+std::vector<VendorPlatform> load_vendor_platforms(const DiscoveryLog &log);
 
 }  // namespace unicl

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../src/event.hpp"
-#include "../src/memory.hpp"
-#include "../src/runtime.hpp"
+#include "core/event.hpp"
+#include "core/mem_object.hpp"
+#include "core/runtime.hpp"
 
 namespace unicl {
 namespace {
@@ -31,14 +31,14 @@ double exclusive_seconds(cl_event e, uint64_t &last_end) {
 
 }  // namespace
 
-std::unique_ptr<Engine> Engine::make(_cl_context &ctx, const std::string &policy) {
-  auto e = std::make_unique<Engine>(ctx);
+std::unique_ptr<Engine> Engine::make(_cl_context &ctx, const std::string &policy, PerfModels &models) {
+  auto e = std::make_unique<Engine>(ctx, models);
   e->policy_ = make_policy(policy, *e);
   if (!e->policy_) return nullptr;
   return e;
 }
 
-Engine::Engine(_cl_context &ctx) : ctx_(ctx) {
+Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models) {
   // CPU devices of this host whose compute units add up to more than the
   // host's processing units compete for the same cores: running two at once
   // slows both, so they form one group that runs one command at a time
@@ -71,7 +71,7 @@ double Engine::busy_until(size_t device) const {
   return busy;
 }
 
-Engine::~Engine() { Runtime::get().models().save(); }
+Engine::~Engine() { models_.save(); }
 
 double Engine::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
@@ -89,22 +89,21 @@ double Engine::exec_time(const Task &t, size_t device) const {
   if (t.work.kernel.empty()) return 0;
   if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), std::nan(""));
   double &cached = t.exec_cache[device];
-  if (std::isnan(cached)) cached = Runtime::get().models().kernel_time(t.work.kernel, devices_[device].name, t.work.items);
+  if (std::isnan(cached)) cached = models_.kernel_time(t.work.kernel, devices_[device].name, t.work.items);
   return cached;
 }
 
 double Engine::transfer_time(const Task &t, size_t device) const {
   double total = 0;
-  auto &models = Runtime::get().models();
   for (auto &[m, access] : t.work.buffers) {
-    const Coherence &c = *m->root()->coherence;
-    if (c.valid[device] || !(access & kRead)) continue;
-    if (!c.valid[c.host()]) {
+    const Residency &c = *m->root()->coherence;
+    if (c.valid_on(device) || !(access & kRead)) continue;
+    if (!c.valid_on(c.host())) {
       size_t src = 0;
-      while (src < c.host() && !c.valid[src]) ++src;
-      if (src < c.host()) total += models.transfer_time(devices_[src].name, bytes_of(m));
+      while (src < c.host() && !c.valid_on(src)) ++src;
+      if (src < c.host()) total += models_.transfer_time(devices_[src].name, bytes_of(m));
     }
-    total += models.transfer_time(devices_[device].name, bytes_of(m));
+    total += models_.transfer_time(devices_[device].name, bytes_of(m));
   }
   return total;
 }
@@ -152,7 +151,7 @@ const std::string &Engine::kernel(const Task &t) const { return t.work.kernel; }
 size_t Engine::resident_bytes(const Task &t, size_t device) const {
   size_t total = 0;
   for (auto &[m, access] : t.work.buffers)
-    if (m->root()->coherence->valid[device]) total += bytes_of(m);
+    if (m->root()->coherence->valid_on(device)) total += bytes_of(m);
   return total;
 }
 
@@ -161,9 +160,9 @@ size_t Engine::resident_bytes(const Task &t, size_t device) const {
 size_t Engine::nearest_copy(const Task &t) const {
   size_t best = devices_.size();
   for (auto &[m, access] : t.work.buffers) {
-    const Coherence &c = *m->root()->coherence;
+    const Residency &c = *m->root()->coherence;
     for (size_t d = 0; d < devices_.size(); ++d)
-      if (c.valid[d] && (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight)) best = d;
+      if (c.valid_on(d) && (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight)) best = d;
     if (best != devices_.size()) return best;
   }
   best = 0;
@@ -255,7 +254,7 @@ void Engine::completed(std::shared_ptr<Task> t) {
   completions_.push_back(std::move(t));
   if (drain_posted_) return;
   drain_posted_ = true;
-  Runtime::get().work_queue().post([ctx = Ref<_cl_context>(&ctx_)] { ctx->engine->drain_completions(); });
+  Runtime::get().work_queue().post([ctx = Ref<_cl_context>(&ctx_)] { static_cast<Engine &>(*ctx->engine).drain_completions(); });
 }
 
 void Engine::drain_completions() {
@@ -275,7 +274,7 @@ void Engine::finished(Task &t) {
   d.in_flight -= 1;
   if (d.in_flight == 0) d.busy_until = now();
   if (t.state() == CL_SUBMITTED && !t.work.kernel.empty())
-    Runtime::get().models().record_kernel(t.work.kernel, d.name, t.work.items,
+    models_.record_kernel(t.work.kernel, d.name, t.work.items,
                                           exclusive_seconds(t.vendor_event(), d.last_end));
   dispatch(true);
 }

@@ -12,24 +12,23 @@
 #include <string>
 #include <vector>
 
+#include "core/scheduling.hpp"
+#include "perf_model.hpp"
 #include "policy.hpp"
 
 struct _cl_context;
 
 namespace unicl {
 
-class Engine final : public SchedulingView {
+class Engine final : public ContextScheduler, public SchedulingView {
  public:
   // Null when `policy` is not a policy name.
-  static std::unique_ptr<Engine> make(_cl_context &ctx, const std::string &policy);
-  explicit Engine(_cl_context &ctx);
+  static std::unique_ptr<Engine> make(_cl_context &ctx, const std::string &policy, PerfModels &models);
+  Engine(_cl_context &ctx, PerfModels &models);
   ~Engine() override;
 
-  // A command whose dependencies are complete; places it (now or when a
-  // device has room) and submits it. `deferred`: called from the work queue.
-  void push(std::shared_ptr<Task> t, bool deferred);
-  // A placed command was submitted or failed.
-  void settled(const std::shared_ptr<Task> &t);
+  void push(std::shared_ptr<Task> t, bool deferred) override;
+  void settled(const std::shared_ptr<Task> &t) override;
 
   size_t devices() const override { return devices_.size(); }
   double now() const override;
@@ -76,6 +75,7 @@ class Engine final : public SchedulingView {
   static constexpr double kHorizon = 1e-3;
 
   _cl_context &ctx_;
+  PerfModels &models_;
   std::unique_ptr<Policy> policy_;
   std::vector<Device> devices_;
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../schedulers/perf_model.hpp"
+#include "schedulers/perf_model.hpp"
 #include "exclusive_mode.hpp"
 #include "opencl_cpp.hpp"
 #include "platform_report.hpp"

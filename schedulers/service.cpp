@@ -1,0 +1,29 @@
+#include "service.hpp"
+
+#include "core/runtime.hpp"
+#include "engine.hpp"
+#include "perf_model.hpp"
+
+namespace unicl {
+namespace {
+
+class Scheduling final : public SchedulingService {
+ public:
+  std::unique_ptr<ContextScheduler> make(_cl_context &ctx, const std::string &policy) override {
+    return Engine::make(ctx, policy, models_);
+  }
+  const std::vector<std::string> &policy_names() const override { return unicl::policy_names(); }
+  void transfer_timed(const std::string &device, size_t bytes, double seconds) override {
+    models_.record_transfer(device, bytes, seconds);
+  }
+  void save() override { models_.save(); }
+
+ private:
+  PerfModels models_;
+};
+
+}  // namespace
+
+void install_scheduling(Runtime &rt) { rt.install(std::make_unique<Scheduling>()); }
+
+}  // namespace unicl

@@ -1,0 +1,117 @@
+#include "api/command.hpp"
+
+#include "core/runtime.hpp"
+
+namespace unicl {
+
+Command::Command(_cl_command_queue *q, cl_command_type type) : q_(q), ctx_(*q->context), type_(type) {
+  if (ctx_.multi()) lock_ = std::unique_lock(ctx_.mutex);
+}
+
+cl_int Command::wait_for(cl_uint n, const cl_event *events) {
+  if (cl_int err = wait_.add_user_list(&ctx_, n, events); err != CL_SUCCESS) return err;
+  if (multi())
+    for (cl_uint i = 0; i < n; ++i) deps_.emplace_back(events[i]);
+  return CL_SUCCESS;
+}
+
+cl_int Command::use(cl_mem m, Access access) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  if (!multi()) {
+    mems_.push_back(m->replicas[0].get());
+    return CL_SUCCESS;
+  }
+  uses_.push_back({Ref<_cl_mem>(m), access, false, access});
+  return CL_SUCCESS;
+}
+
+cl_int Command::use_host(cl_mem m, Access access, Access recorded) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded});
+  return CL_SUCCESS;
+}
+
+cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems) {
+  if (uses.empty()) return CL_SUCCESS;
+  // The command's own buffers are the most recently used: eviction spares them.
+  uint64_t stamp = ++uses[0].mem->context->use_clock;
+  for (auto &u : uses) u.mem->root()->last_use = stamp;
+  for (auto &u : uses) {
+    cl_int err;
+    if (u.host) {
+      err = acquire_host(u.mem.get(), u.access, slot, wait);
+      mems.push_back(nullptr);
+    } else {
+      cl_mem rep = nullptr;
+      err = replica(u.mem.get(), slot, rep, &wait);
+      if (err == CL_SUCCESS) err = acquire(u.mem.get(), slot, u.access, wait);
+      mems.push_back(rep);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  return wait.blocked() ? kBlocked : CL_SUCCESS;
+}
+
+void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
+  for (auto &u : uses) {
+    if (u.host) record_host(u.mem.get(), u.recorded, done, slot);
+    else record(u.mem.get(), slot, u.access, done);
+  }
+}
+
+cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking) {
+  auto task = std::make_shared<Task>(q_, std::move(submit));
+  task->work = std::move(work_);
+  task->type = type_;
+  for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
+  for (auto &e : deps_) {
+    if (e->task) task->depend_on(e->task);
+    else task->depend_on(e.get());
+  }
+  // Earlier commands of the same queue it must follow (see queue.hpp): on a
+  // device queue only those not yet submitted, since the vendor queue
+  // orders the rest; on a scheduled queue every unfinished one, since the
+  // next command may go to another device.
+  auto pending = [](const std::shared_ptr<Task> &t) { return t && t->state() == CL_QUEUED; };
+  auto follow = [&](const std::shared_ptr<Task> &t) {
+    return pending(t) || (t && q_->scheduled && t->status() != CL_COMPLETE);
+  };
+  if (follow(q_->last)) task->depend_on(q_->last);
+  if (!q_->in_order() && follow_all_)
+    for (auto &t : q_->since_barrier)
+      if (follow(t)) task->depend_on(t);
+  if (cl_int err = task->start(); err != CL_SUCCESS) return err;
+  if (q_->in_order() || barrier_) {
+    q_->last = task;
+    q_->since_barrier.clear();
+    q_->prune_at = 32;
+  } else {
+    // Finished commands are dropped when the list has doubled since the
+    // last time: amortized constant work per command even when thousands
+    // are in flight.
+    if (q_->since_barrier.size() >= q_->prune_at) {
+      std::erase_if(q_->since_barrier, [&](auto &t) { return !follow(t); });
+      q_->prune_at = std::max<size_t>(32, 2 * q_->since_barrier.size());
+    }
+    q_->since_barrier.push_back(task);
+  }
+  if (event) *event = make_task_event(q_, type_, task).detach();
+  lock_.unlock();
+  return blocking ? task->wait() : CL_SUCCESS;
+}
+
+bool Command::tracing() { return Runtime::get().trace().on(); }
+
+cl_int Command::finish(cl_int err, cl_event *event) {
+  auto owned = VendorRef<cl_event>::adopt(vendor_event_);
+  if (err != CL_SUCCESS) return err;
+  if (vendor_event_ && Runtime::get().trace().on())
+    Runtime::get().trace().record(vendor_event_, q_->device ? q_->device->name : ctx_.slots[0].device->name,
+                                  work_.kernel.empty() ? command_name(type_) : work_.kernel, "command");
+  if (event) *event = make_command_event(q_, type_, std::move(owned)).detach();
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl

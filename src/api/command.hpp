@@ -1,0 +1,136 @@
+// What every enqueue entry point does around its vendor call: validates the
+// wait list and memory objects, then runs the call.
+//
+// One-device contexts: the call runs at once on the queue's vendor queue,
+// with handles and events translated (plain pass-through).
+// Multi-device contexts: the command becomes a task (task.hpp). When it is
+// submitted, its memory objects are made valid on its device (transfers
+// included), the call runs with that device's replicas, and the accesses
+// are recorded for coherence. The call may therefore run later, from the
+// work queue: it must own copies of everything it reads.
+#pragma once
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include "core/event.hpp"
+#include "memory/coherence.hpp"
+
+namespace unicl {
+
+// One vendor call of a command, as the call sees it.
+struct Launch {
+  cl_command_queue vq;
+  size_t slot;
+  bool multi;
+  bool deferred;  // running after the enqueue call returned
+  WaitList *wait;
+  cl_event *event;
+  const std::vector<cl_mem> *mems;  // vendor handles, in the order of use()
+
+  const cl_icd_dispatch &vendor() const { return vd(vq); }
+  cl_mem mem(size_t i) const { return (*mems)[i]; }
+  cl_uint num_wait() const { return wait->size(); }
+  const cl_event *wait_list() const { return wait->data(); }
+  // Multi-device contexts never block inside the vendor: the enqueue call
+  // waits for the task after releasing the context lock.
+  cl_bool blocking(cl_bool b) const { return multi ? CL_FALSE : b; }
+};
+
+// An array argument (origin, region, work sizes) copied for a deferred call.
+struct Sizes {
+  std::array<size_t, 3> v{};
+  bool given = false;
+  Sizes(const size_t *p, size_t n = 3) {
+    if (p) std::copy(p, p + std::min<size_t>(n, 3), v.begin());
+    given = p != nullptr;
+  }
+  const size_t *get() const { return given ? v.data() : nullptr; }
+};
+
+class Command {
+ public:
+  Command(_cl_command_queue *q, cl_command_type type);
+  Command(const Command &) = delete;
+  Command &operator=(const Command &) = delete;
+
+  cl_int wait_for(cl_uint n, const cl_event *events);
+  // Validates `m` for this queue; the call gets its vendor handle as
+  // Launch::mem(i), i counting use() calls.
+  cl_int use(cl_mem m, Access access);
+  cl_int use_buffer(cl_mem m, Access access) {
+    if (live(m) && m->is_image()) return CL_INVALID_MEM_OBJECT;
+    return use(m, access);
+  }
+  cl_int use_image(cl_mem m, Access access) {
+    if (live(m) && !m->is_image()) return CL_INVALID_MEM_OBJECT;
+    return use(m, access);
+  }
+  // Multi-device contexts: the command touches the host copy of `m`; it
+  // waits as for `access`, and is recorded as `recorded` (a map reads the
+  // host copy, the application's writes count at unmap).
+  cl_int use_host(cl_mem m, Access access, Access recorded);
+  // Out-of-order queues: the command follows every earlier one (barriers,
+  // markers without a wait list); `barrier` also makes later ones follow it.
+  void follow_all(bool barrier) {
+    follow_all_ = true;
+    barrier_ = barrier;
+  }
+  bool multi() const { return ctx_.multi(); }
+  // What a scheduling policy should know of a kernel launch.
+  void describe_launch(std::string kernel, size_t items, std::vector<bool> runnable) {
+    work_.kernel = std::move(kernel);
+    work_.items = items;
+    work_.runnable = std::move(runnable);
+  }
+
+  // Runs `call(Launch&) -> cl_int` and hands out the event.
+  template <class Call>
+  cl_int run(Call &&call, cl_event *event, cl_bool blocking = CL_FALSE) {
+    if (!multi()) {
+      Launch l{q_->vendor.get(), q_->slot, false, false, &wait_, (event || tracing() ? &vendor_event_ : nullptr),
+               &mems_};
+      return finish(call(l), event);
+    }
+    return run_task(Task::Submit(make_submit(std::forward<Call>(call))), event, blocking);
+  }
+
+ private:
+  struct Use {
+    Ref<_cl_mem> mem;
+    Access access;
+    bool host;
+    Access recorded;
+  };
+  template <class Call>
+  auto make_submit(Call call) {
+    return [uses = uses_, call = std::move(call)](size_t slot, cl_command_queue vq, WaitList &wait, bool deferred,
+                                                  cl_event *out) mutable -> cl_int {
+      std::vector<cl_mem> mems;
+      if (cl_int err = prepare(uses, slot, wait, mems); err != CL_SUCCESS) return err;
+      Launch l{vq, slot, true, deferred, &wait, out, &mems};
+      cl_int err = call(l);
+      if (err == CL_SUCCESS) record_all(uses, slot, *out);
+      return err;
+    };
+  }
+  static cl_int prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems);
+  static void record_all(std::vector<Use> &uses, size_t slot, cl_event done);
+  cl_int run_task(Task::Submit submit, cl_event *event, cl_bool blocking);
+  cl_int finish(cl_int err, cl_event *event);
+  static bool tracing();
+
+  _cl_command_queue *q_;
+  _cl_context &ctx_;
+  cl_command_type type_;
+  std::unique_lock<std::mutex> lock_;
+  WaitList wait_;
+  std::vector<cl_mem> mems_;  // one-device contexts
+  std::vector<Use> uses_;     // multi-device contexts
+  std::vector<Ref<_cl_event>> deps_;
+  bool follow_all_ = false, barrier_ = false;
+  Task::Work work_;
+  cl_event vendor_event_ = nullptr;
+};
+
+}  // namespace unicl

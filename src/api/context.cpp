@@ -1,0 +1,385 @@
+// Context and command-queue entry points.
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "api_decls.hpp"
+#include "api/api_util.hpp"
+#include "core/device_info.hpp"
+#include "core/info.hpp"
+#include "core/scheduling.hpp"
+#include "CL/cl_ext_unicl.h"
+#include "memory/coherence.hpp"
+#include "core/queue.hpp"
+#include "core/runtime.hpp"
+
+cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
+  if (!scheduled) {
+    out = vendor.get();
+    return CL_SUCCESS;
+  }
+  if (per_slot.empty()) per_slot.resize(context->slots.size());
+  auto &q = per_slot[slot];
+  if (!q) {
+    // Always profiled: the performance models need the times.
+    auto &s = context->slots[slot];
+    cl_int err = CL_SUCCESS;
+    cl_command_queue v = unicl::vd(s.vendor.get()).clCreateCommandQueue(
+        s.vendor.get(), s.device->vendor, properties | CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) return err;
+    q = unicl::VendorRef<cl_command_queue>::adopt(v);
+  }
+  out = q.get();
+  return CL_SUCCESS;
+}
+
+std::vector<cl_command_queue> _cl_command_queue::vendor_queues() {
+  std::vector<cl_command_queue> out;
+  if (vendor) out.push_back(vendor.get());
+  std::unique_lock lock(context->mutex, std::defer_lock);
+  if (context->multi()) lock.lock();
+  for (auto &q : per_slot)
+    if (q) out.push_back(q.get());
+  return out;
+}
+
+_cl_context::_cl_context() : ObjectHeader(kKind) {}
+
+_cl_context::~_cl_context() {
+  engine.reset();
+  // The spec calls destructor callbacks in reverse order of registration.
+  for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->first(this, it->second);
+}
+
+cl_int _cl_context::transfer_queue(size_t slot, cl_command_queue &out) {
+  auto &s = slots[slot];
+  if (!s.transfer_queue) {
+    cl_int err = CL_SUCCESS;
+    // Profiled: transfer times refine the link models.
+    cl_command_queue q = unicl::vd(s.vendor.get()).clCreateCommandQueue(s.vendor.get(), s.device->vendor,
+                                                                        CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) return err;
+    s.transfer_queue = unicl::VendorRef<cl_command_queue>::adopt(q);
+  }
+  out = s.transfer_queue.get();
+  return CL_SUCCESS;
+}
+
+namespace unicl {
+namespace {
+
+// oclgrind reports some errors (a wait on a failed event) through a
+// context callback with null user data: no context to forward to then.
+void CL_CALLBACK forward_context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
+  auto *ctx = static_cast<_cl_context *>(user_data);
+  if (ctx && ctx->notify) ctx->notify(errinfo, private_info, cb, ctx->notify_data);
+}
+
+// The policy names of the scheduling layer (none before it is installed).
+const std::vector<std::string> &policies() {
+  static const std::vector<std::string> none;
+  auto *scheduling = Runtime::get().scheduling();
+  return scheduling ? scheduling->policy_names() : none;
+}
+
+bool is_policy(const char *name) {
+  auto &names = policies();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string policy_list() {
+  std::string list;
+  for (auto &n : policies()) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+// UniCL's own context properties, as given.
+struct UniclProperties {
+  const char *scheduler = nullptr;
+  cl_ulong mem_limit = 0;
+};
+
+// Checks a context property list; fills `interop_user_sync`.
+cl_int check_context_properties(const cl_context_properties *props, std::vector<cl_context_properties> &copy,
+                                cl_context_properties &interop_user_sync, UniclProperties &unicl) {
+  interop_user_sync = -1;
+  if (!props) return CL_SUCCESS;
+  bool seen_platform = false, seen_scheduler = false, seen_limit = false;
+  for (const cl_context_properties *p = props; *p; p += 2) {
+    switch (p[0]) {
+      case CL_CONTEXT_SCHEDULER_UNICL:
+      case CL_CONTEXT_SCHEDULER_SOCL: {
+        if (seen_scheduler) return CL_INVALID_PROPERTY;
+        seen_scheduler = true;
+        unicl.scheduler = reinterpret_cast<const char *>(p[1]);
+        if (!unicl.scheduler) return CL_INVALID_PROPERTY;
+        if (!is_policy(unicl.scheduler)) return CL_INVALID_PROPERTY;
+        break;
+      }
+      case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
+        if (seen_limit || p[1] <= 0) return CL_INVALID_PROPERTY;
+        seen_limit = true;
+        unicl.mem_limit = static_cast<cl_ulong>(p[1]);
+        break;
+      case CL_CONTEXT_PLATFORM:
+        if (seen_platform) return CL_INVALID_PROPERTY;
+        seen_platform = true;
+        if (reinterpret_cast<cl_platform_id>(p[1]) != Runtime::get().platform()) return CL_INVALID_PLATFORM;
+        break;
+      case CL_CONTEXT_INTEROP_USER_SYNC:
+        if (interop_user_sync != -1) return CL_INVALID_PROPERTY;
+        interop_user_sync = p[1];
+        break;
+      default:
+        return CL_INVALID_PROPERTY;
+    }
+    copy.insert(copy.end(), p, p + 2);
+  }
+  copy.push_back(0);
+  return CL_SUCCESS;
+}
+
+cl_context create_context(const cl_context_properties *props, std::vector<cl_device_id> devices,
+                          _cl_context::Notify notify, void *user_data, cl_int *errcode_ret) {
+  auto ctx = make_object<_cl_context>();
+  cl_context_properties interop = -1;
+  UniclProperties own;
+  if (cl_int err = check_context_properties(props, ctx->properties, interop, own); err != CL_SUCCESS)
+    return fail(errcode_ret, err);
+  if (own.scheduler) {
+    ctx->scheduler = own.scheduler;
+  } else if (const char *env = std::getenv("UNICL_SCHEDULER"); env && *env) {
+    if (!is_policy(env)) {
+      Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (%s)", env, policy_list().c_str());
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+    ctx->scheduler = env;
+  }
+  ctx->mem_limit = own.mem_limit;
+  ctx->notify = notify;
+  ctx->notify_data = user_data;
+  for (cl_device_id d : devices) {
+    if (ctx->slot_of(d) != _cl_context::npos) continue;  // duplicates are ignored
+    cl_context_properties vprops[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(d->vendor_platform),
+                                      interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
+    cl_int err = CL_SUCCESS;
+    cl_context v = vd(d->vendor).clCreateContext(vprops, 1, &d->vendor, notify ? forward_context_notify : nullptr,
+                                                 notify ? ctx.get() : nullptr, &err);
+    if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
+    ctx->slots.push_back({Ref<_cl_device_id>(d), VendorRef<cl_context>::adopt(v), {}});
+  }
+  if (ctx->multi()) {
+    if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
+    if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
+    // What UniCL lets its replicas occupy per device: the device's memory,
+    // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
+    for (auto &s : ctx->slots) {
+      cl_ulong global = 0;
+      vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
+      s.mem_limit = global ? static_cast<size_t>(global) : SIZE_MAX;
+      if (own.mem_limit) s.mem_limit = std::min<size_t>(s.mem_limit, own.mem_limit);
+    }
+    if (!apply_mem_limits(*ctx, std::getenv("UNICL_DEVICE_MEM_LIMIT"))) {
+      Runtime::get().log(1, "UNICL_DEVICE_MEM_LIMIT=%s is not a list of sizes (e.g. 256M or pthread=1G,Oclgrind=64M)",
+                         std::getenv("UNICL_DEVICE_MEM_LIMIT"));
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+  }
+  return hand_out(std::move(ctx), errcode_ret);
+}
+
+}  // namespace
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                                       const cl_device_id *devices,
+                                       void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+                                       void *user_data, cl_int *errcode_ret) {
+  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return fail(errcode_ret, CL_INVALID_VALUE);
+  std::vector<cl_device_id> list(devices, devices + num_devices);
+  for (cl_device_id d : list)
+    if (!live(d)) return fail(errcode_ret, CL_INVALID_DEVICE);
+  return create_context(properties, std::move(list), pfn_notify, user_data, errcode_ret);
+}
+
+cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *properties, cl_device_type device_type,
+                                               void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t,
+                                                                             void *),
+                                               void *user_data, cl_int *errcode_ret) {
+  if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
+  std::vector<cl_context_properties> scratch;
+  cl_context_properties interop;
+  UniclProperties own;
+  if (cl_int err = check_context_properties(properties, scratch, interop, own); err != CL_SUCCESS)
+    return fail(errcode_ret, err);
+  std::vector<cl_device_id> list;
+  if (cl_int err = devices_of_type(device_type, list); err != CL_SUCCESS) return fail(errcode_ret, err);
+  return create_context(properties, std::move(list), pfn_notify, user_data, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainContext(cl_context c) { return retain_handle(c, CL_INVALID_CONTEXT); }
+cl_int CL_API_CALL clReleaseContext(cl_context c) { return release_handle(c, CL_INVALID_CONTEXT); }
+
+cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, size_t size, void *value,
+                                    size_t *size_ret) {
+  if (!live(context)) return CL_INVALID_CONTEXT;
+  switch (param) {
+    case CL_CONTEXT_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, context->refs.load());
+    case CL_CONTEXT_NUM_DEVICES:
+      return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(context->slots.size()));
+    case CL_CONTEXT_DEVICES: {
+      std::vector<cl_device_id> devs;
+      for (auto &s : context->slots) devs.push_back(s.device.get());
+      return info_vector(size, value, size_ret, devs);
+    }
+    case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
+    case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
+    case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, void(CL_CALLBACK *pfn_notify)(cl_context, void *),
+                                                  void *user_data) {
+  if (!live(context)) return CL_INVALID_CONTEXT;
+  if (!pfn_notify) return CL_INVALID_VALUE;
+  std::lock_guard lock(context->mutex);
+  context->destructors.emplace_back(pfn_notify, user_data);
+  return CL_SUCCESS;
+}
+
+namespace {
+
+// UNICL_SCHEDULE_ALL=1: queues made for one device are scheduled too, so
+// that programs written for one device use all of the context's.
+bool schedule_all() {
+  const char *v = std::getenv("UNICL_SCHEDULE_ALL");
+  return v && *v && std::string(v) != "0";
+}
+
+cl_command_queue create_queue(cl_context context, cl_device_id device, cl_command_queue_properties props,
+                              std::vector<cl_queue_properties> property_list, cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  // A null device makes a device-less queue: the context's policy places
+  // each command (a one-device context has only one place).
+  bool device_less = device == nullptr;
+  if (device_less) device = context->slots[0].device.get();
+  if (!live(device)) return fail(errcode_ret, CL_INVALID_DEVICE);
+  size_t slot = context->slot_of(device);
+  if (slot == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+  constexpr cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+                                                CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+  if (props & ~known) return fail(errcode_ret, CL_INVALID_VALUE);
+  if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, CL_INVALID_VALUE);
+  // Device-side queues need device-side enqueue, which UniCL reports absent.
+  if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+  auto q = make_object<_cl_command_queue>();
+  q->context = Ref<_cl_context>(context);
+  q->device_less = device_less;
+  if (!device_less) q->device = Ref<_cl_device_id>(device);
+  q->scheduled = context->multi() && (device_less || schedule_all());
+  if (q->scheduled) {
+    q->slot = _cl_context::npos;
+  } else {
+    cl_context vctx = context->vendor(slot);
+    cl_int err = CL_SUCCESS;
+    // Traced runs profile every queue (the application still sees its own
+    // profiling setting: clGetEventProfilingInfo checks it).
+    cl_command_queue_properties vprops = props | (Runtime::get().trace().on() ? CL_QUEUE_PROFILING_ENABLE : 0);
+    cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, vprops, &err);
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    q->slot = slot;
+    q->vendor = VendorRef<cl_command_queue>::adopt(vq);
+  }
+  q->properties = props;
+  q->property_list = std::move(property_list);
+  return hand_out(std::move(q), errcode_ret);
+}
+
+}  // namespace
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties properties, cl_int *errcode_ret) {
+  return create_queue(context, device, properties, {}, errcode_ret);
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                                const cl_queue_properties *properties,
+                                                                cl_int *errcode_ret) {
+  cl_command_queue_properties bits = 0;
+  std::vector<cl_queue_properties> list;
+  bool seen_props = false, seen_size = false;
+  if (properties) {
+    for (const cl_queue_properties *p = properties; *p; p += 2) {
+      if (p[0] == CL_QUEUE_PROPERTIES && !seen_props) {
+        seen_props = true;
+        bits = p[1];
+      } else if (p[0] == CL_QUEUE_SIZE && !seen_size) {
+        seen_size = true;
+      } else {
+        return fail(errcode_ret, CL_INVALID_VALUE);
+      }
+      list.insert(list.end(), p, p + 2);
+    }
+    list.push_back(0);
+  }
+  if (seen_size && !(bits & CL_QUEUE_ON_DEVICE)) {
+    if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+    return fail(errcode_ret, CL_INVALID_VALUE);
+  }
+  return create_queue(context, device, bits, std::move(list), errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) { return retain_handle(q, CL_INVALID_COMMAND_QUEUE); }
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  // Releasing a queue flushes it, as the spec requires of implementations.
+  if (q->refs.load() == 1)
+    for (cl_command_queue v : q->vendor_queues()) Runtime::get().execution().flush(v);
+  release(q);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size, void *value,
+                                         size_t *size_ret) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  switch (param) {
+    case CL_QUEUE_CONTEXT: return info_value<cl_context>(size, value, size_ret, q->context.get());
+    case CL_QUEUE_DEVICE: return info_value<cl_device_id>(size, value, size_ret, q->device.get());
+    case CL_QUEUE_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, q->refs.load());
+    case CL_QUEUE_PROPERTIES: return info_value(size, value, size_ret, q->properties);
+    case CL_QUEUE_PROPERTIES_ARRAY: return info_vector(size, value, size_ret, q->property_list);
+    case CL_QUEUE_DEVICE_DEFAULT: return info_value<cl_command_queue>(size, value, size_ret, nullptr);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue q) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  for (cl_command_queue v : q->vendor_queues())
+    if (cl_int err = Runtime::get().execution().flush(v); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (q->context->multi()) {
+    // Commands still waiting for submission first (queue.hpp); the vendor
+    // queue then holds all of them.
+    std::vector<std::shared_ptr<Task>> pending;
+    {
+      std::lock_guard lock(q->context->mutex);
+      if (q->last) pending.push_back(q->last);
+      pending.insert(pending.end(), q->since_barrier.begin(), q->since_barrier.end());
+    }
+    for (auto &t : pending) t->wait_submitted();
+  }
+  for (cl_command_queue v : q->vendor_queues())
+    if (cl_int err = Runtime::get().execution().finish(v); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl::api

@@ -1,0 +1,561 @@
+// Enqueue entry points. Each one: validate, translate through Command, call
+// the vendor queue of the queue's device, finish.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "api_decls.hpp"
+#include "api/api_util.hpp"
+#include "api/command.hpp"
+#include "core/program.hpp"
+#include "core/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+// Host access flags, checked by UniCL itself in multi-device contexts where
+// replicas are made without them.
+cl_int host_may(cl_mem m, bool read) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (!m->context->multi()) return CL_SUCCESS;
+  cl_mem_flags deny = read ? (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)
+                           : (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+  return (m->flags & deny) ? CL_INVALID_OPERATION : CL_SUCCESS;
+}
+
+Access map_access(cl_map_flags flags) {
+  return (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ? kReadWrite : kRead;
+}
+
+Access arg_access(const ArgMeta &meta, cl_mem m) {
+  if (m->flags & CL_MEM_READ_ONLY) return kRead;
+  return meta.known ? meta.access : kReadWrite;
+}
+
+// Maps in multi-device contexts hand out the host copy: a marker that makes
+// the host copy valid stands for the map.
+void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_flags flags, size_t offset,
+                    cl_uint n, const cl_event *events, cl_event *event, cl_command_type type, cl_int *errcode_ret) {
+  Command c(q, type);
+  Access access = map_access(flags);
+  cl_int err = c.wait_for(n, events);
+  if (err == CL_SUCCESS) err = c.use_host(m, access, kRead);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  void *ptr = static_cast<std::byte *>(host_copy(m)) + offset;
+  m->host_maps.emplace_back(ptr, access);
+  m->map_count.fetch_add(1);
+  err = c.run([](Launch &l) { return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event); },
+              event, blocking);
+  if (err == CL_SUCCESS) {
+    set_error(errcode_ret, CL_SUCCESS);
+    return ptr;
+  }
+  // Not mapped after all.
+  std::lock_guard lock(q->context->mutex);
+  auto it = std::find(m->host_maps.begin(), m->host_maps.end(), std::pair<void *, unsigned>(ptr, access));
+  if (it != m->host_maps.end()) {
+    m->host_maps.erase(it);
+    m->map_count.fetch_sub(1);
+  }
+  return fail(errcode_ret, err);
+}
+
+// The byte range [offset, offset + size) lies inside buffer `m`. Checked by
+// UniCL without overflow: a vendor's own `offset + size` check can wrap
+// (oclgrind then reads far out of bounds and crashes).
+bool in_bounds(cl_mem m, size_t offset, size_t size) {
+  return m->is_image() || (offset <= m->size && size <= m->size - offset);
+}
+
+// global_work_offset + global_work_size must fit in size_t; PoCL does not
+// check and runs the kernel with wrapped ids.
+bool offset_fits(cl_uint dim, const size_t *offset, const size_t *global) {
+  if (!offset || !global || dim == 0 || dim > 3) return true;  // other checks are the vendor's
+  for (cl_uint i = 0; i < dim; ++i)
+    if (global[i] > SIZE_MAX - offset[i]) return false;
+  return true;
+}
+
+bool valid_map_flags(cl_map_flags f) {
+  if (f & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return false;
+  return !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
+}
+
+// A fill pattern must be a power of two from 1 to 128 bytes.
+bool valid_pattern(const void *pattern, size_t size) {
+  return pattern && size >= 1 && size <= 128 && (size & (size - 1)) == 0;
+}
+
+std::vector<std::byte> copy_bytes(const void *p, size_t n) {
+  auto *b = static_cast<const std::byte *>(p);
+  return p ? std::vector<std::byte>(b, b + n) : std::vector<std::byte>();
+}
+
+}  // namespace
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                       void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_READ_BUFFER);
+  if (cl_int err = c.use_buffer(buffer, kRead); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueReadBuffer(l.vq, l.mem(0), l.blocking(blocking), offset, size, ptr, l.num_wait(),
+                                          l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                        const void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_WRITE_BUFFER);
+  if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueWriteBuffer(l.vq, l.mem(0), l.blocking(blocking), offset, size, ptr, l.num_wait(),
+                                           l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                           const size_t *buffer_origin, const size_t *host_origin,
+                                           const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint n,
+                                           const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_READ_BUFFER_RECT);
+  if (cl_int err = c.use_buffer(buffer, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes bo(buffer_origin), ho(host_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueReadBufferRect(l.vq, l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
+                                              buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                                              ptr, l.num_wait(), l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                            const size_t *buffer_origin, const size_t *host_origin,
+                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint n,
+                                            const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_WRITE_BUFFER_RECT);
+  if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes bo(buffer_origin), ho(host_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueWriteBufferRect(l.vq, l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
+                                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                                               ptr, l.num_wait(), l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+                                       size_t size, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_COPY_BUFFER);
+  if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueCopyBuffer(l.vq, l.mem(0), l.mem(1), src_offset, dst_offset, size, l.num_wait(),
+                                          l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                                           size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_COPY_BUFFER_RECT);
+  if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes so(src_origin), dso(dst_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueCopyBufferRect(l.vq, l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), src_row_pitch,
+                                              src_slice_pitch, dst_row_pitch, dst_slice_pitch, l.num_wait(),
+                                              l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
+                                       size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_FILL_BUFFER);
+  if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  if (!valid_pattern(pattern, pattern_size)) return CL_INVALID_VALUE;
+  return c.run([=, bytes = copy_bytes(pattern, pattern_size)](Launch &l) {
+    return l.vendor().clEnqueueFillBuffer(l.vq, l.mem(0), bytes.data(), pattern_size, offset, size, l.num_wait(),
+                                          l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                      const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint n,
+                                      const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(image, true); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_READ_IMAGE);
+  if (cl_int err = c.use_image(image, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes o(origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueReadImage(l.vq, l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
+                                         slice_pitch, ptr, l.num_wait(), l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                       const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                                       cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (cl_int err = host_may(image, false); err != CL_SUCCESS) return err;
+  Command c(q, CL_COMMAND_WRITE_IMAGE);
+  if (cl_int err = c.use_image(image, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes o(origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueWriteImage(l.vq, l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
+                                          slice_pitch, ptr, l.num_wait(), l.wait_list(), l.event);
+  }, event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                      const size_t *dst_origin, const size_t *region, cl_uint n,
+                                      const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_COPY_IMAGE);
+  if (cl_int err = c.use_image(src, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(src, src_origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes so(src_origin), dso(dst_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueCopyImage(l.vq, l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), l.num_wait(),
+                                         l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *fill_color, const size_t *origin,
+                                      const size_t *region, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_FILL_IMAGE);
+  if (cl_int err = c.use_image(image, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes o(origin), r(region);
+  // A fill colour is four 32-bit channels whatever the image format.
+  return c.run([=, color = copy_bytes(fill_color, 16)](Launch &l) {
+    return l.vendor().clEnqueueFillImage(l.vq, l.mem(0), color.empty() ? nullptr : color.data(), o.get(), r.get(),
+                                         l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                              const size_t *region, size_t dst_offset, cl_uint n,
+                                              const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+  if (cl_int err = c.use_image(src, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(src, src_origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes so(src_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueCopyImageToBuffer(l.vq, l.mem(0), l.mem(1), so.get(), r.get(), dst_offset,
+                                                 l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                                              const size_t *dst_origin, const size_t *region, cl_uint n,
+                                              const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+  if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_image(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  Sizes dso(dst_origin), r(region);
+  return c.run([=](Launch &l) {
+    return l.vendor().clEnqueueCopyBufferToImage(l.vq, l.mem(0), l.mem(1), src_offset, dso.get(), r.get(),
+                                                 l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                                     size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event,
+                                     cl_int *errcode_ret) {
+  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
+  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  // Checked here for every context: some vendors map with contradictory flags.
+  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (buffer->context->multi()) {
+    if (size == 0 || offset > buffer->size || size > buffer->size - offset)
+      return fail(errcode_ret, CL_INVALID_VALUE);
+    if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
+      return fail(errcode_ret, err);
+    return map_host_copy(q, buffer, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_BUFFER, errcode_ret);
+  }
+  Command c(q, CL_COMMAND_MAP_BUFFER);
+  cl_int err = c.use(buffer, map_access(flags));
+  if (err == CL_SUCCESS) err = c.wait_for(n, events);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  void *ptr = nullptr;
+  err = c.run([&](Launch &l) {
+    cl_int e = CL_SUCCESS;
+    ptr = l.vendor().clEnqueueMapBuffer(l.vq, l.mem(0), blocking, flags, offset, size, l.num_wait(), l.wait_list(),
+                                        l.event, &e);
+    return e;
+  }, event);
+  if (err == CL_SUCCESS) buffer->map_count.fetch_add(1);
+  set_error(errcode_ret, err);
+  return err == CL_SUCCESS ? ptr : nullptr;
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                                    const size_t *origin, const size_t *region, size_t *row_pitch,
+                                    size_t *slice_pitch, cl_uint n, const cl_event *events, cl_event *event,
+                                    cl_int *errcode_ret) {
+  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+  if (!live(image) || !image->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
+  if (image->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (image->context->multi()) {
+    if (!origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
+    // The host copy is tightly packed: rows of width * element size.
+    size_t rp = image->desc.image_width * image->element_size;
+    size_t rows = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : std::max<size_t>(image->desc.image_height, 1);
+    size_t sp = rp * rows;
+    *row_pitch = rp;
+    if (slice_pitch) *slice_pitch = sp;
+    size_t offset = origin[0] * image->element_size + origin[1] * rp + origin[2] * sp;
+    if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) offset = origin[0] * image->element_size + origin[1] * rp;
+    return map_host_copy(q, image, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_IMAGE, errcode_ret);
+  }
+  Command c(q, CL_COMMAND_MAP_IMAGE);
+  cl_int err = c.use(image, map_access(flags));
+  if (err == CL_SUCCESS) err = c.wait_for(n, events);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  void *ptr = nullptr;
+  err = c.run([&](Launch &l) {
+    cl_int e = CL_SUCCESS;
+    ptr = l.vendor().clEnqueueMapImage(l.vq, l.mem(0), blocking, flags, origin, region, row_pitch, slice_pitch,
+                                       l.num_wait(), l.wait_list(), l.event, &e);
+    return e;
+  }, event);
+  if (err == CL_SUCCESS) image->map_count.fetch_add(1);
+  set_error(errcode_ret, err);
+  return err == CL_SUCCESS ? ptr : nullptr;
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped_ptr, cl_uint n,
+                                           const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (m->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  Command c(q, CL_COMMAND_UNMAP_MEM_OBJECT);
+  if (m->context->multi()) {
+    auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.first == mapped_ptr; });
+    if (it == m->host_maps.end()) return CL_INVALID_VALUE;
+    if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+    // A map for writing handed the host copy to the application: when it
+    // gives it back, the host copy is the only valid one.
+    bool wrote = it->second & kWrite;
+    if (cl_int err = c.use_host(m, wrote ? kReadWrite : kRead, wrote ? kWrite : kRead); err != CL_SUCCESS) return err;
+    m->host_maps.erase(it);
+    m->map_count.fetch_sub(1);
+    return c.run([](Launch &l) {
+      return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+    }, event);
+  }
+  if (cl_int err = c.use(m, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  cl_int err = c.run([=](Launch &l) {
+    return l.vendor().clEnqueueUnmapMemObject(l.vq, l.mem(0), mapped_ptr, l.num_wait(), l.wait_list(), l.event);
+  }, event);
+  if (err == CL_SUCCESS) m->map_count.fetch_sub(1);
+  return err;
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                              cl_mem_migration_flags flags, cl_uint n, const cl_event *events,
+                                              cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (num_mem_objects == 0 || !mem_objects) return CL_INVALID_VALUE;
+  if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return CL_INVALID_VALUE;
+  Command c(q, CL_COMMAND_MIGRATE_MEM_OBJECTS);
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    cl_int err = (flags & CL_MIGRATE_MEM_OBJECT_HOST) && c.multi() ? c.use_host(mem_objects[i], kRead, kRead)
+                                                                    : c.use(mem_objects[i], kRead);
+    if (err != CL_SUCCESS) return err;
+  }
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  if (c.multi()) {
+    // The task moves the data where it is asked for; the marker orders the queue.
+    return c.run([](Launch &l) {
+      return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+    }, event);
+  }
+  return c.run([=](Launch &l) {
+    std::vector<cl_mem> vmems(l.mems->begin(), l.mems->end());
+    return l.vendor().clEnqueueMigrateMemObjects(l.vq, num_mem_objects, vmems.data(), flags, l.num_wait(),
+                                                 l.wait_list(), l.event);
+  }, event);
+}
+
+namespace {
+
+cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset, const size_t *global,
+              const size_t *local, cl_uint n, const cl_event *events, cl_event *event, cl_command_type type) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(k)) return CL_INVALID_KERNEL;
+  if (k->program->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
+  cl_kernel vk = q->scheduled ? nullptr : k->per_slot[q->slot].get();
+  if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
+  Command c(q, type);
+  if (!c.multi()) {
+    if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+    if (Runtime::get().trace().on()) c.describe_launch(k->name, 0, {});
+    return c.run([&](Launch &l) {
+      return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, offset, global, local, l.num_wait(), l.wait_list(),
+                                               l.event);
+    }, event);
+  }
+  // The arguments as they are now: the launch may be submitted after the
+  // application has set others.
+  std::vector<ArgValue> args;
+  {
+    std::lock_guard lock(k->mutex);
+    args = k->args;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    cl_mem m = args[i].mem;
+    if (!m) continue;
+    if (!live(m)) return CL_INVALID_KERNEL_ARGS;
+    if (cl_int err = c.use(m, arg_access(k->meta[i], m)); err != CL_SUCCESS) return err;
+  }
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  // Where the kernel exists: a scheduled launch may go to any of those slots.
+  std::vector<bool> runnable(k->per_slot.size());
+  for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
+  if (std::find(runnable.begin(), runnable.end(), true) == runnable.end()) return CL_INVALID_PROGRAM_EXECUTABLE;
+  Sizes o(offset, dim), g(global, dim), lw(local, dim);
+  size_t items = 1;
+  for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];
+  c.describe_launch(k->name, items, std::move(runnable));
+  return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
+    cl_kernel vk = nullptr;
+    if (cl_int err = launch_kernel(kernel.get(), args, l.slot, vk); err != CL_SUCCESS) return err;
+    return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, o.get(), g.get(), lw.get(), l.num_wait(), l.wait_list(),
+                                             l.event);
+  }, event);
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint work_dim,
+                                          const size_t *global_work_offset, const size_t *global_work_size,
+                                          const size_t *local_work_size, cl_uint n, const cl_event *events,
+                                          cl_event *event) {
+  return launch(q, k, work_dim, global_work_offset, global_work_size, local_work_size, n, events, event,
+                CL_COMMAND_NDRANGE_KERNEL);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *events, cl_event *event) {
+  const size_t one = 1;
+  return launch(q, k, 1, nullptr, &one, &one, n, events, event, CL_COMMAND_TASK);
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *user_func)(void *), void *args,
+                                         size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                                         const void **args_mem_loc, cl_uint n, const cl_event *events,
+                                         cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return CL_INVALID_VALUE;
+  if ((num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc))
+    return CL_INVALID_VALUE;
+  Command c(q, CL_COMMAND_NATIVE_KERNEL);
+  for (cl_uint i = 0; i < num_mem_objects; ++i)
+    if (cl_int err = c.use(mem_list[i], kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  // The vendor copies `args` and patches memory handles at args_mem_loc:
+  // those must hold the vendor's handles, in a copy of our own.
+  std::vector<size_t> at(num_mem_objects);
+  for (cl_uint i = 0; i < num_mem_objects; ++i) {
+    at[i] = static_cast<const std::byte *>(args_mem_loc[i]) - static_cast<std::byte *>(args);
+    if (!args || at[i] + sizeof(cl_mem) > cb_args) return CL_INVALID_VALUE;
+  }
+  return c.run([=, copy = copy_bytes(args, cb_args)](Launch &l) mutable {
+    std::vector<cl_mem> vmems(l.mems->begin(), l.mems->end());
+    std::vector<const void *> locs(num_mem_objects);
+    for (cl_uint i = 0; i < num_mem_objects; ++i) {
+      std::memcpy(copy.data() + at[i], &vmems[i], sizeof(cl_mem));
+      locs[i] = copy.data() + at[i];
+    }
+    return l.vendor().clEnqueueNativeKernel(l.vq, user_func, args ? copy.data() : nullptr, cb_args, num_mem_objects,
+                                            vmems.empty() ? nullptr : vmems.data(), locs.empty() ? nullptr : locs.data(),
+                                            l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_MARKER);
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  if (n == 0) c.follow_all(false);
+  return c.run([](Launch &l) {
+    return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events,
+                                                cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  Command c(q, CL_COMMAND_BARRIER);
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  c.follow_all(true);
+  return c.run([](Launch &l) {
+    return l.vendor().clEnqueueBarrierWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+  }, event);
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!event) return CL_INVALID_VALUE;
+  return api::clEnqueueMarkerWithWaitList(q, 0, nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) { return api::clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr); }
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event *events) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (n == 0 || !events) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!live(events[i])) return CL_INVALID_EVENT;
+  return api::clEnqueueBarrierWithWaitList(q, n, events, nullptr);
+}
+
+}  // namespace unicl::api

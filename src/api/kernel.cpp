@@ -1,0 +1,307 @@
+// Kernel entry points. A UniCL kernel holds one vendor kernel per slot its
+// program was built for; arguments are translated per slot (a UniCL buffer
+// becomes that slot's replica) and recorded for coherence and cloning.
+#include <cstring>
+#include <sstream>
+
+#include "api_decls.hpp"
+#include "api/api_util.hpp"
+#include "core/info.hpp"
+#include "core/program.hpp"
+#include "core/sampler.hpp"
+#include "memory/coherence.hpp"
+
+_cl_kernel::~_cl_kernel() {
+  if (program) program->attached_kernels.fetch_sub(1);
+}
+
+namespace unicl {
+namespace {
+
+void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
+  cl_uint n = 0;
+  vd(vk).clGetKernelInfo(vk, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+  k.meta.resize(n);
+  k.args.resize(n);
+  if (version < 120) return;
+  for (cl_uint i = 0; i < n; ++i) {
+    ArgMeta &m = k.meta[i];
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    cl_kernel_arg_access_qualifier acc = 0;
+    std::string type;
+    if (vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, nullptr) != CL_SUCCESS)
+      continue;
+    vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, nullptr);
+    vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, nullptr);
+    vendor_string([&](size_t sz, void *v, size_t *r) { return vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_TYPE_NAME, sz, v, r); },
+                  type);
+    m.known = true;
+    bool image = type.find("image") != std::string::npos;
+    m.sampler = type == "sampler_t";
+    m.local = aq == CL_KERNEL_ARG_ADDRESS_LOCAL;
+    m.memory = image || aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    bool read_only = aq == CL_KERNEL_ARG_ADDRESS_CONSTANT || (tq & CL_KERNEL_ARG_TYPE_CONST) ||
+                     (image && acc == CL_KERNEL_ARG_ACCESS_READ_ONLY);
+    bool write_only = image && acc == CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    m.access = read_only ? kRead : write_only ? kWrite : kReadWrite;
+  }
+}
+
+// True when the vendor program of `slot` holds an executable for its device.
+// Asked here rather than left to clCreateKernel because vendors differ on
+// unbuilt programs (oclgrind answers CL_INVALID_KERNEL_NAME).
+bool has_executable(_cl_program &program, size_t slot) {
+  cl_program vp = program.per_slot[slot].get();
+  const _cl_device_id &dev = *program.context->slots[slot].device;
+  cl_build_status status = CL_BUILD_NONE;
+  if (vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr) !=
+          CL_SUCCESS ||
+      status != CL_BUILD_SUCCESS)
+    return false;
+  if (dev.vendor_version < 120) return true;
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
+  return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
+cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_ret) {
+  auto k = make_object<_cl_kernel>();
+  k->name = name;
+  k->per_slot.resize(program->per_slot.size());
+  cl_int result = CL_INVALID_PROGRAM_EXECUTABLE;
+  for (size_t s = 0; s < program->per_slot.size(); ++s) {
+    cl_program vp = program->per_slot[s].get();
+    if (!vp || !has_executable(*program, s)) continue;
+    cl_int err = CL_SUCCESS;
+    cl_kernel vk = vd(vp).clCreateKernel(vp, name, &err);
+    if (err == CL_INVALID_PROGRAM_EXECUTABLE) continue;  // not built for this device
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    k->per_slot[s] = VendorRef<cl_kernel>::adopt(vk);
+    if (result != CL_SUCCESS) read_arg_meta(*k, vk, program->context->slots[s].device->vendor_version);
+    result = CL_SUCCESS;
+  }
+  if (result != CL_SUCCESS) return fail(errcode_ret, result);
+  k->program = Ref<_cl_program>(program);
+  program->attached_kernels.fetch_add(1);
+  return hand_out(std::move(k), errcode_ret);
+}
+
+cl_kernel first_vendor_kernel(_cl_kernel *k) {
+  for (auto &v : k->per_slot)
+    if (v) return v.get();
+  return nullptr;
+}
+
+cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
+  if (index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+  const ArgMeta &meta = k->meta[index];
+  _cl_context &ctx = *k->program->context;
+  void *given = (value && size == sizeof(void *)) ? *static_cast<void *const *>(value) : nullptr;
+  // Without argument info, a value that is the address of a UniCL memory
+  // object or sampler is taken as one; a released one is then refused
+  // below instead of reaching the vendor as a pointer it never made.
+  bool is_mem = meta.known ? meta.memory : is_handle_slot<_cl_mem>(given);
+  bool is_sampler = meta.known ? meta.sampler : is_handle_slot<_cl_sampler>(given);
+  ArgValue arg;
+  arg.set = true;
+  arg.size = size;
+  if (is_mem) {
+    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    if (given) {
+      auto *m = static_cast<cl_mem>(given);
+      if (!live(m) || m->context.get() != &ctx) return CL_INVALID_MEM_OBJECT;
+      arg.mem = m;
+    }
+    arg.null_value = !given;
+  } else if (is_sampler) {
+    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    auto *smp = static_cast<cl_sampler>(given);
+    if (!live(smp) || smp->context.get() != &ctx) return CL_INVALID_SAMPLER;
+  }
+  for (size_t s = 0; s < k->per_slot.size(); ++s) {
+    cl_kernel vk = k->per_slot[s].get();
+    if (!vk) continue;
+    cl_int err;
+    if (is_mem && arg.mem && ctx.multi()) {
+      // Set on the launch kernel when a launch is submitted (launch_kernel):
+      // the device's replica may not exist before.
+      continue;
+    } else if (is_mem && arg.mem) {
+      cl_mem rep = arg.mem->replicas[s].get();
+      err = vd(vk).clSetKernelArg(vk, index, size, &rep);
+    } else if (is_mem) {
+      cl_mem none = nullptr;
+      err = vd(vk).clSetKernelArg(vk, index, size, value ? &none : nullptr);
+    } else if (is_sampler) {
+      cl_sampler vs = static_cast<cl_sampler>(given)->per_slot[s].get();
+      err = vd(vk).clSetKernelArg(vk, index, size, &vs);
+    } else {
+      err = vd(vk).clSetKernelArg(vk, index, size, value);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  // Only now is `size` known to match the argument: copying earlier would
+  // read past a value the vendor rejects as too small.
+  if (value) arg.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
+  std::lock_guard guard(k->mutex);
+  k->args[index] = std::move(arg);
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out) {
+  std::lock_guard lock(k->mutex);
+  if (k->launch_per_slot.empty()) k->launch_per_slot.resize(k->per_slot.size());
+  auto &dk = k->launch_per_slot[slot];
+  if (!dk) {
+    cl_program vp = k->program->per_slot[slot].get();
+    cl_int err = CL_SUCCESS;
+    cl_kernel vk = vd(vp).clCreateKernel(vp, k->name.c_str(), &err);
+    if (err != CL_SUCCESS) return err;
+    dk = VendorRef<cl_kernel>::adopt(vk);
+  }
+  cl_kernel vk = dk.get();
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    const ArgValue &a = args[i];
+    if (!a.set) continue;
+    const void *value = a.bytes.empty() ? nullptr : a.bytes.data();
+    void *given = nullptr;
+    if (a.bytes.size() == sizeof(void *)) std::memcpy(&given, a.bytes.data(), sizeof given);
+    bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
+    cl_int err;
+    if (a.mem) {
+      cl_mem rep;
+      if ((err = replica(a.mem, slot, rep)) != CL_SUCCESS) return err;
+      err = vd(vk).clSetKernelArg(vk, i, a.size, &rep);
+    } else if (sampler && given) {
+      auto *smp = static_cast<cl_sampler>(given);
+      if (!live(smp)) return CL_INVALID_KERNEL_ARGS;
+      cl_sampler vs = smp->per_slot[slot].get();
+      err = vd(vk).clSetKernelArg(vk, i, a.size, &vs);
+    } else {
+      err = vd(vk).clSetKernelArg(vk, i, a.size, value);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  out = vk;
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
+  if (!live(program)) return fail(errcode_ret, CL_INVALID_PROGRAM);
+  if (!kernel_name) return fail(errcode_ret, CL_INVALID_VALUE);
+  return create_kernel(program, kernel_name, errcode_ret);
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                            cl_uint *num_kernels_ret) {
+  if (!live(program)) return CL_INVALID_PROGRAM;
+  std::string names;
+  cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
+  for (auto &vp : program->per_slot) {
+    if (!vp) continue;
+    err = vendor_string([&](size_t n, void *v, size_t *r) {
+      return vd(vp.get()).clGetProgramInfo(vp.get(), CL_PROGRAM_KERNEL_NAMES, n, v, r);
+    }, names);
+    if (err == CL_SUCCESS) break;
+  }
+  if (err != CL_SUCCESS) return err;
+  std::vector<std::string> list;
+  std::stringstream ss(names);
+  for (std::string n; std::getline(ss, n, ';');)
+    if (!n.empty()) list.push_back(n);
+  if (kernels && num_kernels < list.size()) return CL_INVALID_VALUE;
+  if (kernels) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      kernels[i] = create_kernel(program, list[i].c_str(), &err);
+      if (err != CL_SUCCESS) {
+        for (size_t j = 0; j < i; ++j) release(kernels[j]);
+        return err;
+      }
+    }
+  }
+  if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(list.size());
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle(k, CL_INVALID_KERNEL); }
+cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle(k, CL_INVALID_KERNEL); }
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_size, const void *arg_value) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  return set_arg(k, arg_index, arg_size, arg_value);
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  switch (param) {
+    case CL_KERNEL_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, k->refs.load());
+    case CL_KERNEL_CONTEXT: return info_value<cl_context>(size, value, size_ret, k->program->context.get());
+    case CL_KERNEL_PROGRAM: return info_value<cl_program>(size, value, size_ret, k->program.get());
+    case CL_KERNEL_FUNCTION_NAME:
+    case CL_KERNEL_NUM_ARGS:
+    case CL_KERNEL_ATTRIBUTES: {
+      cl_kernel vk = first_vendor_kernel(k);
+      return vd(vk).clGetKernelInfo(vk, param, size, value, size_ret);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
+                                            size_t size, void *value, size_t *size_ret) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  size_t slot = _cl_context::npos;
+  if (!device) {
+    size_t count = 0;
+    for (size_t s = 0; s < k->per_slot.size(); ++s)
+      if (k->per_slot[s]) slot = s, ++count;
+    if (count != 1) return CL_INVALID_DEVICE;
+  } else {
+    if (!live(device)) return CL_INVALID_DEVICE;
+    slot = k->program->context->slot_of(device);
+    if (slot == _cl_context::npos || !k->per_slot[slot]) return CL_INVALID_DEVICE;
+  }
+  cl_kernel vk = k->per_slot[slot].get();
+  cl_device_id vdev = k->program->context->slots[slot].device->vendor;
+  return vd(vk).clGetKernelWorkGroupInfo(vk, vdev, param, size, value, size_ret);
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_arg_info param, size_t size,
+                                      void *value, size_t *size_ret) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  if (arg_index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+  for (size_t s = 0; s < k->per_slot.size(); ++s) {
+    if (!k->per_slot[s]) continue;
+    if (k->program->context->slots[s].device->vendor_version < 120) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+    cl_kernel vk = k->per_slot[s].get();
+    return vd(vk).clGetKernelArgInfo(vk, arg_index, param, size, value, size_ret);
+  }
+  return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
+  if (!live(source)) return fail(errcode_ret, CL_INVALID_KERNEL);
+  cl_int err = CL_SUCCESS;
+  Ref<_cl_kernel> clone(create_kernel(source->program.get(), source->name.c_str(), &err), true);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  std::vector<ArgValue> args;
+  {
+    std::lock_guard lock(source->mutex);
+    args = source->args;
+  }
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    if (!args[i].set) continue;
+    err = set_arg(clone.get(), i, args[i].size, args[i].bytes.empty() ? nullptr : args[i].bytes.data());
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  }
+  return hand_out(std::move(clone), errcode_ret);
+}
+
+}  // namespace unicl::api

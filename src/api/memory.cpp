@@ -1,0 +1,355 @@
+// Buffer, sub-buffer and image entry points.
+#include <algorithm>
+
+#include "api_decls.hpp"
+#include "api/api_util.hpp"
+#include "core/image_desc.hpp"
+#include "core/image_format.hpp"
+#include "core/info.hpp"
+#include "memory/coherence.hpp"
+
+namespace unicl {
+
+namespace {
+
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags kHostPtrFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+bool more_than_one(cl_mem_flags f) { return (f & (f - 1)) != 0; }
+
+cl_int check_flags(cl_mem_flags flags) {
+  if (flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)) return CL_INVALID_VALUE;
+  if (more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)) return CL_INVALID_VALUE;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+cl_int check_host_ptr(cl_mem_flags flags, const void *host_ptr) {
+  bool wants = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  return wants == (host_ptr != nullptr) ? CL_SUCCESS : CL_INVALID_HOST_PTR;
+}
+
+cl_mem_flags with_default_access(cl_mem_flags flags) {
+  return (flags & kAccessFlags) ? flags : flags | CL_MEM_READ_WRITE;
+}
+
+cl_int check_properties(const cl_mem_properties *props, _cl_mem &m) {
+  if (!props) return CL_SUCCESS;
+  m.properties_given = true;
+  if (*props != 0) return CL_INVALID_PROPERTY;  // no buffer/image properties are defined by the core spec
+  m.property_list.push_back(0);
+  return CL_SUCCESS;
+}
+
+Ref<_cl_mem> new_mem(cl_context ctx, cl_mem_object_type type, cl_mem_flags flags, void *host_ptr) {
+  auto m = make_object<_cl_mem>();
+  m->context = Ref<_cl_context>(ctx);
+  m->type = type;
+  m->flags = with_default_access(flags);
+  m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  m->replicas.resize(ctx->slots.size());
+  m->notice = std::make_shared<DestructionNotice>();
+  m->notice->handle = m.get();
+  return m;
+}
+
+// Creates the vendor object of a single-device context, flags unchanged.
+template <class Create>
+cl_int single_slot_create(_cl_mem &m, Create &&create) {
+  cl_int err = CL_SUCCESS;
+  cl_mem v = create(m.context->vendor(0), &err);
+  if (err != CL_SUCCESS) return err;
+  m.replicas[0] = VendorRef<cl_mem>::adopt(v);
+  return register_replica(&m, v);
+}
+
+cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
+                     void *host_ptr, cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (size == 0) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
+  auto m = new_mem(context, CL_MEM_OBJECT_BUFFER, flags, host_ptr);
+  if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
+  m->size = size;
+  if (!context->multi()) {
+    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int *e) {
+      return vd(v).clCreateBuffer(v, flags, size, host_ptr, e);
+    });
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    return hand_out(std::move(m), errcode_ret);
+  }
+  cl_ulong largest = 0;
+  for (auto &s : context->slots) {
+    cl_ulong max_alloc = 0;
+    vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                                         nullptr);
+    largest = std::max(largest, max_alloc);
+  }
+  if (size > largest) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
+  return hand_out(std::move(m), errcode_ret);
+}
+
+cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_flags flags,
+                    const cl_image_format *format, const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (!format || image_element_size(*format) == 0) return fail(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  if (!desc) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (cl_int err = check_image_desc(*context, *desc, image_element_size(*format), host_ptr); err != CL_SUCCESS)
+    return fail(errcode_ret, err);
+  cl_mem buffer = desc->buffer;
+  if (buffer && (!live(buffer) || buffer->is_image())) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  auto m = new_mem(context, desc->image_type, flags, host_ptr);
+  if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
+  m->format = *format;
+  m->desc = *desc;
+  m->element_size = image_element_size(*format);
+  if (buffer) {
+    m->parent = Ref<_cl_mem>(buffer);
+    buffer->children.fetch_add(1);
+  }
+  if (!context->multi()) {
+    cl_image_desc d = *desc;
+    if (buffer) d.buffer = buffer->replicas[0].get();
+    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int *e) {
+      return vd(v).clCreateImage(v, flags, format, &d, host_ptr, e);
+    });
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  } else {
+    if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
+    // Images are made on every device at once so each vendor checks the
+    // format and sizes now, as the spec wants errors at creation.
+    std::lock_guard lock(context->mutex);
+    for (size_t s = 0; s < context->slots.size(); ++s) {
+      cl_mem rep;
+      if (cl_int err = replica(m.get(), s, rep); err != CL_SUCCESS) return fail(errcode_ret, err);
+    }
+  }
+  if (m->replicas[0]) {
+    cl_mem v = m->replicas[0].get();
+    vd(v).clGetMemObjectInfo(v, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+  }
+  return hand_out(std::move(m), errcode_ret);
+}
+
+size_t image_row_pitch(const _cl_mem &m) {
+  if (m.desc.image_row_pitch && m.host_ptr) return m.desc.image_row_pitch;
+  return m.desc.image_width * m.element_size;
+}
+
+// Bytes between the slices of a 3D image or the layers of an array; 0 for
+// images that have neither.
+size_t image_slice_pitch(const _cl_mem &m) {
+  switch (m.type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return image_row_pitch(m);
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+      if (m.desc.image_slice_pitch && m.host_ptr) return m.desc.image_slice_pitch;
+      return image_row_pitch(m) * m.desc.image_height;
+    default: return 0;
+  }
+}
+
+// clCreateImage2D/3D take sizes and pitches as arguments, and report bad
+// ones as CL_INVALID_IMAGE_SIZE rather than as a bad descriptor.
+cl_mem create_legacy_image(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                           const cl_image_desc &desc, void *host_ptr, cl_int *errcode_ret) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = create_image(context, nullptr, flags, format, &desc, host_ptr, &err);
+  set_error(errcode_ret, err == CL_INVALID_IMAGE_DESCRIPTOR ? CL_INVALID_IMAGE_SIZE : err);
+  return m;
+}
+
+}  // namespace
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                                  cl_int *errcode_ret) {
+  return create_buffer(context, nullptr, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                                                cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
+  return create_buffer(context, properties, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
+                                     cl_int *errcode_ret) {
+  if (!live(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent)
+    return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
+  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags))
+    return fail(errcode_ret, CL_INVALID_VALUE);
+  cl_mem_flags pf = buffer->flags;
+  if (((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return fail(errcode_ret, CL_INVALID_VALUE);
+  const auto *region = static_cast<const cl_buffer_region *>(info);
+  if (region->size == 0) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (region->origin > buffer->size || region->size > buffer->size - region->origin)
+    return fail(errcode_ret, CL_INVALID_VALUE);
+  cl_context ctx = buffer->context.get();
+  // The sub-buffer inherits what it does not set from its parent.
+  cl_mem_flags sub_flags = flags;
+  if (!(flags & kAccessFlags)) sub_flags |= pf & kAccessFlags;
+  if (!(flags & kHostAccessFlags)) sub_flags |= pf & kHostAccessFlags;
+  sub_flags |= pf & kHostPtrFlags;
+  bool aligned = false;
+  for (auto &s : ctx->slots) {
+    cl_uint bits = 0;
+    vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
+    if (bits == 0 || region->origin % (bits / 8) == 0) aligned = true;
+  }
+  if (!aligned) return fail(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+  auto m = new_mem(ctx, CL_MEM_OBJECT_BUFFER, sub_flags, nullptr);
+  m->flags = sub_flags;
+  m->parent = Ref<_cl_mem>(buffer);
+  buffer->children.fetch_add(1);
+  m->origin = region->origin;
+  m->size = region->size;
+  if (buffer->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = static_cast<std::byte *>(buffer->host_ptr) + region->origin;
+  if (!ctx->multi()) {
+    cl_mem parent_v = buffer->replicas[0].get();
+    cl_int err = single_slot_create(*m, [&](cl_context, cl_int *e) {
+      return vd(parent_v).clCreateSubBuffer(parent_v, flags, type, info, e);
+    });
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  } else {
+    m->notice->staging = buffer->root()->notice->staging;
+  }
+  return hand_out(std::move(m), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                                 const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
+  return create_image(context, nullptr, flags, format, desc, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
+                                               cl_mem_flags flags, const cl_image_format *format,
+                                               const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
+  return create_image(context, properties, flags, format, desc, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                                   size_t width, size_t height, size_t row_pitch, void *host_ptr,
+                                   cl_int *errcode_ret) {
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  desc.image_row_pitch = row_pitch;
+  return create_legacy_image(context, flags, format, desc, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                                   size_t width, size_t height, size_t depth, size_t row_pitch, size_t slice_pitch,
+                                   void *host_ptr, cl_int *errcode_ret) {
+  // The 1.x entry point, unlike clCreateImage, wants a real third dimension.
+  if (depth <= 1 && live(context)) return fail(errcode_ret, CL_INVALID_IMAGE_SIZE);
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+  desc.image_width = width;
+  desc.image_height = height;
+  desc.image_depth = depth;
+  desc.image_row_pitch = row_pitch;
+  desc.image_slice_pitch = slice_pitch;
+  return create_legacy_image(context, flags, format, desc, host_ptr, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return retain_handle(m, CL_INVALID_MEM_OBJECT); }
+cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle(m, CL_INVALID_MEM_OBJECT); }
+
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
+                                              cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats) {
+  if (!live(context)) return CL_INVALID_CONTEXT;
+  if (num_entries == 0 && formats) return CL_INVALID_VALUE;
+  if (check_flags(flags) != CL_SUCCESS) return CL_INVALID_VALUE;
+  std::vector<cl_image_format> all;
+  for (auto &s : context->slots) {
+    cl_context v = s.vendor.get();
+    cl_uint n = 0;
+    if (cl_int err = vd(v).clGetSupportedImageFormats(v, flags, type, 0, nullptr, &n); err != CL_SUCCESS) return err;
+    std::vector<cl_image_format> mine(n);
+    if (n) vd(v).clGetSupportedImageFormats(v, flags, type, n, mine.data(), nullptr);
+    for (auto &f : mine) {
+      bool seen = std::any_of(all.begin(), all.end(), [&](const cl_image_format &g) {
+        return g.image_channel_order == f.image_channel_order && g.image_channel_data_type == f.image_channel_data_type;
+      });
+      if (!seen) all.push_back(f);
+    }
+  }
+  if (formats) std::copy_n(all.begin(), std::min<size_t>(num_entries, all.size()), formats);
+  if (num_formats) *num_formats = static_cast<cl_uint>(all.size());
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  switch (param) {
+    case CL_MEM_TYPE: return info_value(size, value, size_ret, m->type);
+    case CL_MEM_FLAGS: return info_value(size, value, size_ret, m->flags);
+    case CL_MEM_SIZE: return info_value(size, value, size_ret, m->size);
+    case CL_MEM_HOST_PTR: return info_value(size, value, size_ret, m->host_ptr);
+    case CL_MEM_MAP_COUNT: return info_value<cl_uint>(size, value, size_ret, m->map_count.load());
+    case CL_MEM_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, m->refs.load());
+    case CL_MEM_CONTEXT: return info_value<cl_context>(size, value, size_ret, m->context.get());
+    case CL_MEM_ASSOCIATED_MEMOBJECT:
+      return info_value<cl_mem>(size, value, size_ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent.get() : nullptr);
+    case CL_MEM_OFFSET: return info_value(size, value, size_ret, m->origin);
+    case CL_MEM_USES_SVM_POINTER: return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
+    case CL_MEM_PROPERTIES: return info_vector(size, value, size_ret, m->property_list);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(m) || !m->is_image()) return CL_INVALID_MEM_OBJECT;
+  switch (param) {
+    case CL_IMAGE_FORMAT: return info_value(size, value, size_ret, m->format);
+    case CL_IMAGE_ELEMENT_SIZE: return info_value(size, value, size_ret, m->element_size);
+    case CL_IMAGE_BUFFER: return info_value<cl_mem>(size, value, size_ret, m->parent.get());
+    case CL_IMAGE_NUM_MIP_LEVELS: return info_value<cl_uint>(size, value, size_ret, 0);
+    case CL_IMAGE_NUM_SAMPLES: return info_value<cl_uint>(size, value, size_ret, 0);
+    case CL_IMAGE_ROW_PITCH:
+    case CL_IMAGE_SLICE_PITCH: {
+      cl_mem v = m->replicas[0].get();
+      size_t pitch = 0;
+      if (cl_int err = vd(v).clGetImageInfo(v, param, sizeof pitch, &pitch, nullptr); err != CL_SUCCESS) return err;
+      // Some vendors (oclgrind) echo the pitch the application passed,
+      // 0 included; the specification wants the pitch in effect.
+      if (pitch == 0) pitch = param == CL_IMAGE_ROW_PITCH ? image_row_pitch(*m) : image_slice_pitch(*m);
+      return info_value(size, value, size_ret, pitch);
+    }
+    default: {
+      cl_mem v = m->replicas[0].get();
+      return vd(v).clGetImageInfo(v, param, size, value, size_ret);
+    }
+  }
+}
+
+// Pipes are an optional feature UniCL reports absent: no memory object is a
+// pipe, which the spec answers with CL_INVALID_MEM_OBJECT.
+cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
+  (void)pipe;
+  return CL_INVALID_MEM_OBJECT;
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *pfn)(cl_mem, void *), void *user_data) {
+  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (!pfn) return CL_INVALID_VALUE;
+  std::lock_guard lock(m->notice->mutex);
+  m->notice->callbacks.emplace_back(pfn, user_data);
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl::api

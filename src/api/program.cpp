@@ -1,0 +1,310 @@
+// Program entry points: one vendor program per device slot of the program.
+#include <algorithm>
+#include <cstring>
+
+#include "api_decls.hpp"
+#include "api/api_util.hpp"
+#include "core/info.hpp"
+#include "core/program.hpp"
+
+namespace unicl {
+namespace {
+
+Ref<_cl_program> new_program(cl_context ctx) {
+  auto p = make_object<_cl_program>();
+  p->context = Ref<_cl_context>(ctx);
+  p->per_slot.resize(ctx->slots.size());
+  return p;
+}
+
+// Resolves an optional (num, list) of devices against the program's own:
+// every slot of `p` with a vendor program when the list is empty.
+cl_int target_slots(_cl_program *p, cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
+  if ((num == 0) != (list == nullptr)) return CL_INVALID_VALUE;
+  if (!list) {
+    for (size_t s = 0; s < p->per_slot.size(); ++s)
+      if (p->per_slot[s]) slots.push_back(s);
+    return CL_SUCCESS;
+  }
+  for (cl_uint i = 0; i < num; ++i) {
+    if (!live(list[i])) return CL_INVALID_DEVICE;
+    size_t s = p->context->slot_of(list[i]);
+    if (s == _cl_context::npos || !p->per_slot[s]) return CL_INVALID_DEVICE;
+    slots.push_back(s);
+  }
+  return CL_SUCCESS;
+}
+
+// Combines per-device results: a build failure wins over other errors.
+cl_int combine(cl_int so_far, cl_int next) {
+  if (so_far == CL_SUCCESS) return next;
+  if (next == CL_BUILD_PROGRAM_FAILURE || next == CL_COMPILE_PROGRAM_FAILURE || next == CL_LINK_PROGRAM_FAILURE)
+    return next;
+  return so_far;
+}
+
+}  // namespace
+}  // namespace unicl
+
+namespace unicl::api {
+
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                                                 const size_t *lengths, cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (count == 0 || !strings) return fail(errcode_ret, CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < count; ++i)
+    if (!strings[i]) return fail(errcode_ret, CL_INVALID_VALUE);
+  auto p = new_program(context);
+  for (size_t s = 0; s < context->slots.size(); ++s) {
+    cl_context v = context->vendor(s);
+    cl_int err = CL_SUCCESS;
+    cl_program vp = vd(v).clCreateProgramWithSource(v, count, strings, lengths, &err);
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->devices.push_back(context->slots[s].device.get());
+  }
+  return hand_out(std::move(p), errcode_ret);
+}
+
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *devices,
+                                                 const size_t *lengths, const unsigned char **binaries,
+                                                 cl_int *binary_status, cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < num_devices; ++i)
+    if (!live(devices[i]) || context->slot_of(devices[i]) == _cl_context::npos)
+      return fail(errcode_ret, CL_INVALID_DEVICE);
+  cl_int result = CL_SUCCESS;
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    bool bad = !binaries[i] || lengths[i] == 0;
+    if (binary_status) binary_status[i] = bad ? CL_INVALID_VALUE : CL_SUCCESS;
+    if (bad) result = CL_INVALID_VALUE;
+  }
+  if (result != CL_SUCCESS) return fail(errcode_ret, result);
+  auto p = new_program(context);
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    size_t s = context->slot_of(devices[i]);
+    cl_context v = context->vendor(s);
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program vp = vd(v).clCreateProgramWithBinary(v, 1, &devices[i]->vendor, &lengths[i], &binaries[i], &status, &err);
+    if (binary_status) binary_status[i] = status;
+    if (err != CL_SUCCESS) {
+      result = err;
+      continue;
+    }
+    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->devices.push_back(devices[i]);
+  }
+  if (result != CL_SUCCESS) return fail(errcode_ret, result);
+  return hand_out(std::move(p), errcode_ret);
+}
+
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                                         const cl_device_id *devices, const char *kernel_names,
+                                                         cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, CL_INVALID_VALUE);
+  auto p = new_program(context);
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    if (!live(devices[i])) return fail(errcode_ret, CL_INVALID_DEVICE);
+    size_t s = context->slot_of(devices[i]);
+    if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+    cl_context v = context->vendor(s);
+    cl_int err = CL_SUCCESS;
+    cl_program vp = vd(v).clCreateProgramWithBuiltInKernels(v, 1, &devices[i]->vendor, kernel_names, &err);
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->devices.push_back(devices[i]);
+  }
+  return hand_out(std::move(p), errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle(p, CL_INVALID_PROGRAM); }
+cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle(p, CL_INVALID_PROGRAM); }
+
+cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                  const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                  void *user_data) {
+  if (!live(program)) return CL_INVALID_PROGRAM;
+  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
+  std::vector<size_t> slots;
+  if (cl_int err = target_slots(program, num_devices, device_list, slots); err != CL_SUCCESS) return err;
+  if (program->attached_kernels.load() > 0) return CL_INVALID_OPERATION;
+  cl_int result = CL_SUCCESS;
+  {
+    std::lock_guard lock(program->build_mutex);
+    for (size_t s : slots) {
+      cl_program vp = program->per_slot[s].get();
+      cl_device_id vdev = program->context->slots[s].device->vendor;
+      result = combine(result, vd(vp).clBuildProgram(vp, 1, &vdev, options, nullptr, nullptr));
+    }
+  }
+  if (pfn_notify) pfn_notify(program, user_data);
+  return result;
+}
+
+cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                    const char *options, cl_uint num_input_headers, const cl_program *input_headers,
+                                    const char **header_include_names,
+                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+  if (!live(program)) return CL_INVALID_PROGRAM;
+  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
+  if ((num_input_headers == 0) != (input_headers == nullptr) ||
+      (num_input_headers == 0) != (header_include_names == nullptr))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_input_headers; ++i)
+    if (!live(input_headers[i])) return CL_INVALID_PROGRAM;
+  std::vector<size_t> slots;
+  if (cl_int err = target_slots(program, num_devices, device_list, slots); err != CL_SUCCESS) return err;
+  if (program->attached_kernels.load() > 0) return CL_INVALID_OPERATION;
+  cl_int result = CL_SUCCESS;
+  {
+    std::lock_guard lock(program->build_mutex);
+    for (size_t s : slots) {
+      std::vector<cl_program> headers;
+      for (cl_uint i = 0; i < num_input_headers; ++i) headers.push_back(input_headers[i]->per_slot[s].get());
+      if (std::count(headers.begin(), headers.end(), nullptr)) return CL_INVALID_OPERATION;
+      cl_program vp = program->per_slot[s].get();
+      cl_device_id vdev = program->context->slots[s].device->vendor;
+      result = combine(result, vd(vp).clCompileProgram(vp, 1, &vdev, options, num_input_headers,
+                                                       headers.empty() ? nullptr : headers.data(),
+                                                       header_include_names, nullptr, nullptr));
+    }
+  }
+  if (pfn_notify) pfn_notify(program, user_data);
+  return result;
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                                     const char *options, cl_uint num_input_programs,
+                                     const cl_program *input_programs,
+                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+                                     cl_int *errcode_ret) {
+  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (num_input_programs == 0 || !input_programs) return fail(errcode_ret, CL_INVALID_VALUE);
+  if ((num_devices == 0) != (device_list == nullptr)) return fail(errcode_ret, CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < num_input_programs; ++i)
+    if (!live(input_programs[i]) || input_programs[i]->context.get() != context)
+      return fail(errcode_ret, CL_INVALID_PROGRAM);
+  std::vector<size_t> slots;
+  if (device_list) {
+    for (cl_uint i = 0; i < num_devices; ++i) {
+      if (!live(device_list[i])) return fail(errcode_ret, CL_INVALID_DEVICE);
+      size_t s = context->slot_of(device_list[i]);
+      if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+      slots.push_back(s);
+    }
+  } else {
+    for (size_t s = 0; s < context->slots.size(); ++s) {
+      bool all_inputs = std::all_of(input_programs, input_programs + num_input_programs,
+                                    [s](cl_program p) { return bool(p->per_slot[s]); });
+      if (all_inputs) slots.push_back(s);
+    }
+  }
+  auto p = new_program(context);
+  cl_int result = CL_SUCCESS;
+  for (size_t s : slots) {
+    std::vector<cl_program> inputs;
+    for (cl_uint i = 0; i < num_input_programs; ++i) inputs.push_back(input_programs[i]->per_slot[s].get());
+    if (std::count(inputs.begin(), inputs.end(), nullptr)) return fail(errcode_ret, CL_INVALID_OPERATION);
+    cl_context v = context->vendor(s);
+    cl_device_id vdev = context->slots[s].device->vendor;
+    cl_int err = CL_SUCCESS;
+    cl_program vp = vd(v).clLinkProgram(v, 1, &vdev, options, num_input_programs, inputs.data(), nullptr, nullptr, &err);
+    result = combine(result, err);
+    if (vp) {
+      p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+      p->devices.push_back(context->slots[s].device.get());
+    }
+  }
+  if (p->devices.empty()) return fail(errcode_ret, result == CL_SUCCESS ? CL_INVALID_OPERATION : result);
+  if (pfn_notify) pfn_notify(p.get(), user_data);
+  set_error(errcode_ret, result);
+  return p.detach();
+}
+
+cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(p)) return CL_INVALID_PROGRAM;
+  auto slots_in_order = [p] {
+    std::vector<size_t> slots;
+    for (cl_device_id d : p->devices) slots.push_back(p->context->slot_of(d));
+    return slots;
+  };
+  switch (param) {
+    case CL_PROGRAM_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, p->refs.load());
+    case CL_PROGRAM_CONTEXT: return info_value<cl_context>(size, value, size_ret, p->context.get());
+    case CL_PROGRAM_NUM_DEVICES:
+      return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(p->devices.size()));
+    case CL_PROGRAM_DEVICES: return info_vector(size, value, size_ret, p->devices);
+    case CL_PROGRAM_BINARY_SIZES: {
+      std::vector<size_t> sizes;
+      for (size_t s : slots_in_order()) {
+        size_t n = 0;
+        cl_program vp = p->per_slot[s].get();
+        if (cl_int err = vd(vp).clGetProgramInfo(vp, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, nullptr); err != CL_SUCCESS)
+          return err;
+        sizes.push_back(n);
+      }
+      return info_vector(size, value, size_ret, sizes);
+    }
+    case CL_PROGRAM_BINARIES: {
+      size_t n = p->devices.size() * sizeof(unsigned char *);
+      if (value) {
+        if (size < n) return CL_INVALID_VALUE;
+        auto **out = static_cast<unsigned char **>(value);
+        size_t i = 0;
+        for (size_t s : slots_in_order()) {
+          cl_program vp = p->per_slot[s].get();
+          if (out[i])
+            if (cl_int err = vd(vp).clGetProgramInfo(vp, CL_PROGRAM_BINARIES, sizeof(unsigned char *), &out[i], nullptr);
+                err != CL_SUCCESS)
+              return err;
+          ++i;
+        }
+      }
+      if (size_ret) *size_ret = n;
+      return CL_SUCCESS;
+    }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
+    case CL_PROGRAM_IL: return info_bytes(size, value, size_ret, nullptr, 0);
+    case CL_PROGRAM_NUM_KERNELS:
+    case CL_PROGRAM_KERNEL_NAMES: {
+      // Answered by a device the program was built for.
+      cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
+      for (size_t s : slots_in_order()) {
+        cl_program vp = p->per_slot[s].get();
+        err = vd(vp).clGetProgramInfo(vp, param, size, value, size_ret);
+        if (err != CL_INVALID_PROGRAM_EXECUTABLE) return err;
+      }
+      return err;
+    }
+    case CL_PROGRAM_SOURCE: {
+      cl_program vp = p->first_vendor();
+      return vd(vp).clGetProgramInfo(vp, param, size, value, size_ret);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
+                                         void *value, size_t *size_ret) {
+  if (!live(p)) return CL_INVALID_PROGRAM;
+  if (!live(device)) return CL_INVALID_DEVICE;
+  size_t s = p->context->slot_of(device);
+  if (s == _cl_context::npos || !p->per_slot[s]) return CL_INVALID_DEVICE;
+  cl_program vp = p->per_slot[s].get();
+  if (param == CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE && device->vendor_version < 200)
+    return info_value<size_t>(size, value, size_ret, 0);
+  if (param == CL_PROGRAM_BUILD_LOG || param == CL_PROGRAM_BUILD_OPTIONS) {
+    // A program never built for the device has an empty log and no options;
+    // PoCL answers CL_INVALID_PROGRAM instead.
+    cl_build_status status = CL_BUILD_NONE;
+    vd(vp).clGetProgramBuildInfo(vp, device->vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
+    if (status == CL_BUILD_NONE) return info_string(size, value, size_ret, "");
+  }
+  return vd(vp).clGetProgramBuildInfo(vp, device->vendor, param, size, value, size_ret);
+}
+
+}  // namespace unicl::api

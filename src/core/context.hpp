@@ -1,0 +1,65 @@
+// A UniCL context spans devices of any vendors. Underneath, each device has
+// a vendor context of its own (a "slot"): UniCL, not the vendor, keeps
+// buffers coherent between devices, because vendors' own multi-device
+// migration cannot be relied on and cannot cross vendors at all.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <mutex>
+#include <vector>
+
+#include "core/device.hpp"
+
+namespace unicl { class ContextScheduler; }
+
+struct DeviceSlot {
+  unicl::Ref<_cl_device_id> device;
+  unicl::VendorRef<cl_context> vendor;
+  // In-order queue for the transfers UniCL issues itself (made on first use).
+  unicl::VendorRef<cl_command_queue> transfer_queue;
+  // Bytes of replicas UniCL lets live on the device, and holds there now
+  // (multi-device contexts; guarded by the context's memory_mutex).
+  size_t mem_limit = SIZE_MAX;
+  size_t mem_used = 0;
+};
+
+struct _cl_context : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Context;
+  using Notify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
+  using Destructor = void(CL_CALLBACK *)(cl_context, void *);
+
+  _cl_context();
+  ~_cl_context();
+
+  std::vector<DeviceSlot> slots;
+  std::vector<cl_context_properties> properties;  // as given, 0-terminated or empty
+  Notify notify = nullptr;
+  void *notify_data = nullptr;
+  std::vector<std::pair<Destructor, void *>> destructors;
+  std::string scheduler = "heft";  // policy of scheduled queues
+  cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
+  std::unique_ptr<unicl::ContextScheduler> engine;  // multi-device contexts; uses `mutex`
+  // Memory objects of a multi-device context that own device replicas,
+  // for eviction, and the slots' accounting. Taken after `mutex` when both
+  // are; alone by memory objects' destructors, which may run with `mutex`
+  // held by the same thread.
+  std::mutex memory_mutex;
+  std::vector<_cl_mem *> memory_objects;
+  uint64_t use_clock = 0;  // guarded by `mutex`: orders buffers by last use
+  // Guards lazy per-slot state and, in multi-slot contexts, the coherence
+  // state of every buffer (one lock per context keeps lock order trivial).
+  std::mutex mutex;
+
+  static constexpr size_t npos = ~size_t{0};
+  size_t slot_of(cl_device_id d) const {
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].device.get() == d) return i;
+    return npos;
+  }
+  bool multi() const { return slots.size() > 1; }
+  cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
+  // Caller holds `mutex`.
+  cl_int transfer_queue(size_t slot, cl_command_queue &out);
+};

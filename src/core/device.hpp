@@ -1,0 +1,51 @@
+// UniCL platform and devices. The one platform holds every device of every
+// vendor platform; each UniCL device wraps exactly one vendor device.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/object.hpp"
+#include "backend/vendor.hpp"
+
+struct _cl_platform_id : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Platform;
+  _cl_platform_id() : ObjectHeader(kKind) {}
+  std::vector<cl_device_id> devices;  // root devices, owned by the runtime
+};
+
+struct _cl_device_id : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Device;
+  _cl_device_id(cl_device_id vendor_device, cl_platform_id vendor_platform, unsigned vendor_version,
+                cl_device_id parent_device)
+      : ObjectHeader(kKind),
+        vendor(vendor_device),
+        vendor_platform(vendor_platform),
+        vendor_version(vendor_version),
+        parent(parent_device) {
+    if (parent) owned_vendor = unicl::VendorRef<cl_device_id>::adopt(vendor_device);
+    unicl::vendor_string([&](size_t n, void *v, size_t *r) {
+      return unicl::vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_NAME, n, v, r);
+    }, name);
+  }
+  std::string name;  // the vendor's device name (performance models key on it)
+  cl_device_id vendor;
+  cl_platform_id vendor_platform;
+  // OpenCL version of the vendor platform (e.g. 120, 300): slots of the
+  // vendor's dispatch table newer than this are never read, since an older
+  // vendor's table may simply end before them.
+  unsigned vendor_version;
+  cl_device_id parent;  // UniCL parent for sub-devices, null for root devices
+  unicl::VendorRef<cl_device_id> owned_vendor;  // sub-devices only
+  bool is_root() const { return parent == nullptr; }
+};
+
+namespace unicl {
+// Root devices live as long as the process: retain/release only count
+// sub-devices, as the spec says.
+template <>
+inline void retain<_cl_device_id>(_cl_device_id *d) {
+  if (!d->is_root()) d->refs.fetch_add(1, std::memory_order_relaxed);
+}
+template <>
+void release<_cl_device_id>(_cl_device_id *d);
+}  // namespace unicl

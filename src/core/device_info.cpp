@@ -1,0 +1,198 @@
+#include "core/device_info.hpp"
+
+#include <sstream>
+#include <string>
+
+#include "core/info.hpp"
+#include "core/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+template <class T>
+T vendor_scalar(cl_device_id d, cl_device_info param, T fallback) {
+  T v{};
+  return vd(d->vendor).clGetDeviceInfo(d->vendor, param, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
+}
+
+std::string vendor_device_string(cl_device_id d, cl_device_info param) {
+  std::string s;
+  vendor_string([&](size_t n, void *v, size_t *r) { return vd(d->vendor).clGetDeviceInfo(d->vendor, param, n, v, r); },
+                s);
+  return s;
+}
+
+std::string filtered_extensions(cl_device_id d) {
+  std::istringstream in(vendor_device_string(d, CL_DEVICE_EXTENSIONS));
+  std::string out;
+  for (std::string ext; in >> ext;)
+    if (extension_passes(ext)) out += (out.empty() ? "" : " ") + ext;
+  return out;
+}
+
+// Answers to OpenCL 3.0 queries for devices of 1.x/2.x vendors, and for
+// optional features UniCL does not wrap (SVM, pipes, device-side enqueue,
+// intermediate languages): the values the spec gives for "not supported".
+cl_int unsupported_feature_answer(cl_device_id d, cl_device_info param, size_t size, void *value,
+                                  size_t *size_ret, bool vendor_failed) {
+  switch (param) {
+    case CL_DEVICE_SVM_CAPABILITIES:
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+      return info_value<cl_bitfield>(size, value, size_ret, 0);
+    case CL_DEVICE_PIPE_SUPPORT:
+      return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+      return info_value<cl_uint>(size, value, size_ret, 0);
+    case CL_DEVICE_IL_VERSION:
+      return info_string(size, value, size_ret, "");
+    case CL_DEVICE_ILS_WITH_VERSION:
+      return info_bytes(size, value, size_ret, nullptr, 0);
+    default:
+      break;
+  }
+  if (!vendor_failed) return CL_INVALID_VALUE;
+  switch (param) {
+    case CL_DEVICE_NUMERIC_VERSION: {
+      unsigned v = parse_cl_version(vendor_device_string(d, CL_DEVICE_VERSION));
+      return info_value<cl_version>(size, value, size_ret, CL_MAKE_VERSION(v / 100, v / 10 % 10, 0));
+    }
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+      std::vector<cl_name_version> all;
+      unsigned c = 0, major = 0, minor = 0;
+      if (std::sscanf(vendor_device_string(d, CL_DEVICE_OPENCL_C_VERSION).c_str(), "OpenCL C %u.%u", &major,
+                      &minor) == 2)
+        c = major * 10 + minor;
+      for (unsigned v : {10u, 11u, 12u, 20u, 30u})
+        if (v <= c) all.push_back({CL_MAKE_VERSION(v / 10, v % 10, 0), "OpenCL C"});
+      return info_vector(size, value, size_ret, all);
+    }
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+      std::vector<cl_name_version> all;
+      std::istringstream in(filtered_extensions(d));
+      for (std::string ext; in >> ext;) {
+        cl_name_version nv{CL_MAKE_VERSION(1, 0, 0), {}};
+        ext.copy(nv.name, sizeof nv.name - 1);
+        all.push_back(nv);
+      }
+      return info_vector(size, value, size_ret, all);
+    }
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    case CL_DEVICE_OPENCL_C_FEATURES:
+      return info_bytes(size, value, size_ret, nullptr, 0);
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+      return info_value<cl_bitfield>(size, value, size_ret,
+                                     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      return info_value<cl_bitfield>(size, value, size_ret,
+                                     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+      return info_value<cl_uint>(size, value, size_ret, 0);
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      return info_value<size_t>(size, value, size_ret, 0);
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      return info_value<size_t>(size, value, size_ret, 1);
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+      return info_value<cl_bitfield>(size, value, size_ret,
+                                     vendor_scalar<cl_bitfield>(d, CL_DEVICE_QUEUE_PROPERTIES, 0));
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      return info_string(size, value, size_ret, "v0000-01-01-00");
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace
+
+bool extension_passes(const std::string &name) {
+  // Extensions whose host entry points UniCL does not wrap (yet): passing
+  // them through would hand applications null function pointers.
+  static constexpr const char *kBlocked[] = {
+      "cl_khr_il_program",        "cl_khr_subgroups",     "cl_khr_command_buffer", "cl_khr_gl_",
+      "cl_khr_egl_",              "cl_khr_d3d",           "cl_khr_dx9",            "cl_khr_external",
+      "cl_khr_semaphore",         "cl_khr_suggested_local_work_size",              "cl_khr_create_command_queue",
+      "cl_khr_terminate_context", "cl_khr_priority_hints", "cl_khr_throttle_hints", "cl_khr_image2d_from_buffer",
+      "cl_khr_mipmap_image",      "cl_khr_spirv"};
+  if (name.rfind("cl_khr_", 0) != 0) return false;  // vendor-specific host APIs are not wrapped
+  for (const char *b : kBlocked)
+    if (name.rfind(b, 0) == 0) return false;
+  return true;
+}
+
+cl_device_type vendor_device_type(cl_device_id d) {
+  return vendor_scalar<cl_device_type>(d, CL_DEVICE_TYPE, CL_DEVICE_TYPE_CPU);
+}
+
+cl_device_id default_device() {
+  // Prefer accelerators, then the CPU device with the most compute units:
+  // the default should be the device a single-device program runs best on.
+  cl_device_id best = nullptr;
+  long best_score = -1;
+  for (cl_device_id d : Runtime::get().platform()->devices) {
+    cl_device_type t = vendor_device_type(d);
+    long score = (t & CL_DEVICE_TYPE_GPU) ? 3000000 : (t & CL_DEVICE_TYPE_ACCELERATOR) ? 2000000 : 0;
+    score += vendor_scalar<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
+    if (t & CL_DEVICE_TYPE_CUSTOM) continue;
+    if (score > best_score) best = d, best_score = score;
+  }
+  return best;
+}
+
+cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+  switch (param) {
+    case CL_DEVICE_PLATFORM: return info_value(size, value, size_ret, Runtime::get().platform());
+    case CL_DEVICE_PARENT_DEVICE: return info_value(size, value, size_ret, d->parent);
+    case CL_DEVICE_REFERENCE_COUNT:
+      return info_value<cl_uint>(size, value, size_ret, d->is_root() ? 1 : d->refs.load());
+    case CL_DEVICE_EXTENSIONS: return info_string(size, value, size_ret, filtered_extensions(d));
+    case CL_DEVICE_TYPE: {
+      cl_device_type t = vendor_device_type(d);
+      if (d->is_root() && d == default_device()) t |= CL_DEVICE_TYPE_DEFAULT;
+      else t &= ~cl_device_type{CL_DEVICE_TYPE_DEFAULT};
+      return info_value(size, value, size_ret, t);
+    }
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+      if (d->vendor_version >= 300) {
+        size_t n = 0;
+        cl_device_id v = d->vendor;
+        if (cl_int err = vd(v).clGetDeviceInfo(v, param, 0, nullptr, &n); err != CL_SUCCESS) return err;
+        std::vector<cl_name_version> all(n / sizeof(cl_name_version)), kept;
+        vd(v).clGetDeviceInfo(v, param, n, all.data(), nullptr);
+        for (const auto &nv : all)
+          if (extension_passes(nv.name)) kept.push_back(nv);
+        return info_vector(size, value, size_ret, kept);
+      }
+      break;
+    default:
+      break;
+  }
+  if (cl_int err = unsupported_feature_answer(d, param, size, value, size_ret, false); err != CL_INVALID_VALUE)
+    return err;
+  cl_int err = vd(d->vendor).clGetDeviceInfo(d->vendor, param, size, value, size_ret);
+  if (err == CL_INVALID_VALUE && d->vendor_version < 300) {
+    // Distinguish "size too small" from "query unknown to this vendor".
+    size_t needed = 0;
+    if (vd(d->vendor).clGetDeviceInfo(d->vendor, param, 0, nullptr, &needed) == CL_INVALID_VALUE)
+      return unsupported_feature_answer(d, param, size, value, size_ret, true);
+  }
+  return err;
+}
+
+}  // namespace unicl

@@ -1,0 +1,149 @@
+// Events: status, callbacks, waits, and bridging between device slots.
+#include "core/event.hpp"
+
+#include "core/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+VendorRef<cl_event> vendor_user_event(cl_context vctx) {
+  cl_int err = CL_SUCCESS;
+  cl_event e = vd(vctx).clCreateUserEvent(vctx, &err);
+  return err == CL_SUCCESS ? VendorRef<cl_event>::adopt(e) : VendorRef<cl_event>();
+}
+
+}  // namespace
+
+cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {
+  if (!e->is_user()) {
+    out = VendorRef<cl_event>::share(e->vendor.get());
+    return CL_SUCCESS;
+  }
+  // The vendor sees a user event of its own, as when used directly.
+  out = vendor_user_event(e->context->vendor(0));
+  if (!out) return CL_OUT_OF_RESOURCES;
+  e->on_complete([target = out](cl_int status) {
+    vd(target.get()).clSetUserEventStatus(target.get(), status < 0 ? status : CL_COMPLETE);
+  });
+  return CL_SUCCESS;
+}
+
+Ref<_cl_event> make_command_event(_cl_command_queue *q, cl_command_type type, VendorRef<cl_event> vendor_event) {
+  auto e = make_object<_cl_event>();
+  e->context = q->context;
+  e->queue = Ref<_cl_command_queue>(q);
+  e->type = type;
+  e->vendor = std::move(vendor_event);
+  return e;
+}
+
+Ref<_cl_event> make_task_event(_cl_command_queue *q, cl_command_type type, std::shared_ptr<Task> task) {
+  auto e = make_object<_cl_event>();
+  e->context = q->context;
+  e->queue = Ref<_cl_command_queue>(q);
+  e->type = type;
+  e->task = std::move(task);
+  return e;
+}
+
+cl_int WaitList::add_user_list(_cl_context *ctx, cl_uint n, const cl_event *events) {
+  if ((n > 0) != (events != nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!live(events[i])) return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint i = 0; i < n; ++i)
+    if (events[i]->context.get() != ctx) return CL_INVALID_CONTEXT;
+  if (ctx->multi()) return CL_SUCCESS;  // the task graph takes them (Command)
+  for (cl_uint i = 0; i < n; ++i) {
+    VendorRef<cl_event> e;
+    if (cl_int err = wait_event_in(events[i], e); err != CL_SUCCESS) return err;
+    add(std::move(e));
+  }
+  return CL_SUCCESS;
+}
+
+void WaitList::add_from(cl_event vendor_event, size_t from, size_t to) {
+  if (!vendor_event) return;
+  if (from == to) return add(VendorRef<cl_event>::share(vendor_event));
+  if (blocker_ || vendor_status(vendor_event) <= CL_COMPLETE) return;
+  blocker_ = VendorRef<cl_event>::share(vendor_event);
+}
+
+const cl_event *WaitList::data() {
+  raw_.clear();
+  for (auto &e : owned_) raw_.push_back(e.get());
+  return raw_.empty() ? nullptr : raw_.data();
+}
+
+}  // namespace unicl
+
+using namespace unicl;
+
+cl_int _cl_event::status() {
+  if (task) return task->status();
+  if (is_user()) {
+    std::lock_guard lock(mutex_);
+    return user_status_;
+  }
+  cl_int s = CL_QUEUED;
+  cl_event v = vendor.get();
+  cl_int err = vd(v).clGetEventInfo(v, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+  return err == CL_SUCCESS ? s : err;
+}
+
+void _cl_event::add_pending(cl_int type, std::function<void(cl_int)> fn) {
+  std::unique_lock lock(mutex_);
+  if (user_status_ <= type) {
+    cl_int s = user_status_ < 0 ? user_status_ : type;
+    lock.unlock();
+    fn(s);
+    return;
+  }
+  pending_.push_back({type, std::move(fn)});
+}
+
+void _cl_event::on_complete(std::function<void(cl_int)> fn) {
+  if (task) return task->on_status(CL_COMPLETE, std::move(fn));
+  if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
+  if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
+    Runtime::get().execution().wait(vendor.get());
+    fn(status());
+  }
+}
+
+cl_int _cl_event::set_user_status(cl_int s) {
+  if (s > CL_COMPLETE) return CL_INVALID_VALUE;
+  std::vector<Pending> fire;
+  {
+    std::lock_guard lock(mutex_);
+    if (user_status_ <= CL_COMPLETE) return CL_INVALID_OPERATION;
+    user_status_ = s;
+    fire.swap(pending_);
+  }
+  done_.notify_all();
+  for (auto &p : fire) p.fn(s < 0 ? s : p.type);
+  return CL_SUCCESS;
+}
+
+cl_int _cl_event::add_callback(cl_int type, Callback fn, void *data) {
+  Ref<_cl_event> self(this);  // callbacks may run after the application released the event
+  auto call = [self, fn, data](cl_int s) { fn(self.get(), s, data); };
+  if (task) {
+    task->on_status(type, std::move(call));
+    return CL_SUCCESS;
+  }
+  if (is_user()) {
+    add_pending(type, std::move(call));
+    return CL_SUCCESS;
+  }
+  return on_vendor_status(vendor.get(), type, std::move(call));
+}
+
+cl_int _cl_event::wait() {
+  if (task) return task->wait();
+  if (is_user()) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return user_status_ <= CL_COMPLETE; });
+    return user_status_ < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+  }
+  return Runtime::get().execution().wait(vendor.get());
+}

@@ -1,0 +1,72 @@
+#include "core/image_desc.hpp"
+
+namespace unicl {
+namespace {
+
+bool is_image_type(cl_mem_object_type t) {
+  switch (t) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+      return true;
+    default:
+      return false;
+  }
+}
+
+size_t device_limit(cl_device_id d, cl_device_info param) {
+  size_t v = 0;
+  vd(d->vendor).clGetDeviceInfo(d->vendor, param, sizeof v, &v, nullptr);
+  return v;
+}
+
+// True when `desc`'s dimensions fit the limits of device `d`.
+bool fits(cl_device_id d, const cl_image_desc &desc) {
+  auto within = [&](size_t value, cl_device_info param) { return value <= device_limit(d, param); };
+  switch (desc.image_type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+      return within(desc.image_width, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      return within(desc.image_width, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      return within(desc.image_width, CL_DEVICE_IMAGE2D_MAX_WIDTH) &&
+             within(desc.image_array_size, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+    case CL_MEM_OBJECT_IMAGE2D:
+      return within(desc.image_width, CL_DEVICE_IMAGE2D_MAX_WIDTH) &&
+             within(desc.image_height, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      return within(desc.image_width, CL_DEVICE_IMAGE2D_MAX_WIDTH) &&
+             within(desc.image_height, CL_DEVICE_IMAGE2D_MAX_HEIGHT) &&
+             within(desc.image_array_size, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+    default:
+      return within(desc.image_width, CL_DEVICE_IMAGE3D_MAX_WIDTH) &&
+             within(desc.image_height, CL_DEVICE_IMAGE3D_MAX_HEIGHT) &&
+             within(desc.image_depth, CL_DEVICE_IMAGE3D_MAX_DEPTH);
+  }
+}
+
+}  // namespace
+
+cl_int check_image_desc(const _cl_context &ctx, const cl_image_desc &desc, size_t element_size, const void *host_ptr) {
+  const cl_mem_object_type t = desc.image_type;
+  if (!is_image_type(t) || desc.num_mip_levels != 0 || desc.num_samples != 0) return CL_INVALID_IMAGE_DESCRIPTOR;
+  bool has_height = t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
+  bool is_array = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  if (desc.image_width == 0 || (has_height && desc.image_height == 0) ||
+      (t == CL_MEM_OBJECT_IMAGE3D && desc.image_depth == 0) || (is_array && desc.image_array_size == 0))
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if ((t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (desc.buffer != nullptr) && t != CL_MEM_OBJECT_IMAGE2D)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  // Pitches describe the application's memory, so they need a host pointer
+  // (images made from a buffer follow the buffer's layout instead).
+  if (!desc.buffer) {
+    if (!host_ptr && (desc.image_row_pitch != 0 || desc.image_slice_pitch != 0)) return CL_INVALID_IMAGE_DESCRIPTOR;
+    size_t row = desc.image_width * element_size;
+    if (desc.image_row_pitch != 0 && (desc.image_row_pitch < row || desc.image_row_pitch % element_size != 0))
+      return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  for (const auto &s : ctx.slots)
+    if (fits(s.device.get(), desc)) return CL_SUCCESS;
+  return CL_INVALID_IMAGE_SIZE;
+}
+
+}  // namespace unicl

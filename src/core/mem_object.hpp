@@ -1,0 +1,84 @@
+// Memory objects as the application holds them. In a context of one
+// device a UniCL buffer is a thin wrapper of one vendor buffer. In a
+// context of several it owns a replica per device (made on first use) plus
+// a host copy; which copies are valid is the memory layer's business
+// (src/memory), seen from here only through the Residency interface.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/context.hpp"
+
+namespace unicl {
+
+struct HostStaging {
+  std::unique_ptr<std::byte, void (*)(void *)> owned{nullptr, nullptr};
+  void *ptr = nullptr;  // `owned` or the application's CL_MEM_USE_HOST_PTR memory
+};
+
+// Where a root buffer's bytes are valid, as the memory layer tracks them.
+// Locations are the context's slots, then the host copy. The schedulers
+// weigh placements with it; only src/memory changes it.
+class Residency {
+ public:
+  virtual ~Residency() = default;
+  virtual bool valid_on(size_t location) const = 0;
+  // The host copy's location (= the number of slots).
+  virtual size_t host() const = 0;
+};
+
+// Fires the application's destructor callbacks once every vendor replica is
+// really gone (vendors free them only after their commands finish), then
+// frees the host copy.
+struct DestructionNotice {
+  using Callback = void(CL_CALLBACK *)(cl_mem, void *);
+  std::atomic<int> pending{1};
+  cl_mem handle = nullptr;
+  std::mutex mutex;
+  std::vector<std::pair<Callback, void *>> callbacks;
+  std::shared_ptr<HostStaging> staging;
+  static void arrive(std::shared_ptr<DestructionNotice> self);
+};
+
+enum Access : unsigned { kRead = 1, kWrite = 2, kReadWrite = 3 };
+
+}  // namespace unicl
+
+struct _cl_mem : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Mem;
+  _cl_mem() : ObjectHeader(kKind) {}
+  ~_cl_mem();
+
+  unicl::Ref<_cl_context> context;
+  cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
+  cl_mem_flags flags = 0;
+  size_t size = 0;
+  void *host_ptr = nullptr;
+  unicl::Ref<_cl_mem> parent;  // sub-buffers and buffer-backed images
+  size_t origin = 0;           // sub-buffer offset in parent
+  cl_image_format format{};
+  cl_image_desc desc{};
+  size_t element_size = 0;
+  std::vector<cl_mem_properties> property_list;
+  bool properties_given = false;
+  std::atomic<cl_uint> map_count{0};
+  std::atomic<int> children{0};  // sub-buffers and images made from it
+  uint64_t last_use = 0;         // context->use_clock of its last command (context->mutex)
+
+  std::vector<unicl::VendorRef<cl_mem>> replicas;   // per slot; guarded by context->mutex
+  std::shared_ptr<unicl::Residency> coherence;       // root buffers in multi-slot contexts (src/memory)
+  std::shared_ptr<unicl::DestructionNotice> notice;
+  // Multi-slot contexts map the host copy; each live map and its access.
+  std::vector<std::pair<void *, unsigned>> host_maps;  // guarded by context->mutex
+
+  bool is_image() const { return type != CL_MEM_OBJECT_BUFFER && type != CL_MEM_OBJECT_PIPE; }
+  _cl_mem *root() { return parent && type == CL_MEM_OBJECT_BUFFER ? parent->root() : this; }
+  // Bytes a replica of this object (or its host copy) occupies.
+  size_t device_bytes();
+  // The whole image as an (x, y, z) region for image transfers.
+  void full_region(size_t region[3]) const;
+};
+

@@ -1,0 +1,66 @@
+// Programs and kernels: one vendor program (and kernel) per device slot of
+// the program's devices; a kernel's arguments are recorded so that memory
+// arguments can be kept coherent and kernels cloned.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/mem_object.hpp"
+
+struct _cl_program : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Program;
+  _cl_program() : ObjectHeader(kKind) {}
+  unicl::Ref<_cl_context> context;
+  std::vector<cl_device_id> devices;                      // the program's devices, in order
+  std::vector<unicl::VendorRef<cl_program>> per_slot;     // indexed by context slot
+  std::atomic<int> attached_kernels{0};
+  std::mutex build_mutex;
+  cl_program first_vendor() const {
+    for (auto &p : per_slot)
+      if (p) return p.get();
+    return nullptr;
+  }
+};
+
+namespace unicl {
+struct ArgMeta {
+  bool known = false;        // arg info was available
+  bool memory = false;       // global/constant pointer or image
+  bool sampler = false;
+  bool local = false;
+  Access access = kReadWrite;
+};
+struct ArgValue {
+  bool set = false;
+  size_t size = 0;
+  std::vector<std::byte> bytes;  // value as given (for cloning)
+  cl_mem mem = nullptr;          // UniCL memory object, when the argument is one
+  bool null_value = false;
+};
+}  // namespace unicl
+
+struct _cl_kernel : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Kernel;
+  _cl_kernel() : ObjectHeader(kKind) {}
+  ~_cl_kernel();
+  unicl::Ref<_cl_program> program;
+  std::string name;
+  std::vector<unicl::VendorRef<cl_kernel>> per_slot;
+  std::vector<unicl::ArgMeta> meta;
+  std::vector<unicl::ArgValue> args;
+  // Multi-device contexts: per slot, a second vendor kernel that launches
+  // use, set up when each is submitted with the arguments it captured (it
+  // may be submitted after the application set others, and the replicas of
+  // its buffers exist only from then).
+  std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
+  std::mutex mutex;  // guards args and launch_per_slot
+};
+
+namespace unicl {
+// The launch kernel of `slot` with `args` applied. Caller holds the context
+// mutex (replicas are looked up).
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out);
+}  // namespace unicl

@@ -1,0 +1,37 @@
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "core/context.hpp"
+#include "core/task.hpp"
+
+struct _cl_command_queue : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Queue;
+  _cl_command_queue() : ObjectHeader(kKind) {}
+  unicl::Ref<_cl_context> context;
+  unicl::Ref<_cl_device_id> device;
+  size_t slot = 0;
+  unicl::VendorRef<cl_command_queue> vendor;  // null for scheduled queues of multi-device contexts
+  // Scheduled queues (device-less, or all with UNICL_SCHEDULE_ALL=1) in
+  // multi-device contexts: each command goes where the context's policy
+  // places it, through a vendor queue per slot made on first use.
+  bool scheduled = false;
+  bool device_less = false;  // created without a device: CL_QUEUE_DEVICE is NULL
+  std::vector<unicl::VendorRef<cl_command_queue>> per_slot;  // guarded by context->mutex
+  // The vendor queue commands on `slot` go to. Caller holds context->mutex
+  // in multi-device contexts.
+  cl_int vendor_for(size_t slot, cl_command_queue &out);
+  // Every vendor queue this queue has made.
+  std::vector<cl_command_queue> vendor_queues();
+  cl_command_queue_properties properties = 0;
+  std::vector<cl_queue_properties> property_list;  // for CL_QUEUE_PROPERTIES_ARRAY
+  bool profiling() const { return properties & CL_QUEUE_PROFILING_ENABLE; }
+  bool in_order() const { return !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
+
+  // Multi-device contexts, guarded by context->mutex: what later commands
+  // of this queue must follow while it is not yet submitted (submitted
+  // commands are ordered by the vendor queue itself).
+  std::shared_ptr<unicl::Task> last;                        // in-order: last command; else last barrier
+  std::vector<std::shared_ptr<unicl::Task>> since_barrier;  // out-of-order: commands after `last`
+  size_t prune_at = 32;  // since_barrier's size at which finished commands are dropped from it
+};

@@ -1,0 +1,89 @@
+#include "core/runtime.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdlib>
+
+
+namespace unicl {
+
+Runtime &Runtime::get() {
+  // Immortal on purpose: vendor threads may call UniCL callbacks while the
+  // process exits, after static destructors would have run.
+  static Runtime *instance = std::make_unique<Runtime>().release();
+  return *instance;
+}
+
+WorkQueue &Runtime::device_worker(_cl_device_id *device) {
+  while (device->parent) device = device->parent;  // root devices live as long as the process
+  std::lock_guard lock(workers_mutex_);
+  auto &worker = device_workers_[device];
+  if (!worker) {
+    size_t accelerator = is_host_cpu_device(device->vendor) ? 0 : accelerator_workers_++;
+    worker = std::make_unique<WorkQueue>([this, device, accelerator] {
+      std::string where = topology_.bind_worker(device->vendor, accelerator);
+      log(2, "submission worker of '%s': %s", device->name.c_str(), where.c_str());
+    });
+  }
+  return *worker;
+}
+
+Runtime::Runtime() {
+  if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::max(0, std::atoi(level));  // 0 or unset: quiet
+  // At exit: what the models learnt is kept even if contexts are never
+  // released, and the trace is written.
+  std::atexit([] {
+    if (auto *s = Runtime::get().scheduling()) s->save();
+    Runtime::get().trace().write();
+  });
+}
+
+void Runtime::log(int level, const char *fmt, ...) {
+  if (level > log_level_) return;
+  char line[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  std::fprintf(stderr, "unicl: %s\n", line);
+}
+
+SlotPool &Runtime::pool(Kind kind, std::size_t slot_size) {
+  auto index = static_cast<std::size_t>(kind) & 0xfu;
+  std::lock_guard lock(pools_mutex_);
+  if (!pools_[index]) pools_[index] = std::make_unique<SlotPool>(slot_size);
+  return *pools_[index];
+}
+
+cl_platform_id Runtime::platform() {
+  std::call_once(discovered_, [this] { discover(); });
+  return platform_.get();
+}
+
+const std::vector<VendorPlatform> &Runtime::vendors() {
+  platform();
+  return vendors_;
+}
+
+void Runtime::discover() {
+  platform_ = make_object<_cl_platform_id>();
+  vendors_ = load_vendor_platforms([this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
+  for (const auto &v : vendors_) {
+    if (v.name.find("Oclgrind") != std::string::npos) execution_.add_runs_on_caller(&vd(v.platform));
+    cl_uint n = 0;
+    if (vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
+      log(1, "vendor platform '%s' (%s) has no devices; skipped", v.name.c_str(), v.library.c_str());
+      continue;
+    }
+    std::vector<cl_device_id> ids(n);
+    vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
+    for (cl_device_id id : ids) {
+      auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
+      platform_->devices.push_back(dev.get());
+      root_devices_.push_back(std::move(dev));
+    }
+  }
+  log(2, "%zu vendor platform(s), %zu device(s)", vendors_.size(), platform_->devices.size());
+}
+
+}  // namespace unicl

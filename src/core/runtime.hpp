@@ -1,0 +1,75 @@
+// The runtime singleton: the only global state of UniCL. It discovers the
+// vendor platforms once, lazily, and owns the platform, the root devices and
+// the object pools.
+#pragma once
+#include <array>
+#include <map>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backend/vendor_execution.hpp"
+#include "core/device.hpp"
+#include "vendor_discovery.hpp"
+#include "core/scheduling.hpp"
+#include "core/trace.hpp"
+#include "core/host_topology.hpp"
+#include "core/work_queue.hpp"
+
+namespace unicl {
+
+class Runtime {
+ public:
+  static Runtime &get();
+  SlotPool &pool(Kind kind, std::size_t slot_size);
+  cl_platform_id platform();  // discovers vendors on first call
+  const std::vector<VendorPlatform> &vendors();
+  int log_level() const { return log_level_; }
+  // Where deferred commands are submitted and event listeners run.
+  WorkQueue &work_queue() { return work_queue_; }
+  // The scheduling layer, installed once at start-up (scheduling.hpp);
+  // null before.
+  SchedulingService *scheduling() { return scheduling_.get(); }
+  // Runs `install` once per process, before any platform is handed out:
+  // the layers above the core register themselves there.
+  template <class Install>
+  void install_once(Install &&install) {
+    std::call_once(installed_, [&] { install(*this); });
+  }
+  void install(std::unique_ptr<SchedulingService> service) { scheduling_ = std::move(service); }
+  // UNICL_TRACE: the trace of every command, written at exit.
+  Trace &trace() { return trace_; }
+  // Processing units of this host (hwloc), read once.
+  unsigned host_pus() { return topology_.pus(); }
+  // The submission worker of `device` (its root device's), started and
+  // placed on first use (host_topology.hpp).
+  WorkQueue &device_worker(_cl_device_id *device);
+  // Flush, finish and wait on vendor objects, serialized for vendors that
+  // run commands on the caller and are not thread-safe (oclgrind).
+  VendorExecution &execution() { return execution_; }
+  void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+  Runtime();
+
+ private:
+  void discover();
+  int log_level_ = 0;
+  std::once_flag discovered_;
+  std::vector<VendorPlatform> vendors_;
+  Ref<_cl_platform_id> platform_;
+  std::vector<Ref<_cl_device_id>> root_devices_;
+  std::mutex pools_mutex_;
+  std::array<std::unique_ptr<SlotPool>, 16> pools_;
+  WorkQueue work_queue_;
+  std::once_flag installed_;
+  std::unique_ptr<SchedulingService> scheduling_;
+  Trace trace_;
+  VendorExecution execution_;
+  HostTopology topology_;
+  std::mutex workers_mutex_;
+  std::map<_cl_device_id *, std::unique_ptr<WorkQueue>> device_workers_;
+  size_t accelerator_workers_ = 0;
+};
+
+}  // namespace unicl

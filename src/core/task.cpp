@@ -1,0 +1,264 @@
+// The task graph of multi-device contexts: when a command may be submitted,
+// and what it waits for on its own device.
+#include "core/task.hpp"
+
+#include "core/scheduling.hpp"
+#include "core/event.hpp"
+#include "core/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
+  std::unique_ptr<Task::Completion> fn(static_cast<Task::Completion *>(data));
+  (*fn)(status);
+}
+
+// Issues the command of vendor event `e`, which another device waits for:
+// vendors need not run commands that were never flushed (oclgrind does not).
+cl_command_queue queue_of(cl_event e) {
+  cl_command_queue q = nullptr;
+  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS ? q : nullptr;
+}
+
+void flush_queue_of(cl_event e) {
+  if (cl_command_queue q = queue_of(e)) Runtime::get().execution().flush(q);
+}
+
+// The same from the worker of the producer's device, outside the context
+// mutex: a vendor that runs its commands inside clFlush (oclgrind) then
+// holds up neither the caller nor the other devices. The queue is retained
+// now, while the pending command keeps it alive: an event does not keep
+// its queue alive once complete.
+void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
+  cl_command_queue q = queue_of(e);
+  if (!q) return;
+  Runtime::get().device_worker(ctx.slots[slot].device.get()).post([queue = VendorRef<cl_command_queue>::share(q)] {
+    Runtime::get().execution().flush(queue.get());
+  });
+}
+
+}  // namespace
+
+cl_int vendor_status(cl_event e) {
+  cl_int s = CL_QUEUED;
+  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
+                                                                                                          : CL_QUEUED;
+}
+
+// Some vendors (oclgrind) never call callbacks registered after the status
+// was reached, hence the check first.
+cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn) {
+  if (cl_int now = vendor_status(e); now <= type) {
+    fn(now < 0 ? now : type);
+    return CL_SUCCESS;
+  }
+  auto data = std::make_unique<Task::Completion>(std::move(fn));
+  cl_int err = vd(e).clSetEventCallback(e, type, run_completion, data.get());
+  if (err == CL_SUCCESS) data.release();  // owned by the callback now
+  return err;
+}
+
+Task::Task(_cl_command_queue *queue, Submit submit)
+    : context_(queue->context),
+      queue_(queue),
+      slot_(queue->scheduled ? kUnplaced : queue->slot),
+      scheduled_(queue->scheduled),
+      submit_(std::move(submit)) {}
+
+Task::~Task() = default;
+
+void Task::depend_on(std::shared_ptr<Task> task) {
+  if (!task) return;
+  task->successors.push_back(weak_from_this());
+  deps_.push_back({std::move(task), {}});
+}
+
+void Task::depend_on(_cl_event *user_event) { deps_.push_back({nullptr, Ref<_cl_event>(user_event)}); }
+
+cl_int Task::start() {
+  advance(false);
+  // A command that failed at once was never enqueued: the caller returns
+  // the error instead of an event.
+  cl_int s = state();
+  return s < 0 ? s : CL_SUCCESS;
+}
+
+cl_int Task::state() { return state_.load(std::memory_order_acquire); }
+
+cl_int Task::status() {
+  cl_int s = state();
+  return s == CL_SUBMITTED ? vendor_status(vendor_.get()) : s;
+}
+
+// Called with the context mutex held. A dependency that is not ready makes
+// the task listen for it and return; the listener re-runs advance() from
+// the work queue, where the checks start over.
+// Commands of scheduled queues are placed once everything they follow is
+// complete: a policy can only weigh devices for a command that can start.
+bool Task::dependencies_complete() {
+  auto self = shared_from_this();
+  auto again = [self](cl_int) { self->retry(); };
+  for (auto &d : deps_) {
+    if (d.user) {
+      cl_int s = d.user->status();
+      if (s < 0) return true;  // advance() fails the task
+      if (s != CL_COMPLETE) {
+        d.user->on_complete(again);
+        return false;
+      }
+      continue;
+    }
+    cl_int s = d.task->state();
+    if (s < 0) return true;
+    if (s == CL_QUEUED) {
+      d.task->when_settled([self] { self->retry(); });
+      return false;
+    }
+    cl_event v = d.task->vendor_event();
+    s = vendor_status(v);
+    if (s < 0) return true;
+    if (s != CL_COMPLETE) {
+      flush_on_worker(*context_, d.task->slot(), v);
+      on_vendor_status(v, CL_COMPLETE, again);
+      return false;
+    }
+  }
+  return true;
+}
+
+void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
+  if (state() != CL_QUEUED) return;
+  if (!placed()) {
+    if (!pushed_ && dependencies_complete()) {
+      pushed_ = true;
+      context_->engine->push(shared_from_this(), deferred);
+    }
+    return;
+  }
+  auto self = shared_from_this();
+  auto again = [self](cl_int) { self->retry(); };
+  WaitList wait;
+  bool failed = false;
+  for (auto &d : deps_) {
+    if (d.user) {
+      cl_int s = d.user->status();
+      if (s < 0) { failed = true; break; }
+      if (s != CL_COMPLETE) return d.user->on_complete(again);
+      continue;
+    }
+    cl_int s = d.task->state();
+    if (s < 0) { failed = true; break; }
+    if (s == CL_QUEUED) return d.task->when_settled([self] { self->retry(); });
+    cl_event v = d.task->vendor_event();
+    if (d.task->slot() == slot_) {
+      wait.add(VendorRef<cl_event>::share(v));
+      continue;
+    }
+    s = vendor_status(v);
+    if (s < 0) { failed = true; break; }
+    if (s != CL_COMPLETE) {
+      flush_on_worker(*context_, d.task->slot(), v);
+      on_vendor_status(v, CL_COMPLETE, again);
+      return;
+    }
+  }
+  if (failed) return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
+  cl_command_queue vq = nullptr;
+  if (cl_int err = queue_->vendor_for(slot_, vq); err != CL_SUCCESS) return settle(err, nullptr);
+  cl_event out = nullptr;
+  cl_int err = submit_(slot_, vq, wait, deferred, &out);
+  if (err == kBlocked) {
+    if (!wait.blocker()) return retry();
+    flush_queue_of(wait.blocker());
+    on_vendor_status(wait.blocker(), CL_COMPLETE, again);
+    return;
+  }
+  if (err != CL_SUCCESS) return settle(err, nullptr);
+  // Submitted later than its enqueue call: nobody else will flush it.
+  if (deferred && flush_after) *flush_after = VendorRef<cl_command_queue>::share(vq);
+  else if (deferred) Runtime::get().execution().flush(vq);
+  if (Runtime::get().trace().on())
+    Runtime::get().trace().record(out, context_->slots[slot_].device->name,
+                                  work.kernel.empty() ? command_name(type) : work.kernel, "command");
+  settle(CL_SUBMITTED, out);
+}
+
+void Task::retry() {
+  if (placed()) return advance_on_worker();
+  Runtime::get().work_queue().post([self = shared_from_this()] {
+    std::lock_guard lock(self->context_->mutex);
+    self->advance(true);
+  });
+}
+
+void Task::advance_on_worker() {
+  Runtime::get().device_worker(context_->slots[slot_].device.get()).post([self = shared_from_this()] {
+    VendorRef<cl_command_queue> flush;
+    {
+      std::lock_guard lock(self->context_->mutex);
+      self->advance(true, &flush);
+    }
+    if (flush) Runtime::get().execution().flush(flush.get());
+  });
+}
+
+void Task::settle(cl_int state, cl_event vendor) {
+  std::vector<std::function<void()>> listeners;
+  {
+    std::lock_guard lock(mutex_);
+    state_ = state;
+    vendor_ = VendorRef<cl_event>::adopt(vendor);
+    listeners.swap(listeners_);
+  }
+  settled_cv_.notify_all();
+  submit_ = nullptr;  // releases what the command held (buffers, kernel)
+  deps_.clear();
+  queue_ = Ref<_cl_command_queue>();
+  if (scheduled_) context_->engine->settled(shared_from_this());
+  // Listeners run from the work queue: they may call back into the
+  // application or take the context mutex, which the caller holds.
+  if (!listeners.empty())
+    Runtime::get().work_queue().post([listeners = std::move(listeners)] {
+      for (auto &fn : listeners) fn();
+    });
+}
+
+void Task::when_settled(std::function<void()> fn) {
+  {
+    std::lock_guard lock(mutex_);
+    if (state_ == CL_QUEUED) {
+      listeners_.push_back(std::move(fn));
+      return;
+    }
+  }
+  fn();
+}
+
+void Task::on_status(cl_int type, Completion fn) {
+  when_settled([self = shared_from_this(), type, fn = std::move(fn)]() mutable {
+    cl_int s = self->state();
+    if (s < 0) return fn(s);
+    // The spec passes the status the callback was registered for, or an
+    // error; some vendors (oclgrind) pass CL_COMPLETE to every callback.
+    auto exact = [type, fn](cl_int status) { fn(status < 0 ? status : type); };
+    if (on_vendor_status(self->vendor_event(), type, exact) != CL_SUCCESS) exact(self->wait() == CL_SUCCESS ? type : -1);
+  });
+}
+
+
+void Task::wait_submitted() {
+  std::unique_lock lock(mutex_);
+  settled_cv_.wait(lock, [this] { return state_ != CL_QUEUED; });
+}
+
+cl_int Task::wait() {
+  wait_submitted();
+  if (state() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  cl_event v = vendor_event();
+  if (Runtime::get().execution().wait(v) != CL_SUCCESS || vendor_status(v) < 0)
+    return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl

@@ -1,0 +1,131 @@
+// Commands of multi-device contexts as nodes of a task graph.
+//
+// A command that must follow something still pending on another device (a
+// user event, a command not yet submitted, a command running elsewhere, a
+// transfer it needs) is not submitted to its vendor until that is done;
+// the enqueue call returns at once and the command is submitted later from
+// the runtime's work queue. Dependencies on the same device are handed to
+// the vendor as its own wait list. Nothing ever waits on the host, so a
+// command held by an unset user event cannot block another enqueue.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/object.hpp"
+#include "backend/vendor.hpp"
+
+struct _cl_context;
+struct _cl_command_queue;
+struct _cl_event;
+struct _cl_mem;
+
+namespace unicl {
+
+class WaitList;
+
+// A submit function's answer when a transfer it needs waits for a command
+// on another device (WaitList::blocker() names it). Not an OpenCL code.
+constexpr cl_int kBlocked = 1;
+
+class Task : public std::enable_shared_from_this<Task> {
+ public:
+  // Issues the command's vendor calls on `slot` (vendor queue `vq`) after
+  // everything in `wait`; `deferred` is true when it runs later than the
+  // enqueue call.
+  using Submit = std::function<cl_int(size_t slot, cl_command_queue vq, WaitList &wait, bool deferred, cl_event *out)>;
+  using Completion = std::function<void(cl_int)>;
+
+  Task(_cl_command_queue *queue, Submit submit);
+  ~Task();
+
+  // What a scheduling policy looks at (commands of scheduled queues).
+  struct Work {
+    std::string kernel;  // empty for commands other than kernel launches
+    size_t items = 0;    // work-items of a launch
+    std::vector<std::pair<_cl_mem *, unsigned>> buffers;  // with their Access; alive while the task is queued
+    std::vector<bool> runnable;  // per slot: the kernel exists there (empty: everywhere)
+  };
+  Work work;
+  cl_command_type type = 0;
+  bool counted = false;  // the engine counts it in flight on its slot
+  double mean_exec = -1;  // the engine's cache of its mean predicted time
+  // The engine's cache of its predicted time per slot (NaN: not looked up
+  // yet): a placement asks for each several times.
+  mutable std::vector<double> exec_cache;
+  // Commands enqueued later that wait for this one (edges of the graph,
+  // for the policies' priorities); guarded by the context mutex.
+  std::vector<std::weak_ptr<Task>> successors;
+  void depend_on(std::shared_ptr<Task> task);
+  void depend_on(_cl_event *user_event);
+
+  // Submits now if every dependency allows, else defers. Caller holds the
+  // context mutex. Returns the vendor's error when submitting now failed.
+  cl_int start();
+  // Moves the task on as far as its dependencies allow (caller holds the
+  // context mutex); `deferred` when running later than its enqueue call.
+  // A deferred submission flushes its vendor queue, at once or, when
+  // `flush_after` is given, by the caller once the context mutex is free.
+  void advance(bool deferred, VendorRef<cl_command_queue> *flush_after = nullptr);
+  // advance(true) on the worker thread of the task's device, which then
+  // flushes outside the context mutex: a vendor that runs commands inside
+  // clFlush holds up only its own device. The task must be placed.
+  void advance_on_worker();
+  // Commands of scheduled queues: the engine decides the slot.
+  bool scheduled() const { return scheduled_; }
+  bool placed() const { return slot_ != kUnplaced; }
+  void place(size_t slot) { slot_ = slot; }
+  static constexpr size_t kUnplaced = ~size_t{0};
+
+  // CL_QUEUED before submission, CL_SUBMITTED after, or a negative error.
+  cl_int state();
+  // Execution status as the application sees it.
+  cl_int status();
+  size_t slot() const { return slot_; }
+  // The vendor event; only once state() is CL_SUBMITTED.
+  cl_event vendor_event() const { return vendor_.get(); }
+  // Runs fn(status) once the command reaches `type` (CL_SUBMITTED,
+  // CL_RUNNING or CL_COMPLETE) or fails.
+  void on_status(cl_int type, Completion fn);
+  // Blocks until the command completes; CL_SUCCESS or
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+  cl_int wait();
+  // Blocks until the command is submitted or failed.
+  void wait_submitted();
+
+ private:
+  struct Dep {
+    std::shared_ptr<Task> task;
+    Ref<_cl_event> user;
+  };
+  void retry();
+  bool dependencies_complete();
+  void settle(cl_int state, cl_event vendor);
+  void when_settled(std::function<void()> fn);
+
+  Ref<_cl_context> context_;
+  Ref<_cl_command_queue> queue_;  // dropped once settled: queues keep their last tasks
+  size_t slot_;
+  bool scheduled_ = false, pushed_ = false;
+  Submit submit_;
+  std::vector<Dep> deps_;
+
+  std::mutex mutex_;
+  std::condition_variable settled_cv_;
+  std::atomic<cl_int> state_ = CL_QUEUED;  // written under mutex_, read without it
+  VendorRef<cl_event> vendor_;
+  std::vector<std::function<void()>> listeners_;
+};
+
+// Execution status of a vendor event (CL_QUEUED if it cannot be read).
+cl_int vendor_status(cl_event e);
+// Runs fn(status) once vendor event `e` reaches `type` or fails, from a
+// vendor thread, or at once if it already has.
+cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn);
+
+}  // namespace unicl

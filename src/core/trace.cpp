@@ -1,0 +1,104 @@
+#include "core/trace.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "core/task.hpp"
+#include "backend/vendor.hpp"
+
+namespace unicl {
+namespace {
+
+double host_now_us() {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string json_escaped(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Trace::Trace() {
+  if (const char *p = std::getenv("UNICL_TRACE"); p && *p) path_ = p;
+}
+
+void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category) {
+  cl_ulong start = 0, end = 0;
+  double duration = 0;
+  if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+      vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+      end >= start)
+    duration = static_cast<double>(end - start) / 1e3;
+  double now = host_now_us();
+  std::lock_guard lock(mutex_);
+  slices_.push_back({device, name, category, now - duration, duration});
+}
+
+void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
+  if (!on()) return;
+  if (vendor_status(e) <= CL_COMPLETE) return add(e, device, name, category);
+  struct Pending {
+    Trace *trace;
+    std::string device, name;
+    const char *category;
+  };
+  auto p = std::make_unique<Pending>(Pending{this, device, std::move(name), category});
+  auto done = [](cl_event ev, cl_int status, void *data) {
+    std::unique_ptr<Pending> self(static_cast<Pending *>(data));
+    if (status == CL_COMPLETE) self->trace->add(ev, self->device, self->name, self->category);
+  };
+  if (vd(e).clSetEventCallback(e, CL_COMPLETE, done, p.get()) == CL_SUCCESS) p.release();
+}
+
+void Trace::write() {
+  if (!on()) return;
+  std::lock_guard lock(mutex_);
+  std::FILE *f = std::fopen(path_.c_str(), "w");
+  if (!f) return;
+  std::map<std::string, int> tracks;
+  for (auto &s : slices_) tracks.emplace(s.device, static_cast<int>(tracks.size()) + 1);
+  std::fprintf(f, "{\"traceEvents\":[\n");
+  bool first = true;
+  for (auto &[device, tid] : tracks) {
+    std::fprintf(f, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+                 first ? "" : ",\n", tid, json_escaped(device).c_str());
+    first = false;
+  }
+  for (auto &s : slices_)
+    std::fprintf(f, "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
+                 first ? "" : ",\n", json_escaped(s.name).c_str(), s.category, tracks[s.device], s.start_us,
+                 s.duration_us),
+        first = false;
+  std::fprintf(f, "\n],\"displayTimeUnit\":\"ms\"}\n");
+  std::fclose(f);
+}
+
+const char *command_name(cl_command_type type) {
+  switch (type) {
+    case CL_COMMAND_NDRANGE_KERNEL: return "kernel";
+    case CL_COMMAND_TASK: return "task";
+    case CL_COMMAND_NATIVE_KERNEL: return "native kernel";
+    case CL_COMMAND_READ_BUFFER: case CL_COMMAND_READ_BUFFER_RECT: case CL_COMMAND_READ_IMAGE: return "read";
+    case CL_COMMAND_WRITE_BUFFER: case CL_COMMAND_WRITE_BUFFER_RECT: case CL_COMMAND_WRITE_IMAGE: return "write";
+    case CL_COMMAND_COPY_BUFFER: case CL_COMMAND_COPY_BUFFER_RECT: case CL_COMMAND_COPY_IMAGE:
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER: case CL_COMMAND_COPY_BUFFER_TO_IMAGE: return "copy";
+    case CL_COMMAND_FILL_BUFFER: case CL_COMMAND_FILL_IMAGE: return "fill";
+    case CL_COMMAND_MAP_BUFFER: case CL_COMMAND_MAP_IMAGE: return "map";
+    case CL_COMMAND_UNMAP_MEM_OBJECT: return "unmap";
+    case CL_COMMAND_MARKER: return "marker";
+    case CL_COMMAND_BARRIER: return "barrier";
+    case CL_COMMAND_MIGRATE_MEM_OBJECTS: return "migrate";
+    default: return "command";
+  }
+}
+
+}  // namespace unicl

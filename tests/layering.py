@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks that includes point one way between UniCL's layers.
+
+    layering.py SOURCE_ROOT
+
+Each folder may include itself and the folders listed for it; anything else
+(a core header including the memory layer, the core naming the schedulers)
+is a layering error. The build also enforces the link order (each layer is
+a static library linking only those below it); this catches the includes,
+which a link does not see when they are header-only.
+"""
+import pathlib
+import re
+import sys
+
+# folder -> folders it may include (besides itself)
+ALLOWED = {
+    'src/backend': set(),
+    'icd/discovery': {'src/backend'},
+    'src/core': {'src/backend', 'icd/discovery'},
+    'src/memory': {'src/core', 'src/backend', 'icd/discovery'},
+    'src/api': {'src/memory', 'src/core', 'src/backend', 'icd/discovery', 'icd/generated'},
+    'schedulers': {'src/core', 'src/backend', 'icd/discovery'},
+    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'icd/discovery', 'icd/generated'},
+}
+
+
+def layer_of_file(rel):
+    if rel.startswith('icd/vendor_discovery'):
+        return 'icd/discovery'
+    if rel.startswith('icd/'):
+        return 'icd/top'
+    for layer in ALLOWED:
+        if rel.startswith(layer + '/'):
+            return layer
+    return None
+
+
+def layer_of_include(inc):
+    if inc == 'api_decls.hpp':
+        return 'icd/generated'
+    if inc == 'vendor_discovery.hpp':
+        return 'icd/discovery'
+    if inc.startswith('CL/'):
+        return 'public'
+    for prefix, layer in (('backend/', 'src/backend'), ('core/', 'src/core'), ('memory/', 'src/memory'),
+                          ('api/', 'src/api'), ('schedulers/', 'schedulers')):
+        if inc.startswith(prefix):
+            return layer
+    return None  # a file beside the includer
+
+
+def main():
+    root = pathlib.Path(sys.argv[1])
+    errors = []
+    for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('schedulers/*.[ch]pp')) +
+                       list(root.glob('icd/*.[ch]pp'))):
+        rel = path.relative_to(root).as_posix()
+        layer = layer_of_file(rel)
+        if layer is None:
+            errors.append(f'{rel}: not in any layer')
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            inc = m.group(1)
+            if '..' in inc:
+                errors.append(f'{rel}:{n}: relative include "{inc}" (name it from src/ or the root)')
+                continue
+            target = layer_of_include(inc)
+            if target in (None, layer, 'public') or target in ALLOWED[layer]:
+                continue
+            errors.append(f'{rel}:{n}: {layer} includes {target} ("{inc}")')
+    for e in errors:
+        print(e)
+    print(f'layering: {len(errors)} error(s)')
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
