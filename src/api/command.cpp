@@ -82,7 +82,10 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
   if (!q_->in_order() && follow_all_)
     for (auto &t : q_->since_barrier)
       if (follow(t)) task->depend_on(t);
-  if (cl_int err = task->start(); err != CL_SUCCESS) return err;
+  if (cl_int err = task->start(); err != CL_SUCCESS) {
+    lock_.unlock();  // run() returns unlocked on every path: error paths may take the lock again
+    return err;
+  }
   if (q_->in_order() || barrier_) {
     q_->last = task;
     q_->since_barrier.clear();

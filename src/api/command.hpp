@@ -84,7 +84,9 @@ class Command {
     work_.runnable = std::move(runnable);
   }
 
-  // Runs `call(Launch&) -> cl_int` and hands out the event.
+  // Runs `call(Launch&) -> cl_int` and hands out the event. Multi-device
+  // contexts: returns with the context lock released, whatever the result,
+  // so that what the caller does next (undoing a map) may take it again.
   template <class Call>
   cl_int run(Call &&call, cl_event *event, cl_bool blocking = CL_FALSE) {
     if (!multi()) {

@@ -383,11 +383,19 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
     // gives it back, the host copy is the only valid one.
     bool wrote = it->second & kWrite;
     if (cl_int err = c.use_host(m, wrote ? kReadWrite : kRead, wrote ? kWrite : kRead); err != CL_SUCCESS) return err;
+    auto mapping = *it;
     m->host_maps.erase(it);
     m->map_count.fetch_sub(1);
-    return c.run([](Launch &l) {
+    cl_int err = c.run([](Launch &l) {
       return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
     }, event);
+    if (err != CL_SUCCESS) {
+      // Still mapped: the unmap was not enqueued.
+      std::lock_guard lock(q->context->mutex);
+      m->host_maps.push_back(mapping);
+      m->map_count.fetch_add(1);
+    }
+    return err;
   }
   if (cl_int err = c.use(m, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;

@@ -1,8 +1,10 @@
 // The dispatch table every simulator object points to, and the library's
 // only exported symbols.
 #include <tuple>
+#include <type_traits>
 
 #include "api.hpp"
+#include "fault.hpp"
 #include "objects.hpp"
 
 namespace sim {
@@ -55,9 +57,28 @@ static_assert((0 SIM_ALL_SLOTS(SIM_COUNT)) * sizeof(void *) == sizeof(cl_icd_dis
               "SIM_ALL_SLOTS must name every slot of this <CL/cl_icd.h>");
 #undef SIM_COUNT
 
-// What an unimplemented entry point does, derived from its slot's type:
-// cl_int calls return CL_INVALID_OPERATION; calls returning an object return
-// null and set their trailing errcode_ret; void calls do nothing.
+// An entry point's way of failing with `err`, derived from its slot's type:
+// cl_int calls return it; calls returning an object return null and set
+// their trailing errcode_ret; void calls do nothing.
+template <class R, class... A>
+R failure(cl_int err, A... args) {
+  if constexpr (std::is_same_v<R, cl_int>) {
+    ((void)args, ...);
+    return err;
+  } else if constexpr (std::is_void_v<R>) {
+    (void)err;
+    ((void)args, ...);
+  } else {
+    if constexpr (sizeof...(A) > 0) {
+      auto last = std::get<sizeof...(A) - 1>(std::tuple<A...>(args...));
+      if constexpr (std::is_same_v<decltype(last), cl_int *>)
+        if (last) *last = err;
+    }
+    return R{};
+  }
+}
+
+// What an unimplemented entry point does: fail with CL_INVALID_OPERATION.
 template <class Slot>
 struct Stub {
   static constexpr Slot fn = nullptr;  // slots typed void * (Windows-only interop): not callable here
@@ -65,20 +86,34 @@ struct Stub {
 
 template <class R, class... A>
 struct Stub<R(CL_API_CALL *)(A...)> {
+  static R CL_API_CALL fn(A... args) { return failure<R>(CL_INVALID_OPERATION, args...); }
+};
+
+// An implemented entry point behind the injected failures (fault.hpp): it
+// fails instead of running once UNICL_SIM_FAIL says so, and its successes
+// are counted. Calls the simulator makes to itself go straight to api::.
+enum EntryIndex : Entry {
+#define SIM_INDEX(name) index_##name,
+  SIM_IMPLEMENTED(SIM_INDEX)
+#undef SIM_INDEX
+};
+
+template <auto Fn, Entry E, class Slot = decltype(Fn)>
+struct Guarded;
+
+template <auto Fn, Entry E, class R, class... A>
+struct Guarded<Fn, E, R(CL_API_CALL *)(A...)> {
   static R CL_API_CALL fn(A... args) {
+    cl_platform_id p = platform();
+    if (!p) return Fn(args...);
+    if (cl_int err = p->faults.injected(E); err != CL_SUCCESS) return failure<R>(err, args...);
+    R result = Fn(args...);
     if constexpr (std::is_same_v<R, cl_int>) {
-      ((void)args, ...);
-      return CL_INVALID_OPERATION;
-    } else if constexpr (std::is_void_v<R>) {
-      ((void)args, ...);
+      if (result == CL_SUCCESS) p->faults.succeeded(E);
     } else {
-      if constexpr (sizeof...(A) > 0) {
-        auto last = std::get<sizeof...(A) - 1>(std::tuple<A...>(args...));
-        if constexpr (std::is_same_v<decltype(last), cl_int *>)
-          if (last) *last = CL_INVALID_OPERATION;
-      }
-      return R{};
+      if (result) p->faults.succeeded(E);
     }
+    return result;
   }
 };
 
@@ -87,7 +122,7 @@ constexpr cl_icd_dispatch make_table() {
 #define SIM_STUB(name) t.name = Stub<decltype(t.name)>::fn;
   SIM_ALL_SLOTS(SIM_STUB)
 #undef SIM_STUB
-#define SIM_SET(name) t.name = api::name;
+#define SIM_SET(name) t.name = Guarded<&api::name, index_##name>::fn;
   SIM_IMPLEMENTED(SIM_SET)
 #undef SIM_SET
   return t;

@@ -11,12 +11,16 @@ std::uint64_t now_ns() {
 }
 
 cl_platform_id platform() {
-  // Immortal on purpose (see objects.hpp); built once from UNICL_SIM_CONFIG.
+  // Immortal on purpose (see objects.hpp); built once from UNICL_SIM_CONFIG
+  // and UNICL_SIM_FAIL.
   static _cl_platform_id *instance = [] {
     auto config = load_config_from_env();
     if (!config) return static_cast<_cl_platform_id *>(nullptr);
+    auto faults = load_faults_from_env();
+    if (!faults) return static_cast<_cl_platform_id *>(nullptr);
     auto p = std::make_unique<_cl_platform_id>();
     p->config = std::move(*config);
+    p->faults = Faults(*faults);
     for (const auto &dc : p->config.devices) {
       auto d = std::make_unique<_cl_device_id>();
       d->config = dc;

@@ -22,6 +22,7 @@
 
 #include "cl.hpp"
 #include "config.hpp"
+#include "fault.hpp"
 #include "kernel_source.hpp"
 #include "worker.hpp"
 
@@ -113,6 +114,7 @@ struct _cl_platform_id {
   const cl_icd_dispatch *dispatch = &sim::dispatch_table;
   sim::Config config;
   std::vector<std::unique_ptr<_cl_device_id>> devices;
+  sim::Faults faults;  // UNICL_SIM_FAIL
 
   bool owns(cl_device_id d) const;
 };

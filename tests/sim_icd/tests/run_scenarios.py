@@ -22,6 +22,11 @@ scenarios = [
     ('many.conf', '[many]', dict(direct, UNICL_SIM_CONFIG=conf('many.conf'))),
     ('no configuration', '[noconfig]', dict(direct)),
     ('unreadable configuration', '[noconfig]', dict(direct, UNICL_SIM_CONFIG=conf('missing.conf'))),
+    ('invalid UNICL_SIM_FAIL', '[noconfig]',
+     dict(direct, UNICL_SIM_CONFIG=conf('timing.conf'), UNICL_SIM_FAIL='clEnqueueReadBuffer:CL_NO_SUCH_ERROR')),
+    ('injected failures', '[fail]',
+     dict(direct, UNICL_SIM_CONFIG=conf('timing.conf'),
+          UNICL_SIM_FAIL='clEnqueueReadBuffer:CL_OUT_OF_RESOURCES:after=2,clEnqueueMapBuffer:CL_MAP_FAILURE')),
     ('correctness.conf on PoCL', '[correctness]',
      dict(direct, UNICL_SIM_CONFIG=conf('correctness.conf'), UNICL_SIM_POCL_VENDORS=pocl_icd, POCL_DEVICES='pthread')),
     # UniCL in exclusive mode, loading only the simulator.
@@ -33,7 +38,7 @@ scenarios = [
 # Nothing of the caller's OpenCL setup leaks into a scenario.
 base = {k: v for k, v in os.environ.items()
         if k not in ('OCL_ICD_VENDORS', 'OCL_ICD_FILENAMES', 'UNICL_VENDORS', 'UNICL_SIM_CONFIG',
-                     'UNICL_SIM_POCL_VENDORS', 'POCL_DEVICES')}
+                     'UNICL_SIM_POCL_VENDORS', 'UNICL_SIM_FAIL', 'POCL_DEVICES')}
 failed = []
 for name, tags, env in scenarios:
     if 'POCL_DEVICES' in env and not os.path.exists(pocl_icd):
