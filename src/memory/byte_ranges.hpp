@@ -20,6 +20,7 @@
 // Every map is an ordered map from interval starts to a value, with equal
 // neighbours merged, so an operation on k intervals costs O(log n + k) and
 // a full-buffer write leaves one interval however fragmented the buffer was.
+// Nothing here locks: the coherence layer calls it under the context's lock.
 #pragma once
 #include <algorithm>
 #include <bit>
