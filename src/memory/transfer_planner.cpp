@@ -1,0 +1,170 @@
+#include "transfer_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace unicl {
+
+namespace {
+
+// How much of a sample's weight survives each newer sample: about the last
+// ten samples make the estimate.
+constexpr double kKeep = 0.9;
+// Sizes must spread at least this much relative to their mean before the
+// line through the samples says anything about latency versus bandwidth.
+constexpr double kMinSpread = 0.1;
+
+bool overlap(ByteRange a, ByteRange b) { return a.offset < b.end() && b.offset < a.end(); }
+
+}  // namespace
+
+void LearnedLink::record(std::size_t bytes, double seconds) {
+  if (!(seconds > 0) || !std::isfinite(seconds)) return;
+  double x = static_cast<double>(bytes), y = seconds;
+  // Weighted by 1 / seconds^2, the fit minimizes relative errors: a small
+  // transfer's latency counts as much as a large one's bandwidth, which a
+  // plain fit would drown in the large transfers' noise.
+  double w = 1 / (y * y);
+  weight_ *= kKeep;
+  cxx_ *= kKeep;
+  cxy_ *= kKeep;
+  weight_ += w;
+  double dx = x - mean_x_;
+  mean_x_ += w / weight_ * dx;
+  mean_y_ += w / weight_ * (y - mean_y_);
+  cxx_ += w * dx * (x - mean_x_);
+  cxy_ += w * dx * (y - mean_y_);
+  ++samples_;
+
+  double spread = kMinSpread * mean_x_;
+  if (samples_ >= 2 && cxx_ / weight_ > spread * spread) {
+    double slope = cxy_ / cxx_;
+    if (slope > 0) {
+      estimate_.bandwidth = 1 / slope;
+      estimate_.latency = std::max(0.0, mean_y_ - slope * mean_x_);
+      return;
+    }
+  }
+  // Samples of about one size (or too noisy for a slope): correct the term
+  // that dominates at that size.
+  double moving = mean_x_ / estimate_.bandwidth;
+  if (estimate_.latency >= moving) estimate_.latency = std::max(0.0, mean_y_ - moving);
+  else estimate_.bandwidth = mean_x_ / std::max(mean_y_ - estimate_.latency, 0.1 * mean_y_);
+}
+
+TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link) : host_(devices) {
+  if (devices + 1 > LocationSet::kCapacity) throw std::invalid_argument("more locations than a LocationSet holds");
+  for (Location d = 0; d < devices; ++d) {
+    links_.emplace(Key{d, host_}, LearnedLink(host_link));
+    links_.emplace(Key{host_, d}, LearnedLink(host_link));
+  }
+}
+
+void TransferPlanner::check_location(Location l) const {
+  if (l >= locations()) throw std::out_of_range("location out of range");
+}
+
+void TransferPlanner::add_link(Location src, Location dst, LinkEstimate guess) {
+  check_location(src);
+  check_location(dst);
+  if (src == dst) throw std::invalid_argument("a link joins two locations");
+  links_.insert_or_assign(Key{src, dst}, LearnedLink(guess));
+}
+
+const LearnedLink *TransferPlanner::find(Location src, Location dst) const {
+  auto it = links_.find(Key{src, dst});
+  return it == links_.end() ? nullptr : &it->second;
+}
+
+bool TransferPlanner::has_link(Location src, Location dst) const { return find(src, dst) != nullptr; }
+
+LinkEstimate TransferPlanner::link(Location src, Location dst) const {
+  const LearnedLink *l = find(src, dst);
+  if (!l) throw std::out_of_range("no link between these locations");
+  return l->estimate();
+}
+
+std::size_t TransferPlanner::samples(Location src, Location dst) const {
+  const LearnedLink *l = find(src, dst);
+  return l ? l->samples() : 0;
+}
+
+void TransferPlanner::record(Location src, Location dst, std::size_t bytes, double seconds) {
+  auto it = links_.find(Key{src, dst});
+  if (it != links_.end()) it->second.record(bytes, seconds);
+}
+
+TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing) const {
+  check_location(dst);
+  TransferPlan out;
+  std::map<Key, double> busy;  // when each link of the plan is free again
+  for (const MissingRange &piece : missing) {
+    if (piece.holders.contains(dst) || piece.range.length == 0) continue;
+    // Best route so far: its finish time, then fewer hops, then the lowest
+    // holder (members are visited in increasing order) break ties.
+    double best_finish = std::numeric_limits<double>::infinity(), best_at_host = 0;
+    std::size_t best_hops = 0;
+    TransferStep first{}, second{};
+    auto consider = [&](Location src, std::size_t hops, double finish, double at_host) {
+      if (finish < best_finish || (finish == best_finish && hops < best_hops)) {
+        best_finish = finish;
+        best_hops = hops;
+        best_at_host = at_host;
+        first = {src, hops == 1 ? dst : host_, piece.range};
+        second = {host_, dst, piece.range};
+      }
+    };
+    for (Location src : piece.holders) {
+      check_location(src);
+      if (const LearnedLink *direct = find(src, dst))
+        consider(src, 1, busy[{src, dst}] + direct->estimate().seconds(piece.range.length), 0);
+      // Through the host copy, even beside a direct link: that link may be
+      // slow (a network) where the host links are not.
+      const LearnedLink *up = src == host_ ? nullptr : find(src, host_);
+      const LearnedLink *down = dst == host_ ? nullptr : find(host_, dst);
+      if (up && down) {
+        double at_host = busy[{src, host_}] + up->estimate().seconds(piece.range.length);
+        consider(src, 2, std::max(busy[{host_, dst}], at_host) + down->estimate().seconds(piece.range.length), at_host);
+      }
+    }
+    if (best_hops == 0) {
+      out.unplanned.push_back(piece);
+      continue;
+    }
+    out.steps.push_back(first);
+    if (best_hops == 2) {
+      busy[{first.src, host_}] = best_at_host;
+      busy[{host_, dst}] = best_finish;
+      out.steps.push_back(second);
+    } else {
+      busy[{first.src, dst}] = best_finish;
+    }
+  }
+  out.seconds = predict(out.steps);
+  return out;
+}
+
+double TransferPlanner::predict(std::span<const TransferStep> steps) const {
+  std::map<Key, double> busy;
+  std::vector<double> done(steps.size());
+  double last = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const TransferStep &s = steps[i];
+    const LearnedLink *l = find(s.src, s.dst);
+    if (!l) throw std::invalid_argument("a step on a link that does not exist");
+    // Plans are a few steps per missing piece: a quadratic scan for the
+    // steps that bring this one's bytes to its source is cheap enough.
+    double ready = 0;
+    for (std::size_t j = 0; j < i; ++j)
+      if (steps[j].dst == s.src && overlap(steps[j].range, s.range)) ready = std::max(ready, done[j]);
+    double &link_free = busy[{s.src, s.dst}];
+    done[i] = std::max(link_free, ready) + l->estimate().seconds(s.range.length);
+    link_free = done[i];
+    last = std::max(last, done[i]);
+  }
+  return last;
+}
+
+}  // namespace unicl

@@ -1,0 +1,112 @@
+// Routes for making byte ranges valid at a location, and their predicted time.
+//
+// Why: once validity is kept per byte range (byte_ranges.hpp), the bytes a
+// command lacks may be held by several locations, and moving them can go
+// more than one way. The local backend only has device <-> host links, so
+// bytes held by another device go through the host copy in two hops; a
+// cluster backend adds direct links between nodes. Which way is cheapest
+// depends on each link's latency and bandwidth, which UniCL learns from the
+// transfers it times.
+//
+// How the coherence layer uses it: it passes what
+// RangeValidity::missing(dst, range) returned to plan(dst, ...), issues the
+// steps in order (a step into the host is followed by the step out of it
+// for the same bytes), records each with RangeCoherence::copy(), and feeds
+// each timed transfer back through record(). Schedulers call plan() (or
+// predict() for a plan made earlier) to compare devices by the time their
+// inputs would take to arrive, without issuing anything.
+#pragma once
+#include <cstddef>
+#include <map>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "byte_ranges.hpp"
+
+namespace unicl {
+
+// Time of a transfer on a link: latency + bytes / bandwidth.
+struct LinkEstimate {
+  double latency = 20e-6;  // seconds
+  double bandwidth = 4e9;  // bytes per second
+  double seconds(std::size_t bytes) const {
+    return bytes == 0 ? 0 : latency + static_cast<double>(bytes) / bandwidth;
+  }
+};
+
+// One link's estimate, refined from timed transfers: a line through recent
+// (bytes, seconds) samples fitted on relative error, older samples weighing
+// less so the estimate follows a link whose speed changed. Samples of one size
+// cannot separate latency from bandwidth; they correct the term that
+// dominates at that size and keep the other.
+class LearnedLink {
+ public:
+  explicit LearnedLink(LinkEstimate guess) : estimate_(guess) {}
+  const LinkEstimate &estimate() const { return estimate_; }
+  std::size_t samples() const { return samples_; }
+  void record(std::size_t bytes, double seconds);
+
+ private:
+  LinkEstimate estimate_;
+  std::size_t samples_ = 0;
+  // Weighted running means and co-moments of bytes (x) and seconds (y).
+  double weight_ = 0, mean_x_ = 0, mean_y_ = 0, cxx_ = 0, cxy_ = 0;
+};
+
+// Moves `range` from src to dst.
+struct TransferStep {
+  Location src = 0;
+  Location dst = 0;
+  ByteRange range;
+  bool operator==(const TransferStep &) const = default;
+};
+
+struct TransferPlan {
+  std::vector<TransferStep> steps;  // in issue order
+  double seconds = 0;               // predicted, see TransferPlanner::predict
+  // Pieces no holder can reach, or held nowhere (contents lost or undefined).
+  std::vector<MissingRange> unplanned;
+};
+
+class TransferPlanner {
+ public:
+  // Locations 0 .. devices-1 are devices and `devices` is the host copy;
+  // every device has a link to and from the host, first estimated by
+  // `host_link`.
+  explicit TransferPlanner(std::size_t devices, LinkEstimate host_link = {});
+
+  Location host() const { return host_; }
+  std::size_t locations() const { return host_ + 1; }
+
+  // Declares a direct link from src to dst (one direction), or replaces
+  // the estimate of an existing one.
+  void add_link(Location src, Location dst, LinkEstimate guess);
+  bool has_link(Location src, Location dst) const;
+  // Throws std::out_of_range when there is no such link.
+  LinkEstimate link(Location src, Location dst) const;
+  std::size_t samples(Location src, Location dst) const;
+  // A transfer of `bytes` from src to dst took `seconds` (ignored when not
+  // positive or when there is no such link).
+  void record(Location src, Location dst, std::size_t bytes, double seconds);
+
+  // Steps that make every piece of `missing` valid at dst. Each piece comes
+  // from the holder whose route finishes first, given the links the plan
+  // already keeps busy: a direct link when there is one, else through the
+  // host copy.
+  TransferPlan plan(Location dst, std::span<const MissingRange> missing) const;
+  // Predicted seconds until every step is done: steps on one link run one
+  // after another, steps on different links at once, and a step starts only
+  // once earlier steps of the plan brought its bytes to its source.
+  double predict(std::span<const TransferStep> steps) const;
+
+ private:
+  using Key = std::pair<Location, Location>;
+  const LearnedLink *find(Location src, Location dst) const;
+  void check_location(Location l) const;
+
+  Location host_;
+  std::map<Key, LearnedLink> links_;
+};
+
+}  // namespace unicl
