@@ -34,6 +34,7 @@ usage() {
 
 step() { printf '\n==== [%s] %s\n' "$(date +%T)" "$*"; }
 
+# Installs the PACKAGES not yet installed; $1: the command being run (for the message).
 install_missing() {
   local missing=() p
   for p in "${PACKAGES[@]}"; do
@@ -44,7 +45,7 @@ install_missing() {
     return
   fi
   if ((EUID != 0)); then
-    echo "missing packages: ${missing[*]}; run this script as root (sudo bash tools/bootstrap.sh ...)" >&2
+    echo "missing packages: ${missing[*]}; run this script as root to install them: sudo bash tools/bootstrap.sh $1" >&2
     exit 1
   fi
   step "installing: ${missing[*]}"
@@ -169,7 +170,7 @@ test_all() {
 
 (($# == 1)) || usage
 case $1 in
-  demo) install_missing; demo ;;
-  test) install_missing; test_all ;;
+  demo) install_missing demo; demo ;;
+  test) install_missing test; test_all ;;
   *) usage ;;
 esac
