@@ -34,7 +34,7 @@
 // wakes up late. The "simulator overshoot" line measures it: back-to-back
 // kernels on one simulated GPU, their time against the modeled time.
 #include <args.hpp>
-#include <child.hpp>
+#include <child_process.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -454,14 +454,14 @@ std::map<std::string, std::pair<double, int>> measure_socl(const Options &o, std
   std::vector<std::string> args = {"--socl-child", "--config", o.config, "--warmups", std::to_string(o.warmups),
                                    "--reps", std::to_string(o.reps), "--budget", std::to_string(o.budget)};
   if (!o.only.empty()) args.insert(args.end(), {"--only", o.only});
-  bench::ChildResult r = bench::run_self(args,
-                                         {{"OCL_ICD_VENDORS", dir},
-                                          {"UNICL_SIM_CONFIG", o.config},
-                                          {"STARPU_OPENCL_ON_CPUS", "1"},
-                                          {"STARPU_NCPU", "0"},
-                                          {"STARPU_SCHED", "dmda"},
-                                          {"STARPU_SILENT", "1"}},
-                                         300);
+  child_process::Result r = child_process::run_self(args,
+                                                    {{"OCL_ICD_VENDORS", dir},
+                                                     {"UNICL_SIM_CONFIG", o.config},
+                                                     {"STARPU_OPENCL_ON_CPUS", "1"},
+                                                     {"STARPU_NCPU", "0"},
+                                                     {"STARPU_SCHED", "dmda"},
+                                                     {"STARPU_SILENT", "1"}},
+                                                    300);
   std::filesystem::remove_all(dir);
   std::istringstream lines(r.out);
   std::string tag, w;
@@ -469,7 +469,7 @@ std::map<std::string, std::pair<double, int>> measure_socl(const Options &o, std
   int runs;
   while (lines >> tag >> w >> s >> runs)
     if (tag == "SOCL") out[w] = {s, runs};
-  if (!r.ok) why = r.why;
+  if (!r.ok()) why = r.why();
   return out;
 }
 
