@@ -14,6 +14,9 @@
 #ifndef BENCH_PLOT_PY
 #define BENCH_PLOT_PY "bench/plot.py"
 #endif
+#ifndef BENCH_PYTHON
+#define BENCH_PYTHON "python3"
+#endif
 
 namespace bench {
 
@@ -81,7 +84,7 @@ void write_csv(const std::string &path, const std::vector<std::string> &header,
 
 bool plot(const std::string &csv, const std::string &png, const std::string &title,
           const std::vector<std::string> &extra) {
-  std::vector<std::string> args = {"python3", BENCH_PLOT_PY, csv, png, "--title", title};
+  std::vector<std::string> args = {BENCH_PYTHON, BENCH_PLOT_PY, csv, png, "--title", title};
   args.insert(args.end(), extra.begin(), extra.end());
   child_process::Result r = child_process::run(args);
   if (!r.ok()) std::cout << "no PNG: " << BENCH_PLOT_PY << ": " << r.why() << '\n';
