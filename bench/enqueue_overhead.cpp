@@ -13,7 +13,7 @@
 // vendor folder and may crash or hang.
 #include <args.hpp>
 #include <cl_env.hpp>
-#include <child.hpp>
+#include <child_process.hpp>
 #include <stats.hpp>
 #include <table.hpp>
 
@@ -143,7 +143,7 @@ std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
   }
   // SOCL costs ~50x more per launch: fewer launches give the same precision.
   int n = std::max(100, o.launches / 10);
-  bench::ChildResult r = bench::run_self(
+  child_process::Result r = child_process::run_self(
       {"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
       {{"OCL_ICD_VENDORS", o.socl_vendors},
        {"STARPU_OPENCL_ON_CPUS", "1"},
@@ -156,7 +156,7 @@ std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
   double us;
   while (lines >> tag >> dev >> us)
     if (tag == "SOCL") out[dev] = us;
-  if (!r.ok) why = r.why;
+  if (!r.ok()) why = r.why();
   return out;
 }
 

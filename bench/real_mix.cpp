@@ -28,7 +28,7 @@
 // heft's child may take --heft-cap seconds (30): its warm-ups explore
 // oclgrind, usually with one block (2-3 s) but sometimes with more.
 #include <args.hpp>
-#include <child.hpp>
+#include <child_process.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -227,7 +227,7 @@ int run(const Options &o) {
     a.push_back("--child");
     a.push_back(name);
     double cap = name == "heft" ? o.heft_cap : o.cap;
-    bench::ChildResult r = bench::run_self(a, {}, cap);
+    child_process::Result r = child_process::run_self(a, {}, cap);
     Result &res = results[name];
     std::istringstream lines(r.out);
     std::string tag;
@@ -237,9 +237,9 @@ int run(const Options &o) {
       else if (tag == "RESULT")
         lines >> res.median >> res.runs >> res.warmup >> res.alone >> res.alone_runs >> res.on_pthread >> res.on_basic >>
             res.on_grind;
-    res.ok = r.ok && res.runs > 0;
+    res.ok = r.ok() && res.runs > 0;
     res.cap = cap;
-    if (!res.ok) res.why = r.why;
+    if (!res.ok) res.why = r.why();
     std::cout << "  " << name << ": " << (res.ok ? "done" : res.why) << " (" << bench::fixed(bench::seconds_since(start), 1)
               << " s)\n"
               << std::flush;

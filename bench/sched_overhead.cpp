@@ -17,7 +17,7 @@
 // through CL_CONTEXT_SCHEDULER_SOCL) in a child process: it needs its own
 // vendors folder and may crash or hang.
 #include <args.hpp>
-#include <child.hpp>
+#include <child_process.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -146,18 +146,18 @@ std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
   }
   // SOCL costs tens of microseconds per command: fewer launches suffice.
   int n = std::max(100, o.launches / 10);
-  bench::ChildResult r = bench::run_self({"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
-                                         {{"OCL_ICD_VENDORS", o.socl_vendors},
-                                          {"STARPU_OPENCL_ON_CPUS", "1"},
-                                          {"STARPU_NCPU", "0"},
-                                          {"STARPU_SILENT", "1"}},
-                                         120);
+  child_process::Result r = child_process::run_self({"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
+                                                    {{"OCL_ICD_VENDORS", o.socl_vendors},
+                                                     {"STARPU_OPENCL_ON_CPUS", "1"},
+                                                     {"STARPU_NCPU", "0"},
+                                                     {"STARPU_SILENT", "1"}},
+                                                    120);
   std::istringstream lines(r.out);
   std::string tag, w;
   double us;
   while (lines >> tag >> w >> us)
     if (tag == "SOCL") out[w] = us;
-  if (!r.ok) why = r.why;
+  if (!r.ok()) why = r.why();
   return out;
 }
 

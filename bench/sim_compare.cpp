@@ -34,10 +34,12 @@
 // wakes up late. The "simulator overshoot" line measures it: back-to-back
 // kernels on one simulated GPU, their time against the modeled time.
 #include <args.hpp>
-#include <child.hpp>
+#include <child_process.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
+
+#include <config.hpp>  // the simulator's (tests/sim_icd)
 
 #include <malloc.h>
 
@@ -116,74 +118,16 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
-// What the bound needs from the machine description: the devices' rates per
-// kernel, by the simulator's own rules (README: flops(n), gflops x efficiency).
-struct Machine {
-  struct Device {
-    std::string name, type;
-    double gflops;
-  };
-  struct Kernel {
-    std::vector<std::pair<double, double>> terms;  // coeff x n^exp
-    std::map<std::string, double> efficiency;      // by device type
-  };
-  std::vector<Device> devices;
-  std::map<std::string, Kernel> kernels;
-
-  double flops(const std::string &kernel, double n) const {
-    auto it = kernels.count(kernel) ? kernels.find(kernel) : kernels.find("*");
-    if (it == kernels.end()) return 1000 * n;
-    double f = 0;
-    for (auto [c, e] : it->second.terms) f += c * std::pow(n, e);
-    return f;
-  }
-  // Flops per second of `d` on `kernel`.
-  double rate(const Device &d, const std::string &kernel) const {
-    auto it = kernels.count(kernel) ? kernels.find(kernel) : kernels.find("*");
-    double eff = 1;
-    if (it != kernels.end() && it->second.efficiency.count(d.type)) eff = it->second.efficiency.at(d.type);
-    return d.gflops * eff * 1e9;
-  }
-};
-
-// Reads the parts of the configuration the bound needs; the simulator
-// itself validates the file.
-Machine read_machine(const std::string &path) {
+// The machine description, read by the simulator's own parser: the bound
+// and the overshoot use its models (flops(n), gflops x efficiency, time_scale).
+sim::Config read_machine(const std::string &path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read " + path);
-  Machine m;
-  for (std::string line; std::getline(in, line);) {
-    line = line.substr(0, line.find('#'));
-    std::istringstream words(line);
-    std::string kind, word;
-    words >> kind;
-    std::map<std::string, std::string> kv;
-    while (words >> word)
-      if (auto eq = word.find('='); eq != std::string::npos) kv[word.substr(0, eq)] = word.substr(eq + 1);
-    if (kind == "device") {
-      int count = kv.count("count") ? std::stoi(kv["count"]) : 1;
-      std::string type = kv.count("type") ? kv["type"] : "gpu";
-      std::string name = kv.count("name") ? kv["name"] : type + std::to_string(m.devices.size());
-      double gflops = kv.count("gflops") ? std::stod(kv["gflops"]) : 100;
-      for (int i = 0; i < count; ++i) m.devices.push_back({count > 1 ? name + std::to_string(i) : name, type, gflops});
-    } else if (kind == "kernel") {
-      Machine::Kernel k;
-      std::string expr = kv["flops"];
-      std::istringstream terms(expr);
-      for (std::string term; std::getline(terms, term, '+');) {
-        double coeff = 1, exp = 0;
-        std::istringstream factors(term);
-        for (std::string f; std::getline(factors, f, '*');) {
-          if (f == "n") exp += 1;
-          else if (f.starts_with("n^")) exp += std::stod(f.substr(2));
-          else coeff *= std::stod(f);
-        }
-        k.terms.push_back({coeff, exp});
-      }
-      for (const char *t : {"cpu", "gpu", "accelerator"})
-        if (kv.count(t)) k.efficiency[t] = std::stod(kv[t]);
-      m.kernels[kv["name"]] = k;
-    }
+  sim::Config m;
+  try {
+    m = sim::parse_config(in);
+  } catch (const std::runtime_error &e) {
+    throw std::runtime_error(path + ": " + e.what());
   }
   if (m.devices.empty()) throw std::runtime_error(path + " describes no device");
   return m;
@@ -359,7 +303,7 @@ Workload cholesky() {
 
 // The simulator's timing under the current load: `launches` back-to-back
 // matmul blocks on one device (a one-device context), measured / modeled.
-double overshoot(const Machine &m, const Machine::Device &md, const cl::Device &d, int launches) {
+double overshoot(const sim::Config &m, const sim::DeviceConfig &md, const cl::Device &d, int launches) {
   constexpr int n = 2048, rows = 32;
   cl::Context ctx({d});
   cl::CommandQueue q(ctx, d);
@@ -376,7 +320,7 @@ double overshoot(const Machine &m, const Machine::Device &md, const cl::Device &
     q.finish();
     seconds = bench::seconds_since(start);
   }
-  return seconds / (launches * m.flops("mm_block", double(n) * rows) / m.rate(md, "mm_block"));
+  return seconds / (launches * m.kernel_seconds("mm_block", md, double(n) * rows));
 }
 
 // `warmups` untimed runs of `w`, then timed ones (o.reps, fewer once
@@ -454,14 +398,14 @@ std::map<std::string, std::pair<double, int>> measure_socl(const Options &o, std
   std::vector<std::string> args = {"--socl-child", "--config", o.config, "--warmups", std::to_string(o.warmups),
                                    "--reps", std::to_string(o.reps), "--budget", std::to_string(o.budget)};
   if (!o.only.empty()) args.insert(args.end(), {"--only", o.only});
-  bench::ChildResult r = bench::run_self(args,
-                                         {{"OCL_ICD_VENDORS", dir},
-                                          {"UNICL_SIM_CONFIG", o.config},
-                                          {"STARPU_OPENCL_ON_CPUS", "1"},
-                                          {"STARPU_NCPU", "0"},
-                                          {"STARPU_SCHED", "dmda"},
-                                          {"STARPU_SILENT", "1"}},
-                                         300);
+  child_process::Result r = child_process::run_self(args,
+                                                    {{"OCL_ICD_VENDORS", dir},
+                                                     {"UNICL_SIM_CONFIG", o.config},
+                                                     {"STARPU_OPENCL_ON_CPUS", "1"},
+                                                     {"STARPU_NCPU", "0"},
+                                                     {"STARPU_SCHED", "dmda"},
+                                                     {"STARPU_SILENT", "1"}},
+                                                    300);
   std::filesystem::remove_all(dir);
   std::istringstream lines(r.out);
   std::string tag, w;
@@ -469,7 +413,7 @@ std::map<std::string, std::pair<double, int>> measure_socl(const Options &o, std
   int runs;
   while (lines >> tag >> w >> s >> runs)
     if (tag == "SOCL") out[w] = {s, runs};
-  if (!r.ok) why = r.why;
+  if (!r.ok()) why = r.why();
   return out;
 }
 
@@ -479,7 +423,7 @@ int run(const Options &o) {
   setenv("UNICL_SIM_CONFIG", o.config.c_str(), 1);
   setenv("OCL_ICD_VENDORS", BENCH_UNICL_VENDORS, 0);  // UniCL's .icd, unless the caller chose
   bench::ModelCache cache;
-  Machine m = read_machine(o.config);
+  sim::Config m = read_machine(o.config);
   // The simulated devices' memory is this process's heap, and each run makes
   // new buffers. Keep freed memory in the process instead of handing it back
   // to the kernel, so that a transfer into a new buffer is not slowed by
@@ -517,17 +461,18 @@ int run(const Options &o) {
   std::map<std::string, std::map<std::string, Result>> results;
   for (auto &w : workloads) {
     if (!o.only.empty() && o.only != w.name) continue;
+    // A launch shared by all devices at their rates takes 1 / sum(1 / its time on each).
     double work = 0, rates_time = 0, critical = 0;
     for (auto &l : w.launches) {
-      double f = m.flops(l.kernel, l.items), sum = 0;
-      for (auto &d : m.devices) sum += m.rate(d, l.kernel);
-      work += f;
-      rates_time += f / sum;
+      double per_second = 0;
+      for (auto &d : m.devices) per_second += 1 / m.kernel_seconds(l.kernel, d, l.items);
+      work += m.kernel_model(l.kernel).flops(l.items);
+      rates_time += 1 / per_second;
     }
     for (auto &l : w.critical_path) {
-      double best = 0;
-      for (auto &d : m.devices) best = std::max(best, m.rate(d, l.kernel));
-      critical += m.flops(l.kernel, l.items) / best;
+      double best = m.kernel_seconds(l.kernel, m.devices[0], l.items);
+      for (auto &d : m.devices) best = std::min(best, m.kernel_seconds(l.kernel, d, l.items));
+      critical += best;
     }
     std::cout << w.name << ": " << w.description << ", " << w.launches.size() << " launches, "
               << bench::fixed(work / 1e9, 1) << " GFLOP; bound " << bench::fixed(rates_time * 1e3, 1)

@@ -339,8 +339,7 @@ TEST_CASE("isolated: a traced run", "[.]") {
 TEST_CASE("UNICL_TRACE writes a Chrome trace with a track per device", "[scheduling][trace]") {
   cltest::TempDir dir;
   std::string file = dir.path() + "/trace.json";
-  auto run = cltest::run_child({"timeout", "-s", "KILL", "60", cltest::self_executable(), "isolated: a traced run"},
-                               {{"UNICL_TRACE", file}});
+  auto run = child_process::run_self({"isolated: a traced run"}, {{"UNICL_TRACE", file}}, 60);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::string trace = cltest::slurp(file);
@@ -363,8 +362,7 @@ TEST_CASE("isolated: a run on every device", "[.]") {
 TEST_CASE("each device's submission worker is placed with hwloc", "[scheduling][workers]") {
   // The log (UNICL_LOG=2) says where each worker went: CPU devices' workers
   // are left to the OS, oclgrind's (not a CPU device alone) gets a core.
-  auto run = cltest::run_child({"timeout", "-s", "KILL", "120", cltest::self_executable(), "isolated: a run on every device"},
-                               {{"UNICL_LOG", "2"}});
+  auto run = child_process::run_self({"isolated: a run on every device"}, {{"UNICL_LOG", "2"}}, 120);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(run.err.find("submission worker of 'Oclgrind Simulator': core ") != std::string::npos);

@@ -2,7 +2,7 @@
 // it; `run` hands a program the exclusive-mode environment and nothing else.
 #include <catch2/catch.hpp>
 
-#include "child_process.hpp"
+#include "scenario.hpp"
 
 namespace {
 
@@ -15,10 +15,10 @@ const std::vector<std::string> kPrintEnv = {
     "echo \"$OCL_ICD_VENDORS\"; echo \"${UNICL_VENDORS-unset}\"; echo \"${OCL_ICD_FILENAMES-unset}\"; "
     "echo \"${UNICL_LOG-unset}\""};
 
-std::vector<std::string> run_tool(std::vector<std::string> args, const cltest::EnvChanges &env,
+std::vector<std::string> run_tool(std::vector<std::string> args, const child_process::EnvChanges &env,
                                   int expected_exit = 0) {
   args.insert(args.begin(), tool());
-  auto r = cltest::run_child(args, env);
+  auto r = child_process::run(args, env);
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == expected_exit);
   return r.out_lines();
@@ -33,7 +33,7 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 
 TEST_CASE("unicl info shows one UniCL platform, its devices' vendor platforms and the host") {
   auto env = cltest::clean_opencl_env();
-  auto r = cltest::run_child({tool(), "info", "--vendors", build_root() + "/vendors-test"}, env);
+  auto r = child_process::run({tool(), "info", "--vendors", build_root() + "/vendors-test"}, env);
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("platforms seen through the ICD loader: 1"));
@@ -48,7 +48,7 @@ TEST_CASE("unicl info shows one UniCL platform, its devices' vendor platforms an
 
 TEST_CASE("unicl info with no usable vendor still reports, and fails") {
   auto env = cltest::clean_opencl_env();
-  auto r = cltest::run_child({tool(), "info", "--vendors", "/nonexistent/libnothing.so"}, env);
+  auto r = child_process::run({tool(), "info", "--vendors", "/nonexistent/libnothing.so"}, env);
   CHECK(r.exit_code == 0);  // UniCL with no devices is still a platform
   CHECK_THAT(r.out, Catch::Contains("devices     : 0"));
   CHECK_THAT(r.out, Catch::Contains("Host topology (hwloc):"));
@@ -116,7 +116,7 @@ TEST_CASE("unicl info --models prints the performance models UniCL keeps") {
   REQUIRE_FALSE(none.empty());
   CHECK_THAT(none[0], Catch::Contains("no performance models yet"));
   std::string dir = cache.path() + "/unicl";
-  REQUIRE(cltest::run_child({"mkdir", "-p", dir}, {}).exit_code == 0);
+  REQUIRE(child_process::run({"mkdir", "-p", dir}, {}).exit_code == 0);
   {
     std::ofstream f(dir + "/models.tsv");
     f << "kernel\tsgemm\tpthread-cpu\t4096\t12\t0.0025\n"

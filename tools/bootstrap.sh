@@ -18,7 +18,7 @@ set -euo pipefail
 readonly PACKAGES=(
   opencl-headers opencl-c-headers opencl-clhpp-headers ocl-icd-libopencl1 ocl-icd-opencl-dev
   libhwloc-dev libopenmpi-dev openmpi-bin catch2 meson ninja-build pkg-config g++ python3
-  pocl-opencl-icd oclgrind clinfo python3-pyopencl libsocl-1.3-0
+  pocl-opencl-icd oclgrind clinfo python3-pyopencl python3-matplotlib libsocl-1.3-0
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,6 +34,7 @@ usage() {
 
 step() { printf '\n==== [%s] %s\n' "$(date +%T)" "$*"; }
 
+# Installs the PACKAGES not yet installed; $1: the command being run (for the message).
 install_missing() {
   local missing=() p
   for p in "${PACKAGES[@]}"; do
@@ -44,7 +45,7 @@ install_missing() {
     return
   fi
   if ((EUID != 0)); then
-    echo "missing packages: ${missing[*]}; run this script as root (sudo bash tools/bootstrap.sh ...)" >&2
+    echo "missing packages: ${missing[*]}; run this script as root to install them: sudo bash tools/bootstrap.sh $1" >&2
     exit 1
   fi
   step "installing: ${missing[*]}"
@@ -169,7 +170,7 @@ test_all() {
 
 (($# == 1)) || usage
 case $1 in
-  demo) install_missing; demo ;;
-  test) install_missing; test_all ;;
+  demo) install_missing demo; demo ;;
+  test) install_missing test; test_all ;;
   *) usage ;;
 esac

@@ -1,9 +1,7 @@
 #include "sched.hpp"
 
 #include <ftw.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,11 +9,14 @@
 #include <iostream>
 #include <stdexcept>
 
+#include <child_process.hpp>
+
 #ifndef BENCH_PLOT_PY
 #define BENCH_PLOT_PY "bench/plot.py"
 #endif
-
-extern char **environ;
+#ifndef BENCH_PYTHON
+#define BENCH_PYTHON "python3"
+#endif
 
 namespace bench {
 
@@ -83,23 +84,11 @@ void write_csv(const std::string &path, const std::vector<std::string> &header,
 
 bool plot(const std::string &csv, const std::string &png, const std::string &title,
           const std::vector<std::string> &extra) {
-  std::vector<std::string> args = {"python3", BENCH_PLOT_PY, csv, png, "--title", title};
+  std::vector<std::string> args = {BENCH_PYTHON, BENCH_PLOT_PY, csv, png, "--title", title};
   args.insert(args.end(), extra.begin(), extra.end());
-  std::vector<char *> argv;
-  for (auto &a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ) != 0) {
-    std::cout << "no PNG: python3 not found\n";
-    return false;
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::cout << "no PNG: " << BENCH_PLOT_PY << " failed\n";
-    return false;
-  }
-  return true;
+  child_process::Result r = child_process::run(args);
+  if (!r.ok()) std::cout << "no PNG: " << BENCH_PLOT_PY << ": " << r.why() << '\n';
+  return r.ok();
 }
 
 std::string output_dir(const std::string &dir) {

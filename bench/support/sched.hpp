@@ -45,7 +45,7 @@ cl_device_id ran_on(const cl::Event &e);
 void write_csv(const std::string &path, const std::vector<std::string> &header,
                const std::vector<std::vector<std::string>> &rows);
 // Renders `csv` as `png` with bench/plot.py (`extra`: more plot.py options).
-// Prints why and returns false when it could not (no python3, script failed).
+// Prints why and returns false when it could not (no python3, no matplotlib, script failed).
 bool plot(const std::string &csv, const std::string &png, const std::string &title,
           const std::vector<std::string> &extra = {});
 // The folder given after --out, created if missing.

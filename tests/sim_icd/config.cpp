@@ -172,17 +172,19 @@ Config parse_config(std::istream &in) {
   return c;
 }
 
-double Config::kernel_seconds(const std::string &kernel, const DeviceConfig &d, double work_items) const {
+const KernelModel &Config::kernel_model(const std::string &kernel) const {
   static const KernelModel fallback{"*", parse_cost("1000*n")};
   const KernelModel *model = &fallback;
   for (const auto &k : kernels) {
-    if (k.name == kernel) {
-      model = &k;
-      break;
-    }
+    if (k.name == kernel) return k;
     if (k.name == "*") model = &k;  // a named entry later in the file still wins
   }
-  return model->flops(work_items) / (d.gflops * model->efficiency(d.type) * 1e9) * time_scale;
+  return *model;
+}
+
+double Config::kernel_seconds(const std::string &kernel, const DeviceConfig &d, double work_items) const {
+  const KernelModel &model = kernel_model(kernel);
+  return model.flops(work_items) / (d.gflops * model.efficiency(d.type) * 1e9) * time_scale;
 }
 
 double Config::transfer_seconds(const DeviceConfig &d, std::uint64_t bytes) const {

@@ -43,6 +43,9 @@ struct Config {
   std::vector<DeviceConfig> devices;
   std::vector<KernelModel> kernels;
 
+  // The model of `kernel`: its own entry, else the "*" one, else 1000 flops
+  // per work-item and efficiency 1.
+  const KernelModel &kernel_model(const std::string &kernel) const;
   // Modeled durations in seconds, time_scale applied.
   double kernel_seconds(const std::string &kernel, const DeviceConfig &d, double work_items) const;
   double transfer_seconds(const DeviceConfig &d, std::uint64_t bytes) const;

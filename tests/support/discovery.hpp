@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "child_process.hpp"
+#include "scenario.hpp"
 
 namespace cltest {
 
@@ -16,7 +16,7 @@ struct ProbedPlatform {
 };
 
 struct Probe {
-  ChildResult run;
+  child_process::Result run;
   std::vector<ProbedPlatform> platforms;
 
   const ProbedPlatform *find(const std::string &name) const {
@@ -31,9 +31,9 @@ struct Probe {
   }
 };
 
-inline Probe probe(const EnvChanges &env) {
+inline Probe probe(const child_process::EnvChanges &env) {
   Probe p;
-  p.run = run_child({required_env("UNICL_PROBE")}, env);
+  p.run = child_process::run({required_env("UNICL_PROBE")}, env);
   for (const auto &line : p.run.out_lines()) {
     if (line.rfind("platform ", 0) == 0) {
       auto bar = line.find('|');
@@ -60,7 +60,7 @@ inline std::string icd_library(const std::string &icd_file) {
 }
 
 // Environment in which the loader sees only UniCL and UniCL loads `vendors`.
-inline EnvChanges exclusive_env(const std::string &vendors) {
+inline child_process::EnvChanges exclusive_env(const std::string &vendors) {
   auto env = clean_opencl_env();
   env["OCL_ICD_VENDORS"] = exclusive_dir();
   env["UNICL_VENDORS"] = vendors;
