@@ -1,4 +1,7 @@
 // Command queues: creation with properties, info, flush/finish, ordering.
+#include <chrono>
+#include <thread>
+
 #include "conformance.hpp"
 
 using namespace conformance;
@@ -208,4 +211,32 @@ TEST_CASE("queue: a queue keeps its context alive", "[queue]") {
   REQUIRE_CL(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, nullptr), CL_SUCCESS);
   CHECK(refs >= 1);
   CHECK_CL(clFinish(q()), CL_SUCCESS);
+}
+
+// Every release flushes (not only the last): a command's event keeps its
+// queue alive, so a queue released with a kernel pending is not destroyed,
+// and a vendor that runs commands only when flushed (oclgrind) would
+// otherwise never run it.
+TEST_CASE("queue: releasing a queue flushes it while its events still hold it", "[queue][oclgrind]") {
+  cl::Device dev;
+  cl::Context ctx = cltest::test_context(&dev);
+  cl::Program p = build(ctx, "kernel void one(global int *x) { x[get_global_id(0)] = 1; }");
+  cl_int err;
+  cl::Buffer buf(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_int));
+  cl::Kernel k(p, "one");
+  k.setArg(0, buf);
+  cl_command_queue q = clCreateCommandQueue(ctx(), dev(), 0, &err);
+  REQUIRE_CL(err, CL_SUCCESS);
+  size_t global = 64;
+  cl_event done = nullptr;
+  REQUIRE_CL(clEnqueueNDRangeKernel(q, k(), 1, nullptr, &global, nullptr, 0, nullptr, &done), CL_SUCCESS);
+  REQUIRE_CL(clReleaseCommandQueue(q), CL_SUCCESS);
+  // Poll without waiting: a wait would flush the queue itself.
+  cl_int status = CL_QUEUED;
+  for (int i = 0; i < 500 && status != CL_COMPLETE; ++i) {
+    REQUIRE_CL(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+    if (status != CL_COMPLETE) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(status == CL_COMPLETE);
+  clReleaseEvent(done);
 }

@@ -335,9 +335,11 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) { return retain_handle(q, CL_INVALID_COMMAND_QUEUE); }
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  // Releasing a queue flushes it, as the spec requires of implementations.
-  if (q->refs.load() == 1)
-    for (cl_command_queue v : q->vendor_queues()) Runtime::get().execution().flush(v);
+  // Every release flushes, as the spec requires: the commands' events hold
+  // the queue, so the last release may come long after the application let
+  // go of it, and a vendor that runs commands only when flushed (oclgrind)
+  // would not run them meanwhile.
+  for (cl_command_queue v : q->vendor_queues()) Runtime::get().execution().flush(v);
   release(q);
   return CL_SUCCESS;
 }
