@@ -10,7 +10,7 @@
 namespace unicl {
 namespace {
 
-size_t bytes_of(_cl_mem *m) { return m->size; }
+size_t bytes_of(_cl_mem *m) { return m->device_bytes(); }
 
 // Seconds a finished vendor command had the device to itself: from its
 // profiling start, or the end of the device's previous command if that is
@@ -96,14 +96,20 @@ double Engine::exec_time(const Task &t, size_t device) const {
 double Engine::transfer_time(const Task &t, size_t device) const {
   double total = 0;
   for (auto &[m, access] : t.work.buffers) {
-    const Residency &c = *m->root()->coherence;
-    if (c.valid_on(device) || !(access & kRead)) continue;
-    if (!c.valid_on(c.host())) {
+    if (!(access & kRead)) continue;
+    size_t bytes = bytes_of(m);
+    size_t missing = bytes - m->bytes_valid_on(device);
+    if (missing == 0) continue;
+    // What the host copy lacks (about) comes first from the device holding
+    // most of the buffer, through the host.
+    size_t host_has = m->bytes_valid_on(m->root()->coherence->host());
+    if (missing > host_has) {
       size_t src = 0;
-      while (src < c.host() && !c.valid_on(src)) ++src;
-      if (src < c.host()) total += models_.transfer_time(devices_[src].name, bytes_of(m));
+      for (size_t d = 1; d < devices_.size(); ++d)
+        if (m->bytes_valid_on(d) > m->bytes_valid_on(src)) src = d;
+      total += models_.transfer_time(devices_[src].name, missing - host_has);
     }
-    total += models_.transfer_time(devices_[device].name, bytes_of(m));
+    total += models_.transfer_time(devices_[device].name, missing);
   }
   return total;
 }
@@ -151,7 +157,7 @@ const std::string &Engine::kernel(const Task &t) const { return t.work.kernel; }
 size_t Engine::resident_bytes(const Task &t, size_t device) const {
   size_t total = 0;
   for (auto &[m, access] : t.work.buffers)
-    if (m->root()->coherence->valid_on(device)) total += bytes_of(m);
+    total += m->bytes_valid_on(device);
   return total;
 }
 
@@ -160,9 +166,10 @@ size_t Engine::resident_bytes(const Task &t, size_t device) const {
 size_t Engine::nearest_copy(const Task &t) const {
   size_t best = devices_.size();
   for (auto &[m, access] : t.work.buffers) {
-    const Residency &c = *m->root()->coherence;
     for (size_t d = 0; d < devices_.size(); ++d)
-      if (c.valid_on(d) && (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight)) best = d;
+      if (m->bytes_valid_on(d) == bytes_of(m) &&
+          (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight))
+        best = d;
     if (best != devices_.size()) return best;
   }
   best = 0;

@@ -29,6 +29,11 @@ extern "C" {
  * (cl_ulong). */
 #define CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL 0x55C10002
 
+/* clGetContextInfo query (cl_ulong): bytes UniCL has copied between the
+ * copies of the context's buffers (device to host and host to device) so
+ * far. Multi-device contexts only; 0 for a context of one device. */
+#define CL_CONTEXT_BYTES_MOVED_UNICL 0x55C10003
+
 /* clGetEventInfo query (cl_device_id): the device that ran the command;
  * NULL while a command of a device-less queue is not yet placed. */
 #define CL_EVENT_DEVICE_UNICL 0x55C10010

@@ -15,21 +15,21 @@ cl_int Command::wait_for(cl_uint n, const cl_event *events) {
   return CL_SUCCESS;
 }
 
-cl_int Command::use(cl_mem m, Access access) {
+cl_int Command::use(cl_mem m, Access access, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
   if (!multi()) {
     mems_.push_back(m->replicas[0].get());
     return CL_SUCCESS;
   }
-  uses_.push_back({Ref<_cl_mem>(m), access, false, access});
+  uses_.push_back({Ref<_cl_mem>(m), access, false, access, touched});
   return CL_SUCCESS;
 }
 
-cl_int Command::use_host(cl_mem m, Access access, Access recorded) {
+cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
-  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded});
+  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, touched});
   return CL_SUCCESS;
 }
 
@@ -40,13 +40,14 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std
   for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
     cl_int err;
+    ByteRange range = root_range(u.mem.get(), u.touched.offset, u.touched.size);
     if (u.host) {
-      err = acquire_host(u.mem.get(), u.access, slot, wait);
+      err = acquire_host(u.mem.get(), range, u.access, slot, wait);
       mems.push_back(nullptr);
     } else {
       cl_mem rep = nullptr;
       err = replica(u.mem.get(), slot, rep, &wait);
-      if (err == CL_SUCCESS) err = acquire(u.mem.get(), slot, u.access, wait);
+      if (err == CL_SUCCESS) err = acquire(u.mem.get(), range, slot, u.access, u.touched.overwritten, wait);
       mems.push_back(rep);
     }
     if (err != CL_SUCCESS) return err;
@@ -56,8 +57,9 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std
 
 void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
   for (auto &u : uses) {
-    if (u.host) record_host(u.mem.get(), u.recorded, done, slot);
-    else record(u.mem.get(), slot, u.access, done);
+    ByteRange range = root_range(u.mem.get(), u.touched.offset, u.touched.size);
+    if (u.host) record_host(u.mem.get(), range, u.recorded, done, slot);
+    else record(u.mem.get(), range, slot, u.access, done);
   }
 }
 

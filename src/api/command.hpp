@@ -48,6 +48,16 @@ struct Sizes {
   const size_t *get() const { return given ? v.data() : nullptr; }
 };
 
+// The bytes of a memory object a command touches (multi-device contexts
+// move and order only those): [offset, offset + size) of the object, all
+// of it by default; `overwritten` when the command writes every one of
+// them, so their old contents need not be moved in first.
+struct Touched {
+  size_t offset = 0;
+  size_t size = kWhole;
+  bool overwritten = false;
+};
+
 class Command {
  public:
   Command(_cl_command_queue *q, cl_command_type type);
@@ -57,10 +67,10 @@ class Command {
   cl_int wait_for(cl_uint n, const cl_event *events);
   // Validates `m` for this queue; the call gets its vendor handle as
   // Launch::mem(i), i counting use() calls.
-  cl_int use(cl_mem m, Access access);
-  cl_int use_buffer(cl_mem m, Access access) {
+  cl_int use(cl_mem m, Access access, Touched touched = {});
+  cl_int use_buffer(cl_mem m, Access access, Touched touched = {}) {
     if (live(m) && m->is_image()) return CL_INVALID_MEM_OBJECT;
-    return use(m, access);
+    return use(m, access, touched);
   }
   cl_int use_image(cl_mem m, Access access) {
     if (live(m) && !m->is_image()) return CL_INVALID_MEM_OBJECT;
@@ -69,7 +79,7 @@ class Command {
   // Multi-device contexts: the command touches the host copy of `m`; it
   // waits as for `access`, and is recorded as `recorded` (a map reads the
   // host copy, the application's writes count at unmap).
-  cl_int use_host(cl_mem m, Access access, Access recorded);
+  cl_int use_host(cl_mem m, Access access, Access recorded, Touched touched = {});
   // Out-of-order queues: the command follows every earlier one (barriers,
   // markers without a wait list); `barrier` also makes later ones follow it.
   void follow_all(bool barrier) {
@@ -103,6 +113,7 @@ class Command {
     Access access;
     bool host;
     Access recorded;
+    Touched touched;
   };
   template <class Call>
   auto make_submit(Call call) {

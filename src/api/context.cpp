@@ -237,6 +237,8 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
     case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
     case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
     case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
+    case CL_CONTEXT_BYTES_MOVED_UNICL:
+      return info_value<cl_ulong>(size, value, size_ret, context->bytes_moved.load(std::memory_order_relaxed));
     default: return CL_INVALID_VALUE;
   }
 }

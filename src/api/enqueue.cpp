@@ -34,15 +34,18 @@ Access arg_access(const ArgMeta &meta, cl_mem m) {
 
 // Maps in multi-device contexts hand out the host copy: a marker that makes
 // the host copy valid stands for the map.
+// `offset`: where the mapping starts in the host copy; `touched`: the bytes
+// of `m` it maps.
 void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_flags flags, size_t offset,
-                    cl_uint n, const cl_event *events, cl_event *event, cl_command_type type, cl_int *errcode_ret) {
+                    Touched touched, cl_uint n, const cl_event *events, cl_event *event, cl_command_type type, cl_int *errcode_ret) {
   Command c(q, type);
   Access access = map_access(flags);
   cl_int err = c.wait_for(n, events);
-  if (err == CL_SUCCESS) err = c.use_host(m, access, kRead);
+  if (err == CL_SUCCESS) err = c.use_host(m, access, kRead, touched);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
   void *ptr = static_cast<std::byte *>(host_copy(m)) + offset;
-  m->host_maps.emplace_back(ptr, access);
+  _cl_mem::HostMapping mapping{ptr, access, touched.offset, touched.size};
+  m->host_maps.push_back(mapping);
   m->map_count.fetch_add(1);
   err = c.run([](Launch &l) { return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event); },
               event, blocking);
@@ -52,7 +55,7 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   }
   // Not mapped after all.
   std::lock_guard lock(q->context->mutex);
-  auto it = std::find(m->host_maps.begin(), m->host_maps.end(), std::pair<void *, unsigned>(ptr, access));
+  auto it = std::find(m->host_maps.begin(), m->host_maps.end(), mapping);
   if (it != m->host_maps.end()) {
     m->host_maps.erase(it);
     m->map_count.fetch_sub(1);
@@ -101,7 +104,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_BUFFER);
-  if (cl_int err = c.use_buffer(buffer, kRead); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kRead, {offset, size}); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
@@ -115,7 +118,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_BUFFER);
-  if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
@@ -164,8 +167,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
                                        size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q, CL_COMMAND_COPY_BUFFER);
-  if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
-  if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(src, kRead, {src_offset, size}); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(dst, kReadWrite, {dst_offset, size, true}); err != CL_SUCCESS) return err;
   if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
@@ -195,7 +198,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
                                        size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   Command c(q, CL_COMMAND_FILL_BUFFER);
-  if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   if (!valid_pattern(pattern, pattern_size)) return CL_INVALID_VALUE;
@@ -314,7 +317,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
       return fail(errcode_ret, CL_INVALID_VALUE);
     if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
       return fail(errcode_ret, err);
-    return map_host_copy(q, buffer, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_BUFFER, errcode_ret);
+    return map_host_copy(q, buffer, blocking, flags, offset, {offset, size}, n, events, event, CL_COMMAND_MAP_BUFFER,
+                         errcode_ret);
   }
   Command c(q, CL_COMMAND_MAP_BUFFER);
   cl_int err = c.use(buffer, map_access(flags));
@@ -351,7 +355,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
     if (slice_pitch) *slice_pitch = sp;
     size_t offset = origin[0] * image->element_size + origin[1] * rp + origin[2] * sp;
     if (image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY) offset = origin[0] * image->element_size + origin[1] * rp;
-    return map_host_copy(q, image, blocking, flags, offset, n, events, event, CL_COMMAND_MAP_IMAGE, errcode_ret);
+    return map_host_copy(q, image, blocking, flags, offset, {}, n, events, event, CL_COMMAND_MAP_IMAGE, errcode_ret);
   }
   Command c(q, CL_COMMAND_MAP_IMAGE);
   cl_int err = c.use(image, map_access(flags));
@@ -376,13 +380,15 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
   if (m->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
   Command c(q, CL_COMMAND_UNMAP_MEM_OBJECT);
   if (m->context->multi()) {
-    auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.first == mapped_ptr; });
+    auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.ptr == mapped_ptr; });
     if (it == m->host_maps.end()) return CL_INVALID_VALUE;
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
     // A map for writing handed the host copy to the application: when it
     // gives it back, the host copy is the only valid one.
-    bool wrote = it->second & kWrite;
-    if (cl_int err = c.use_host(m, wrote ? kReadWrite : kRead, wrote ? kWrite : kRead); err != CL_SUCCESS) return err;
+    bool wrote = it->access & kWrite;
+    Touched mapped{it->offset, it->size};
+    if (cl_int err = c.use_host(m, wrote ? kReadWrite : kRead, wrote ? kWrite : kRead, mapped); err != CL_SUCCESS)
+      return err;
     auto mapping = *it;
     m->host_maps.erase(it);
     m->map_count.fetch_sub(1);

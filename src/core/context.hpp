@@ -3,6 +3,7 @@
 // buffers coherent between devices, because vendors' own multi-device
 // migration cannot be relied on and cannot cross vendors at all.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -48,6 +49,9 @@ struct _cl_context : unicl::ObjectHeader {
   std::mutex memory_mutex;
   std::vector<_cl_mem *> memory_objects;
   uint64_t use_clock = 0;  // guarded by `mutex`: orders buffers by last use
+  // Bytes UniCL copied between the copies of its buffers (host <-> device),
+  // for CL_CONTEXT_BYTES_MOVED_UNICL.
+  std::atomic<uint64_t> bytes_moved{0};
   // Guards lazy per-slot state and, in multi-slot contexts, the coherence
   // state of every buffer (one lock per context keeps lock order trivial).
   std::mutex mutex;

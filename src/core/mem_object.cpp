@@ -46,3 +46,9 @@ void _cl_mem::full_region(size_t region[3]) const {
   if (type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER) region[1] = region[2] = 1;
   if (type == CL_MEM_OBJECT_IMAGE2D) region[2] = 1;
 }
+
+size_t _cl_mem::bytes_valid_on(size_t location) {
+  _cl_mem *r = root();
+  size_t offset = r == this || is_image() ? 0 : origin;
+  return r->coherence->valid_bytes(location, offset, device_bytes());
+}

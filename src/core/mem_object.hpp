@@ -25,7 +25,8 @@ struct HostStaging {
 class Residency {
  public:
   virtual ~Residency() = default;
-  virtual bool valid_on(size_t location) const = 0;
+  // Bytes of [offset, offset + length) of the root buffer valid there.
+  virtual size_t valid_bytes(size_t location, size_t offset, size_t length) const = 0;
   // The host copy's location (= the number of slots).
   virtual size_t host() const = 0;
 };
@@ -72,7 +73,13 @@ struct _cl_mem : unicl::ObjectHeader {
   std::shared_ptr<unicl::Residency> coherence;       // root buffers in multi-slot contexts (src/memory)
   std::shared_ptr<unicl::DestructionNotice> notice;
   // Multi-slot contexts map the host copy; each live map and its access.
-  std::vector<std::pair<void *, unsigned>> host_maps;  // guarded by context->mutex
+  struct HostMapping {
+    void *ptr;
+    unsigned access;
+    size_t offset, size;  // the bytes of this object it maps (size ~0: all)
+    bool operator==(const HostMapping &) const = default;
+  };
+  std::vector<HostMapping> host_maps;  // guarded by context->mutex
 
   bool is_image() const { return type != CL_MEM_OBJECT_BUFFER && type != CL_MEM_OBJECT_PIPE; }
   _cl_mem *root() { return parent && type == CL_MEM_OBJECT_BUFFER ? parent->root() : this; }
@@ -80,5 +87,8 @@ struct _cl_mem : unicl::ObjectHeader {
   size_t device_bytes();
   // The whole image as an (x, y, z) region for image transfers.
   void full_region(size_t region[3]) const;
+  // Multi-device contexts: bytes of this object valid at `location` (a
+  // slot, or the host copy), of device_bytes().
+  size_t bytes_valid_on(size_t location);
 };
 

@@ -1,49 +1,62 @@
-// Coherence of memory objects across the slots of a multi-device context:
-// which copies (one per slot, plus the host copy) are valid, which vendor
-// events last touched each, the transfers that make a copy valid before a
-// command uses it, and the per-device accounting with eviction to the host
-// copy when a device is full.
+// Coherence of memory objects across the slots of a multi-device context.
+//
+// Every root buffer has a copy per slot (a vendor replica, made on first
+// use) and a host copy. Which copy holds valid bytes is tracked per byte
+// range (byte_ranges.hpp), so commands on different devices that touch
+// disjoint ranges of one buffer (sub-buffers, reads, writes, fills and
+// copies at an offset) run at the same time, and making a range valid
+// moves only the bytes missing there. Each range of each copy also
+// remembers the vendor events that last wrote and read it: a transfer or a
+// command is ordered after exactly the accesses of the bytes it touches.
+//
+// Transfers go through the host copy (the local backend has no direct
+// device-to-device route); each is timed for the link models and counted in
+// the context's bytes moved. Images are kept whole: one range.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <vector>
 
 #include "core/mem_object.hpp"
+#include "memory/byte_ranges.hpp"
 
 namespace unicl {
 
 class WaitList;
 
+// A vendor event and the slot whose queue it belongs to: what commands and
+// transfers are ordered after. Shared, so that one command's event is one
+// token across all the ranges it touched (compared by identity).
 struct SlotEvent {
   VendorRef<cl_event> event;
   size_t slot = 0;
+  mutable std::atomic<bool> finished{false};  // cached once the vendor says complete
 };
-
-// Per-copy history: the last command that wrote the copy and the commands
-// that read it since. Needed to order transfers against the program's own
-// commands on other devices.
-struct CopyTrack {
-  SlotEvent write;
-  std::vector<SlotEvent> reads;
-  size_t prune_at = 8;  // reads' size at which finished ones are dropped (doubles with what stays)
-  // Adds a reader, first dropping finished readers when the list has
-  // doubled since the last time: amortized constant work per command.
-  void add_read(SlotEvent e);
-  void clear_reads() {
-    reads.clear();
-    prune_at = 8;
-  }
-};
+using AccessToken = std::shared_ptr<const SlotEvent>;
 
 struct Coherence final : Residency {
-  std::vector<bool> valid;  // one per slot, then host
-  std::vector<CopyTrack> tracks;
+  Coherence(size_t bytes, size_t slots, bool initially_valid_everywhere);
+  RangeCoherence<AccessToken> ranges;
   std::shared_ptr<HostStaging> staging;
-  size_t host() const override { return valid.size() - 1; }
-  bool valid_on(size_t location) const override { return valid[location]; }
+  size_t slots;
+  size_t records_since_prune = 0;
+  size_t host() const override { return slots; }
+  size_t valid_bytes(size_t location, size_t offset, size_t length) const override {
+    return ranges.validity().valid_bytes(location, {offset, length});
+  }
+  // Forgets finished accesses now and then: amortized constant work per
+  // recorded access, and fragmented histories merge again.
+  void note_access();
 };
 
 // The coherence state of a root buffer of a multi-device context.
 inline Coherence &coherence_of(_cl_mem *root) { return static_cast<Coherence &>(*root->coherence); }
+
+// The bytes of `m` a command touches, in its root buffer: [offset, offset +
+// size) of `m` itself (a sub-buffer starts at its origin in the root), or
+// all of `m` when `size` is kWhole. Images are always whole.
+constexpr size_t kWhole = ~size_t{0};
+ByteRange root_range(_cl_mem *m, size_t offset = 0, size_t size = kWhole);
 
 // The vendor object standing for `m` on `slot`, made on first use. Caller
 // holds context->mutex in multi-slot contexts. Making one may evict other
@@ -63,15 +76,18 @@ cl_int register_replica(_cl_mem *m, cl_mem rep);
 // slots; false when malformed or a limit is 0.
 bool apply_mem_limits(_cl_context &ctx, const char *spec);
 
-// Coherence for multi-slot contexts; caller holds ctx.mutex.
-// Makes `slot`'s copy of `m` valid (issuing transfers) and adds to `wait`
-// what a command accessing it with `access` must wait for.
-cl_int acquire(_cl_mem *m, size_t slot, Access access, class WaitList &wait);
+// Coherence for multi-slot contexts; caller holds ctx.mutex. `range` is in
+// root coordinates (root_range()).
+// Makes `range` of `slot`'s copy valid (issuing transfers) unless the
+// command overwrites all of it, and adds to `wait` what a command accessing
+// it with `access` must wait for.
+cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool overwrites, WaitList &wait);
 // Records the command `event` (running on `slot`) as the latest access.
-void record(_cl_mem *m, size_t slot, Access access, cl_event event);
-// Makes the host copy valid; `wait` gets what must finish before it is.
-cl_int acquire_host(_cl_mem *m, Access access, size_t via_slot, class WaitList &wait);
-void record_host(_cl_mem *m, Access access, cl_event event, size_t event_slot);
+void record(_cl_mem *m, ByteRange range, size_t slot, Access access, cl_event event);
+// The same for a command that touches the host copy (maps), ordered on the
+// queue of `via_slot`.
+cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot, WaitList &wait);
+void record_host(_cl_mem *m, ByteRange range, Access access, cl_event event, size_t event_slot);
 void *host_copy(_cl_mem *m);
 // Checks an (origin, region) against the image's size: vendors do not all
 // do it, and some read or write out of bounds instead.

@@ -1,0 +1,186 @@
+// Where buffers live: vendor replicas made on first use, the per-device
+// memory accounting of multi-device contexts, and eviction to the host copy
+// (host swap) when a device's limit is reached.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/event.hpp"
+#include "core/runtime.hpp"
+#include "memory/coherence.hpp"
+#include "memory/transfers.hpp"
+
+namespace unicl {
+namespace {
+
+void CL_CALLBACK replica_destroyed(cl_mem, void *data) {
+  std::unique_ptr<std::shared_ptr<DestructionNotice>> notice(static_cast<std::shared_ptr<DestructionNotice> *>(data));
+  DestructionNotice::arrive(*notice);
+}
+
+bool evictable(_cl_mem *m) {
+  return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
+}
+
+// Gives up m's replica on `slot`; its data is elsewhere already.
+void drop_replica(_cl_mem *m, size_t slot) {
+  m->replicas[slot] = VendorRef<cl_mem>();  // the vendor frees it once its commands are done
+  coherence_of(m).ranges.drop(slot);
+  m->context->slots[slot].mem_used -= m->device_bytes();
+}
+
+// Makes `need` bytes fit under `slot`'s limit by evicting the least recently
+// used replicas there, except those of the command being prepared (used at
+// the current use_clock). A replica holding the only valid copy is first
+// written back to the host copy. Caller holds ctx.mutex and memory_mutex.
+cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
+  DeviceSlot &s = ctx.slots[slot];
+  if (need > s.mem_limit) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
+  std::vector<_cl_mem *> candidates;
+  for (_cl_mem *m : ctx.memory_objects)
+    if (m->replicas[slot] && m->last_use < ctx.use_clock && evictable(m)) candidates.push_back(m);
+  std::sort(candidates.begin(), candidates.end(), [](_cl_mem *a, _cl_mem *b) { return a->last_use < b->last_use; });
+  bool blocked = false;
+  for (_cl_mem *m : candidates) {
+    if (s.mem_used + need <= s.mem_limit) break;
+    Coherence &c = coherence_of(m);
+    // Bytes whose only valid copy is here go back to the host copy first.
+    bool written_back = true;
+    for (ByteRange r : c.ranges.validity().sole_ranges(slot)) {
+      WaitList write_back;
+      cl_int err = transfer_range(m, slot, c.host(), r, write_back);
+      if (err == kBlocked) {
+        if (wait) wait->block_on(write_back.blocker());
+        written_back = false;
+        break;
+      }
+      if (err != CL_SUCCESS) return err;
+    }
+    if (!written_back) {
+      blocked = true;
+      continue;
+    }
+    drop_replica(m, slot);
+    Runtime::get().log(2, "evicted %zu bytes from %s (limit %zu)", m->device_bytes(), s.device->name.c_str(),
+                       s.mem_limit);
+  }
+  if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
+  // Room will come when a write-back can go: the command waits for it.
+  return blocked && wait ? kBlocked : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+}
+
+}  // namespace
+
+bool apply_mem_limits(_cl_context &ctx, const char *spec) {
+  if (!spec || !*spec) return true;
+  auto parse_size = [](const std::string &text, size_t &out) {
+    char *end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !(v > 0)) return false;
+    std::string unit(end);
+    double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KB" ? 1024.0 :
+                   unit == "M" || unit == "MB" ? 1048576.0 : unit == "G" || unit == "GB" ? 1073741824.0 : -1;
+    if (scale < 0 || v * scale < 1) return false;
+    out = static_cast<size_t>(v * scale);
+    return true;
+  };
+  std::string list(spec);
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    size_t bytes = 0;
+    if (!parse_size(eq == std::string::npos ? item : item.substr(eq + 1), bytes)) return false;
+    for (auto &s : ctx.slots)
+      if (eq == std::string::npos || s.device->name.find(item.substr(0, eq)) != std::string::npos)
+        s.mem_limit = std::min(s.mem_limit, bytes);
+  }
+  return true;
+}
+
+cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait) {
+  if (m->replicas[slot]) {
+    out = m->replicas[slot].get();
+    return CL_SUCCESS;
+  }
+  // Objects that own their storage count against the device's limit;
+  // sub-buffers and images of a buffer live in their parent's.
+  std::unique_lock lock(m->context->memory_mutex, std::defer_lock);
+  if (m->coherence && !m->parent) {
+    lock.lock();
+    if (cl_int err = make_room(*m->context, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
+  }
+  cl_context vctx = m->context->vendor(slot);
+  // Replicas of a multi-device context hold no host pointer: the host copy
+  // is UniCL's own, and transfers use plain reads and writes.
+  cl_mem_flags vflags = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+  cl_int err = CL_SUCCESS;
+  cl_mem rep = nullptr;
+  if (m->type == CL_MEM_OBJECT_BUFFER && m->parent) {
+    cl_mem parent_rep;
+    if ((err = replica(m->parent.get(), slot, parent_rep, wait)) != CL_SUCCESS) return err;
+    cl_buffer_region region{m->origin, m->size};
+    rep = vd(parent_rep).clCreateSubBuffer(parent_rep, vflags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  } else if (m->type == CL_MEM_OBJECT_BUFFER) {
+    rep = vd(vctx).clCreateBuffer(vctx, vflags, m->size, nullptr, &err);
+  } else {
+    cl_image_desc d = m->desc;
+    if (m->parent) {
+      if ((err = replica(m->parent.get(), slot, d.buffer, wait)) != CL_SUCCESS) return err;
+    }
+    rep = vd(vctx).clCreateImage(vctx, vflags, &m->format, &d, nullptr, &err);
+  }
+  if (err != CL_SUCCESS) return err;
+  m->replicas[slot] = VendorRef<cl_mem>::adopt(rep);
+  if (lock.owns_lock()) m->context->slots[slot].mem_used += m->device_bytes();
+  register_replica(m, rep);
+  out = rep;
+  return CL_SUCCESS;
+}
+
+cl_int init_coherence(_cl_mem *m, const void *initial) {
+  auto &ctx = *m->context;
+  if (m->parent && m->type == CL_MEM_OBJECT_BUFFER) {
+    // A sub-buffer is a range of its root: the root's copies and host copy.
+    m->notice->staging = coherence_of(m->root()).staging;
+    return CL_SUCCESS;
+  }
+  // Without initial data the contents are undefined: any copy is as valid
+  // as another, so none needs moving before the first write.
+  auto c = std::make_shared<Coherence>(m->device_bytes(), ctx.slots.size(), initial == nullptr);
+  c->staging = std::make_shared<HostStaging>();
+  if (m->flags & CL_MEM_USE_HOST_PTR) {
+    c->staging->ptr = m->host_ptr;
+  } else {
+    size_t n = (m->device_bytes() + 4095) / 4096 * 4096;
+    c->staging->owned = {static_cast<std::byte *>(std::aligned_alloc(4096, n)), std::free};
+    if (!c->staging->owned) return CL_OUT_OF_HOST_MEMORY;
+    c->staging->ptr = c->staging->owned.get();
+    if (initial) std::memcpy(c->staging->ptr, initial, m->device_bytes());
+  }
+  m->notice->staging = c->staging;
+  m->coherence = std::move(c);
+  if (!m->parent) {
+    std::lock_guard lock(ctx.memory_mutex);
+    ctx.memory_objects.push_back(m);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int register_replica(_cl_mem *m, cl_mem rep) {
+  auto data = std::make_unique<std::shared_ptr<DestructionNotice>>(m->notice);
+  m->notice->pending.fetch_add(1);
+  cl_int err = vd(rep).clSetMemObjectDestructorCallback(rep, replica_destroyed, data.get());
+  if (err == CL_SUCCESS) data.release();
+  else m->notice->pending.fetch_sub(1);
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl

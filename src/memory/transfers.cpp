@@ -1,0 +1,86 @@
+#include "memory/transfers.hpp"
+
+#include <memory>
+
+#include "core/event.hpp"
+#include "core/runtime.hpp"
+
+namespace unicl {
+namespace {
+
+// What a finished transfer took goes into the link model of its device.
+struct TransferSample {
+  std::string device;
+  size_t bytes;
+  static void record(cl_event e, const std::string &device, size_t bytes) {
+    cl_ulong start = 0, end = 0;
+    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+        end > start)
+      if (auto *scheduling = Runtime::get().scheduling())
+        scheduling->transfer_timed(device, bytes, static_cast<double>(end - start) * 1e-9);
+  }
+  static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
+    std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));
+    if (status == CL_COMPLETE) record(e, self->device, self->bytes);
+  }
+};
+
+void time_transfer(cl_event e, const std::string &device, size_t bytes) {
+  // Vendors need not call back for a status already reached.
+  if (vendor_status(e) == CL_COMPLETE) return TransferSample::record(e, device, bytes);
+  auto sample = std::make_unique<TransferSample>(TransferSample{device, bytes});
+  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, sample.get()) == CL_SUCCESS) sample.release();
+}
+
+// Copies `range` of replica `rep` to or from the host copy on `q`.
+cl_int enqueue_copy(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, ByteRange range, WaitList &wait,
+                    cl_event *ev) {
+  const cl_icd_dispatch &d = vd(q);
+  void *host = coherence_of(m).staging->ptr;
+  if (m->is_image()) {  // images move whole
+    size_t origin[3] = {0, 0, 0}, region[3];
+    m->full_region(region);
+    return to_host ? d.clEnqueueReadImage(q, rep, CL_FALSE, origin, region, 0, 0, host, wait.size(), wait.data(), ev)
+                   : d.clEnqueueWriteImage(q, rep, CL_FALSE, origin, region, 0, 0, host, wait.size(), wait.data(), ev);
+  }
+  void *at = static_cast<std::byte *>(host) + range.offset;
+  return to_host ? d.clEnqueueReadBuffer(q, rep, CL_FALSE, range.offset, range.length, at, wait.size(), wait.data(), ev)
+                 : d.clEnqueueWriteBuffer(q, rep, CL_FALSE, range.offset, range.length, at, wait.size(), wait.data(),
+                                          ev);
+}
+
+}  // namespace
+
+cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
+  Coherence &c = coherence_of(root);
+  _cl_context &ctx = *root->context;
+  bool to_host = dst == c.host();
+  size_t slot = to_host ? src : dst;  // the device end: its transfer queue carries the copy
+  if (root->is_image()) range = {0, root->device_bytes()};
+  cl_mem rep;
+  cl_command_queue q;
+  if (cl_int err = replica(root, slot, rep, to_host ? nullptr : &outer); err != CL_SUCCESS) return err;
+  if (cl_int err = ctx.transfer_queue(slot, q); err != CL_SUCCESS) return err;
+  WaitList wait;
+  for (auto &t : c.ranges.transfer_waits(src, dst, range)) wait.add_from(t->event.get(), t->slot, slot);
+  if (wait.blocked()) {
+    outer.block_on(wait.blocker());
+    return kBlocked;
+  }
+  cl_event ev = nullptr;
+  if (cl_int err = enqueue_copy(to_host, q, root, rep, range, wait, &ev); err != CL_SUCCESS) return err;
+  auto token = std::make_shared<SlotEvent>();
+  token->event = VendorRef<cl_event>::adopt(ev);
+  token->slot = slot;
+  c.ranges.copy(src, dst, range, token);
+  c.note_access();
+  ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
+  Runtime::get().execution().flush(q);
+  const std::string &device = ctx.slots[slot].device->name;
+  time_transfer(ev, device, range.length);
+  Runtime::get().trace().record(ev, device, to_host ? "to host" : "to device", "transfer");
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl

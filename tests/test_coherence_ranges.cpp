@@ -1,0 +1,136 @@
+// Coherence per byte range: two devices writing disjoint parts of one
+// buffer (through sub-buffers, or with offsets) do not wait for each other,
+// and UniCL moves the parts, not the whole buffer back and forth
+// (CL_CONTEXT_BYTES_MOVED_UNICL counts every byte it copies).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include <CL/cl_ext_unicl.h>
+
+#include "multi_device.hpp"
+
+namespace {
+
+// Each work-item runs `rounds` steps of a linear congruential generator on
+// its element: long on one device, short on the other.
+const char *kSource = R"CL(
+__kernel void churn(__global uint *a, uint rounds) {
+  size_t i = get_global_id(0);
+  uint v = a[i];
+  for (uint r = 0; r < rounds; ++r) v = v * 1103515245u + 12345u;
+  a[i] = v;
+}
+)CL";
+
+cl_uint churn(cl_uint v, cl_uint rounds) {
+  for (cl_uint r = 0; r < rounds; ++r) v = v * 1103515245u + 12345u;
+  return v;
+}
+
+cl_ulong bytes_moved(const cl::Context &ctx) {
+  cl_ulong moved = 0;
+  REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_BYTES_MOVED_UNICL, sizeof moved, &moved, nullptr) == CL_SUCCESS);
+  return moved;
+}
+
+cl_int status(const cl::Event &e) { return e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
+
+cl::Buffer sub_buffer(cl::Buffer &parent, size_t origin, size_t size) {
+  cl_buffer_region region{origin, size};
+  return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+}
+
+}  // namespace
+
+TEST_CASE("two devices update disjoint sub-buffers of one buffer at the same time", "[coherence][ranges]") {
+  for (const char *other : {"basic", "Oclgrind"}) {
+    INFO("pthread + " << other);
+    cltest::MultiDevice md(std::vector<std::string>{"pthread", other});
+    REQUIRE(md.size() == 2);
+    size_t slow = md.find("pthread"), fast = 1 - slow;
+    cl::Context &ctx = md.context;
+    cl::Program program = cltest::build(ctx, kSource);
+    // Halves of whole alignment units, small enough for oclgrind, which
+    // simulates every work-item.
+    const size_t half_bytes = std::max<size_t>(md.base_align(), 4096);
+    const size_t half = half_bytes / sizeof(cl_uint);
+    std::vector<cl_uint> initial(2 * half);
+    for (size_t i = 0; i < initial.size(); ++i) initial[i] = static_cast<cl_uint>(i);
+    cl::Buffer whole(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * half_bytes, initial.data());
+    cl::Buffer part[2] = {sub_buffer(whole, 0, half_bytes), sub_buffer(whole, half_bytes, half_bytes)};
+    cl::CommandQueue queue[2] = {cl::CommandQueue(ctx, md.devices[slow], CL_QUEUE_PROFILING_ENABLE),
+                                 cl::CommandQueue(ctx, md.devices[fast], CL_QUEUE_PROFILING_ENABLE)};
+    const cl_uint rounds[2] = {400000, 1};  // about a second on pthread; next to nothing on the other
+
+    cl::Event done[2];
+    auto launch = [&](int d) {
+      cl::Kernel k(program, "churn");
+      k.setArg(0, part[d]);
+      k.setArg(1, rounds[d]);
+      queue[d].enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(half), cl::NullRange, nullptr, &done[d]);
+      queue[d].flush();
+    };
+    // The short kernel is launched once the long one runs, and finishes
+    // while it still runs: it waited neither for it nor for its bytes.
+    launch(0);
+    for (int i = 0; i < 2000 && status(done[0]) > CL_RUNNING; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    launch(1);
+    queue[1].finish();
+    CHECK(status(done[0]) != CL_COMPLETE);
+    queue[0].finish();
+    REQUIRE(status(done[0]) == CL_COMPLETE);
+    REQUIRE(status(done[1]) == CL_COMPLETE);
+    if (std::string(other) == "basic") {  // one vendor, one clock: the profiled runs overlap
+      auto start = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_START>(); };
+      auto end = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_END>(); };
+      INFO("long " << start(done[0]) << ".." << end(done[0]) << ", short " << start(done[1]) << ".." << end(done[1]));
+      CHECK(std::max(start(done[0]), start(done[1])) < std::min(end(done[0]), end(done[1])));
+    }
+
+    // Each half went up to its device once; gathering the whole buffer on
+    // the slow device moves the fast device's half back and up once more.
+    CHECK(bytes_moved(ctx) == 2 * half_bytes);
+    std::vector<cl_uint> out(2 * half);
+    queue[0].enqueueReadBuffer(whole, CL_TRUE, 0, 2 * half_bytes, out.data());
+    CHECK(bytes_moved(ctx) == 4 * half_bytes);
+    bool right = true;
+    for (size_t i = 0; i < 2 * half; ++i) right &= out[i] == churn(initial[i], rounds[i < half ? 0 : 1]);
+    CHECK(right);
+  }
+}
+
+TEST_CASE("writes and fills at offsets on two devices move only the other part", "[coherence][ranges]") {
+  for (const char *other : {"basic", "Oclgrind"}) {
+    INFO("pthread + " << other);
+    cltest::MultiDevice md(std::vector<std::string>{"pthread", other});
+    REQUIRE(md.size() == 2);
+    cl::Context &ctx = md.context;
+    const size_t half = 1 << 16, half_bytes = half * sizeof(cl_uint);
+    cl::Buffer buf(ctx, CL_MEM_READ_WRITE, 2 * half_bytes);
+    std::vector<cl_uint> first(half);
+    for (size_t i = 0; i < half; ++i) first[i] = static_cast<cl_uint>(3 * i + 1);
+    cl_uint pattern = 0xabcdef01u;
+    // Each command writes every byte of its part: nothing moves in first.
+    md.queues[0].enqueueWriteBuffer(buf, CL_FALSE, 0, half_bytes, first.data());
+    md.queues[1].enqueueFillBuffer(buf, pattern, half_bytes, half_bytes);
+    md.queues[0].finish();
+    md.queues[1].finish();
+    CHECK(bytes_moved(ctx) == 0);
+
+    // Reading a part where it was written moves nothing either.
+    std::vector<cl_uint> part(half);
+    md.queues[1].enqueueReadBuffer(buf, CL_TRUE, half_bytes, half_bytes, part.data());
+    CHECK(bytes_moved(ctx) == 0);
+    CHECK(std::all_of(part.begin(), part.end(), [&](cl_uint v) { return v == pattern; }));
+
+    // Reading all of it on the second device brings the first part over.
+    std::vector<cl_uint> out(2 * half);
+    md.queues[1].enqueueReadBuffer(buf, CL_TRUE, 0, 2 * half_bytes, out.data());
+    CHECK(bytes_moved(ctx) == 2 * half_bytes);
+    CHECK(std::equal(first.begin(), first.end(), out.begin()));
+    CHECK(std::all_of(out.begin() + half, out.end(), [&](cl_uint v) { return v == pattern; }));
+  }
+}
