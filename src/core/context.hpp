@@ -13,7 +13,10 @@
 
 #include "core/device.hpp"
 
-namespace unicl { class ContextScheduler; }
+namespace unicl {
+class ContextScheduler;
+struct ContextMemory;
+}  // namespace unicl
 
 struct DeviceSlot {
   unicl::Ref<_cl_device_id> device;
@@ -42,6 +45,7 @@ struct _cl_context : unicl::ObjectHeader {
   std::string scheduler = "heft";  // policy of scheduled queues
   cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
   std::unique_ptr<unicl::ContextScheduler> engine;  // multi-device contexts; uses `mutex`
+  std::shared_ptr<unicl::ContextMemory> memory;     // multi-device contexts (src/memory)
   // Memory objects of a multi-device context that own device replicas,
   // for eviction, and the slots' accounting. Taken after `mutex` when both
   // are; alone by memory objects' destructors, which may run with `mutex`

@@ -23,6 +23,7 @@
 // Nothing here locks: the coherence layer calls it under the context's lock.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstddef>
@@ -41,28 +42,46 @@ namespace unicl {
 using Location = std::size_t;
 
 // A set of locations, one bit each: small, cheap to copy and to compare,
-// which the interval maps rely on to split and merge intervals.
+// which the interval maps rely on to split and merge intervals. Four words
+// hold the largest context UniCL makes (255 devices and the host).
 class LocationSet {
+  static constexpr std::size_t kWords = 4;
+  using Words = std::array<std::uint64_t, kWords>;
+
  public:
-  static constexpr std::size_t kCapacity = 64;
+  static constexpr std::size_t kCapacity = 64 * kWords;
 
   constexpr LocationSet() = default;
-  static constexpr LocationSet only(Location l) { return LocationSet(bit(l)); }
+  static constexpr LocationSet only(Location l) {
+    LocationSet s;
+    s.insert(l);
+    return s;
+  }
   // Locations 0 .. n-1.
   static constexpr LocationSet first(std::size_t n) {
-    return LocationSet(n >= kCapacity ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1);
+    LocationSet s;
+    for (std::size_t w = 0; w < kWords && n > 64 * w; ++w)
+      s.words_[w] = n - 64 * w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n - 64 * w)) - 1;
+    return s;
   }
 
-  constexpr bool contains(Location l) const { return l < kCapacity && (bits_ & bit(l)) != 0; }
-  constexpr void insert(Location l) { bits_ |= bit(l); }
-  constexpr void erase(Location l) { bits_ &= ~bit(l); }
-  constexpr bool empty() const { return bits_ == 0; }
-  constexpr std::size_t size() const { return static_cast<std::size_t>(std::popcount(bits_)); }
-  constexpr std::uint64_t bits() const { return bits_; }
+  constexpr bool contains(Location l) const { return l < kCapacity && (words_[l / 64] & bit(l)) != 0; }
+  constexpr void insert(Location l) { words_[word(l)] |= bit(l); }
+  constexpr void erase(Location l) { words_[word(l)] &= ~bit(l); }
+  constexpr bool empty() const {
+    for (auto w : words_)
+      if (w) return false;
+    return true;
+  }
+  constexpr std::size_t size() const {
+    std::size_t n = 0;
+    for (auto w : words_) n += static_cast<std::size_t>(std::popcount(w));
+    return n;
+  }
   constexpr bool operator==(const LocationSet &) const = default;
-  constexpr LocationSet operator|(LocationSet o) const { return LocationSet(bits_ | o.bits_); }
-  constexpr LocationSet operator&(LocationSet o) const { return LocationSet(bits_ & o.bits_); }
-  constexpr LocationSet operator^(LocationSet o) const { return LocationSet(bits_ ^ o.bits_); }
+  constexpr LocationSet operator|(LocationSet o) const { return combine(o, [](auto a, auto b) { return a | b; }); }
+  constexpr LocationSet operator&(LocationSet o) const { return combine(o, [](auto a, auto b) { return a & b; }); }
+  constexpr LocationSet operator^(LocationSet o) const { return combine(o, [](auto a, auto b) { return a ^ b; }); }
 
   // Iterates the members in increasing order.
   class iterator {
@@ -73,10 +92,13 @@ class LocationSet {
     using pointer = const Location *;
     using reference = Location;
     constexpr iterator() = default;
-    constexpr explicit iterator(std::uint64_t rest) : rest_(rest) {}
-    constexpr Location operator*() const { return static_cast<Location>(std::countr_zero(rest_)); }
+    constexpr explicit iterator(const Words &rest) : rest_(rest), word_(0) { skip_empty(); }
+    constexpr Location operator*() const {
+      return static_cast<Location>(64 * word_ + static_cast<std::size_t>(std::countr_zero(rest_[word_])));
+    }
     constexpr iterator &operator++() {
-      rest_ &= rest_ - 1;
+      rest_[word_] &= rest_[word_] - 1;
+      skip_empty();
       return *this;
     }
     constexpr iterator operator++(int) {
@@ -84,21 +106,31 @@ class LocationSet {
       ++*this;
       return old;
     }
-    constexpr bool operator==(const iterator &) const = default;
+    constexpr bool operator==(const iterator &o) const { return word_ == o.word_ && rest_ == o.rest_; }
 
    private:
-    std::uint64_t rest_ = 0;
+    constexpr void skip_empty() {
+      while (word_ < kWords && rest_[word_] == 0) ++word_;
+    }
+    Words rest_{};
+    std::size_t word_ = kWords;  // kWords: the end
   };
-  constexpr iterator begin() const { return iterator(bits_); }
-  constexpr iterator end() const { return iterator(0); }
+  constexpr iterator begin() const { return iterator(words_); }
+  constexpr iterator end() const { return iterator(); }
 
  private:
-  constexpr explicit LocationSet(std::uint64_t bits) : bits_(bits) {}
-  static constexpr std::uint64_t bit(Location l) {
+  static constexpr std::size_t word(Location l) {
     if (l >= kCapacity) throw std::out_of_range("location beyond LocationSet capacity");
-    return std::uint64_t{1} << l;
+    return l / 64;
   }
-  std::uint64_t bits_ = 0;
+  static constexpr std::uint64_t bit(Location l) { return std::uint64_t{1} << (l % 64); }
+  template <class Op>
+  constexpr LocationSet combine(LocationSet o, Op op) const {
+    LocationSet s;
+    for (std::size_t w = 0; w < kWords; ++w) s.words_[w] = op(words_[w], o.words_[w]);
+    return s;
+  }
+  Words words_{};
 };
 
 // [offset, offset + length) of a root buffer.

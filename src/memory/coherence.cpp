@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/event.hpp"
+#include "memory/context_memory.hpp"
 #include "memory/transfers.hpp"
 
 namespace unicl {
@@ -24,24 +25,24 @@ AccessToken token_for(cl_event event, size_t slot) {
   return t;
 }
 
-// Makes `range` valid at `dst` (a slot or the host copy): each missing
-// piece comes from the host copy when it holds it, else from a device that
-// does, through the host copy. Pieces no copy holds are undefined (never
+// Makes `range` valid at `dst` (a slot or the host copy) along the routes
+// the context's planner picks (the cheapest holder, through the host copy
+// when there is no direct link). Pieces no copy holds are undefined (never
 // written): any copy will do.
 cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
-  for (auto &piece : c.ranges.validity().missing(dst, range)) {
-    if (piece.holders.empty()) {
-      c.ranges.mark_undefined(piece.range);
-      continue;
-    }
-    if (!piece.holders.contains(c.host())) {
-      Location src = *piece.holders.begin();
-      if (cl_int err = transfer_range(root, src, c.host(), piece.range, outer); err != CL_SUCCESS) return err;
-    }
-    if (dst != c.host())
-      if (cl_int err = transfer_range(root, c.host(), dst, piece.range, outer); err != CL_SUCCESS) return err;
+  auto missing = c.ranges.validity().missing(dst, range);
+  if (missing.empty()) return CL_SUCCESS;
+  TransferPlan plan;
+  {
+    ContextMemory &memory = *root->context->memory;
+    std::lock_guard lock(memory.mutex);
+    plan = memory.planner.plan(dst, missing);
   }
+  for (auto &piece : plan.unplanned)
+    if (piece.holders.empty()) c.ranges.mark_undefined(piece.range);
+  for (auto &step : plan.steps)
+    if (cl_int err = transfer_range(root, step.src, step.dst, step.range, outer); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 

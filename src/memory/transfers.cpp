@@ -4,33 +4,43 @@
 
 #include "core/event.hpp"
 #include "core/runtime.hpp"
+#include "memory/context_memory.hpp"
 
 namespace unicl {
 namespace {
 
-// What a finished transfer took goes into the link model of its device.
+// What a finished transfer took refines the model of its link, both the
+// context's planner's (keyed by source and destination) and the scheduling
+// layer's (keyed by the device).
 struct TransferSample {
+  std::shared_ptr<ContextMemory> memory;
+  Location src, dst;
   std::string device;
   size_t bytes;
-  static void record(cl_event e, const std::string &device, size_t bytes) {
+  void record(cl_event e) const {
     cl_ulong start = 0, end = 0;
-    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-        end > start)
-      if (auto *scheduling = Runtime::get().scheduling())
-        scheduling->transfer_timed(device, bytes, static_cast<double>(end - start) * 1e-9);
+    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) != CL_SUCCESS ||
+        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
+        end <= start)
+      return;
+    double seconds = static_cast<double>(end - start) * 1e-9;
+    {
+      std::lock_guard lock(memory->mutex);
+      memory->planner.record(src, dst, bytes, seconds);
+    }
+    if (auto *scheduling = Runtime::get().scheduling()) scheduling->transfer_timed(device, bytes, seconds);
   }
   static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
     std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));
-    if (status == CL_COMPLETE) record(e, self->device, self->bytes);
+    if (status == CL_COMPLETE) self->record(e);
   }
 };
 
-void time_transfer(cl_event e, const std::string &device, size_t bytes) {
+void time_transfer(cl_event e, TransferSample sample) {
   // Vendors need not call back for a status already reached.
-  if (vendor_status(e) == CL_COMPLETE) return TransferSample::record(e, device, bytes);
-  auto sample = std::make_unique<TransferSample>(TransferSample{device, bytes});
-  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, sample.get()) == CL_SUCCESS) sample.release();
+  if (vendor_status(e) == CL_COMPLETE) return sample.record(e);
+  auto owned = std::make_unique<TransferSample>(std::move(sample));
+  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, owned.get()) == CL_SUCCESS) owned.release();
 }
 
 // Copies `range` of replica `rep` to or from the host copy on `q`.
@@ -78,7 +88,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
   Runtime::get().execution().flush(q);
   const std::string &device = ctx.slots[slot].device->name;
-  time_transfer(ev, device, range.length);
+  time_transfer(ev, {ctx.memory, src, dst, device, range.length});
   Runtime::get().trace().record(ev, device, to_host ? "to host" : "to device", "transfer");
   return CL_SUCCESS;
 }

@@ -38,20 +38,31 @@ std::ostream &operator<<(std::ostream &os, LocationSet s) {
 std::ostream &operator<<(std::ostream &os, const MissingRange &m) { return os << m.range << " at " << m.holders; }
 }  // namespace unicl
 
-TEST_CASE("LocationSet holds up to 64 locations and lists them in order", "[byte_ranges]") {
-  LocationSet s = set_of({5, 0, 63});
-  CHECK(members(s) == std::vector<Location>{0, 5, 63});
-  CHECK(s.size() == 3);
+TEST_CASE("LocationSet holds up to kCapacity locations and lists them in order", "[byte_ranges]") {
+  constexpr Location last = LocationSet::kCapacity - 1;
+  LocationSet s = set_of({5, 0, 63, 64, 130, last});
+  CHECK(members(s) == std::vector<Location>{0, 5, 63, 64, 130, last});
+  CHECK(s.size() == 6);
   CHECK(s.contains(63));
-  CHECK_FALSE(s.contains(64));
+  CHECK(s.contains(64));
+  CHECK_FALSE(s.contains(65));
+  CHECK_FALSE(s.contains(LocationSet::kCapacity));
   s.erase(5);
-  CHECK(members(s) == std::vector<Location>{0, 63});
+  s.erase(64);
+  CHECK(members(s) == std::vector<Location>{0, 63, 130, last});
   CHECK(LocationSet::first(3) == set_of({0, 1, 2}));
   CHECK(LocationSet::first(64).size() == 64);
+  CHECK(LocationSet::first(65).size() == 65);
+  CHECK(LocationSet::first(65).contains(64));
+  CHECK_FALSE(LocationSet::first(65).contains(65));
+  CHECK(LocationSet::first(LocationSet::kCapacity).size() == LocationSet::kCapacity);
   CHECK(LocationSet::only(7) == set_of({7}));
   CHECK(LocationSet().empty());
-  CHECK_THROWS_AS(LocationSet::only(64), std::out_of_range);
-  CHECK_THROWS_AS(RangeValidity(16, 65, {}), std::invalid_argument);
+  CHECK((set_of({1, 70}) | set_of({70, 200})) == set_of({1, 70, 200}));
+  CHECK((set_of({1, 70}) & set_of({70, 200})) == set_of({70}));
+  CHECK((set_of({1, 70}) ^ set_of({70, 200})) == set_of({1, 200}));
+  CHECK_THROWS_AS(LocationSet::only(LocationSet::kCapacity), std::out_of_range);
+  CHECK_THROWS_AS(RangeValidity(16, LocationSet::kCapacity + 1, {}), std::invalid_argument);
 }
 
 TEST_CASE("A new buffer is valid where it starts and missing elsewhere", "[byte_ranges]") {

@@ -45,7 +45,7 @@ TEST_CASE("The local model: every device linked to and from the host, and only t
   CHECK_THROWS_AS(p.link(0, 1), std::out_of_range);
   CHECK_THROWS_AS(p.add_link(0, 0, {}), std::invalid_argument);
   CHECK_THROWS_AS(p.add_link(0, 4, {}), std::out_of_range);
-  CHECK_THROWS_AS(TransferPlanner(64), std::invalid_argument);
+  CHECK_THROWS_AS(TransferPlanner(LocationSet::kCapacity), std::invalid_argument);
   CHECK(kHostLink.seconds(0) == 0);
   CHECK(kHostLink.seconds(1000) == Approx(10e-6 + 1e-6));
 }

@@ -1,0 +1,26 @@
+// What the memory layer keeps per multi-device context: the planner that
+// routes missing byte ranges between the context's copies, and the link
+// models it learns from the transfers UniCL times.
+#pragma once
+#include <memory>
+#include <mutex>
+
+#include "core/context.hpp"
+#include "memory/transfer_planner.hpp"
+
+namespace unicl {
+
+struct ContextMemory {
+  explicit ContextMemory(size_t slots) : planner(slots) {}
+  // Guards the planner: timings arrive on vendor threads, without the
+  // context mutex.
+  std::mutex mutex;
+  TransferPlanner planner;
+};
+
+// Made when a multi-device context is created.
+inline std::shared_ptr<ContextMemory> make_context_memory(size_t slots) {
+  return std::make_shared<ContextMemory>(slots);
+}
+
+}  // namespace unicl
