@@ -21,16 +21,6 @@
 namespace unicl {
 namespace {
 
-// `mean` of `history` samples, moved as `n` more samples of `value` would
-// move it: sample k (counting from 1) weighs 1/k up to the tenth, 0.1 after.
-double running_mean(double mean, size_t history, size_t n, double value) {
-  double kept = 1;  // the old mean's share of the result
-  size_t k = history + 1, last = history + n;
-  for (; k <= last && k < 10; ++k) kept *= 1.0 - 1.0 / static_cast<double>(k);
-  if (k <= last) kept *= std::pow(0.9, static_cast<double>(last - k + 1));
-  return value + kept * (mean - value);
-}
-
 class UniqueFd {
  public:
   explicit UniqueFd(int fd) : fd_(fd) {}
@@ -117,10 +107,14 @@ bool fits_a_field(const std::string &name) { return name.find_first_of("\t\n") =
 
 }  // namespace
 
+// Sample k (counting from 1) weighs 1/k up to the tenth, 0.1 after.
 void PerfModels::Stat::add(size_t n, double value) {
-  if (n == 0) return;
-  mean = running_mean(mean, count, n, value);
-  count += n;
+  double kept = 1;  // the old mean's share of the result
+  size_t k = count + 1, last = count + n;
+  for (; k <= last && k < 10; ++k) kept *= 1.0 - 1.0 / static_cast<double>(k);
+  if (k <= last) kept *= std::pow(0.9, static_cast<double>(last - k + 1));
+  mean = value + kept * (mean - value);
+  count = last;
 }
 
 PerfModels::PerfModels(std::string file) : file_(std::move(file)) {}
@@ -135,7 +129,8 @@ std::string PerfModels::path() const {
 }
 
 // File lines: "kernel<TAB>name<TAB>device<TAB>items<TAB>count<TAB>mean"
-//             "link<TAB>device<TAB>latency<TAB>bandwidth<TAB>samples"
+//             "link<TAB>device<TAB>latency<TAB>bandwidth<TAB>latency samples<TAB>bandwidth samples"
+// (files of earlier versions have one count of samples for both measures).
 // A damaged line is skipped: models are only hints.
 PerfModels::Tables PerfModels::parse(std::istream &in) {
   Tables tables;
@@ -147,10 +142,12 @@ PerfModels::Tables PerfModels::parse(std::istream &in) {
       if (read_number(f[3], items) && read_number(f[4], s.count) && read_number(f[5], s.mean) && s.count > 0 &&
           std::isfinite(s.mean) && s.mean >= 0)
         tables.kernels[std::string(f[1])][std::string(f[2])][items] = s;
-    } else if (f[0] == "link" && f.size() == 5) {
+    } else if (f[0] == "link" && (f.size() == 5 || f.size() == 6)) {
       Link l;
-      if (read_number(f[2], l.latency) && read_number(f[3], l.bandwidth) && read_number(f[4], l.samples) &&
-          std::isfinite(l.latency) && l.latency >= 0 && std::isfinite(l.bandwidth) && l.bandwidth > 0)
+      if (read_number(f[2], l.latency.mean) && read_number(f[3], l.bandwidth.mean) &&
+          read_number(f[4], l.latency.count) && read_number(f.back(), l.bandwidth.count) &&
+          std::isfinite(l.latency.mean) && l.latency.mean >= 0 && std::isfinite(l.bandwidth.mean) &&
+          l.bandwidth.mean > 0)
         tables.links[std::string(f[1])] = l;
     }
   }
@@ -167,24 +164,21 @@ std::string PerfModels::format(const Tables &tables) {
                  text_of(s.mean) + '\n';
   for (auto &[device, l] : tables.links)
     if (fits_a_field(device))
-      out += "link\t" + device + '\t' + text_of(l.latency) + '\t' + text_of(l.bandwidth) + '\t' + text_of(l.samples) +
-             '\n';
+      out += "link\t" + device + '\t' + text_of(l.latency.mean) + '\t' + text_of(l.bandwidth.mean) + '\t' +
+             text_of(l.latency.count) + '\t' + text_of(l.bandwidth.count) + '\n';
   return out;
 }
 
 // A key only one side has is kept as it is; for a key both have, the fresh
 // samples continue the file's history as if they had come after it.
-void PerfModels::merge(Tables &tables, const Kernels &fresh_kernels,
-                       const std::map<std::string, LinkSamples> &fresh_links) {
-  for (auto &[kernel, devices] : fresh_kernels)
+void PerfModels::merge(Tables &tables, const Tables &fresh) {
+  for (auto &[kernel, devices] : fresh.kernels)
     for (auto &[device, sizes] : devices)
       for (auto &[items, s] : sizes) tables.kernels[kernel][device][items].add(s.count, s.mean);
-  for (auto &[device, fresh] : fresh_links) {
+  for (auto &[device, f] : fresh.links) {
     Link &l = tables.links[device];
-    if (fresh.latency.count) l.latency = running_mean(l.latency, l.samples, fresh.latency.count, fresh.latency.mean);
-    if (fresh.bandwidth.count)
-      l.bandwidth = running_mean(l.bandwidth, l.samples, fresh.bandwidth.count, fresh.bandwidth.mean);
-    l.samples += fresh.latency.count + fresh.bandwidth.count;
+    l.latency.add(f.latency.count, f.latency.mean);
+    l.bandwidth.add(f.bandwidth.count, f.bandwidth.mean);
   }
 }
 
@@ -222,7 +216,7 @@ void PerfModels::record_kernel(const std::string &kernel, const std::string &dev
   std::lock_guard lock(mutex_);
   load_locked();
   models_.kernels[kernel][device][items].add(1, seconds);
-  fresh_kernels_[kernel][device][items].add(1, seconds);
+  fresh_.kernels[kernel][device][items].add(1, seconds);
 }
 
 double PerfModels::transfer_time(const std::string &device, size_t bytes) {
@@ -231,7 +225,7 @@ double PerfModels::transfer_time(const std::string &device, size_t bytes) {
   load_locked();
   auto found = models_.links.find(device);
   const Link &l = found == models_.links.end() ? Link{} : found->second;
-  return l.latency + static_cast<double>(bytes) / l.bandwidth;
+  return l.latency.mean + static_cast<double>(bytes) / l.bandwidth.mean;
 }
 
 void PerfModels::record_transfer(const std::string &device, size_t bytes, double seconds) {
@@ -239,22 +233,21 @@ void PerfModels::record_transfer(const std::string &device, size_t bytes, double
   std::lock_guard lock(mutex_);
   load_locked();
   Link &l = models_.links[device];
-  LinkSamples &fresh = fresh_links_[device];
+  Link &fresh = fresh_.links[device];
   // Small transfers tell the latency, large ones the bandwidth.
   if (bytes <= 64 * 1024) {
-    l.latency = running_mean(l.latency, l.samples, 1, seconds);
+    l.latency.add(1, seconds);
     fresh.latency.add(1, seconds);
   } else {
-    double bandwidth = static_cast<double>(bytes) / std::max(seconds - l.latency, 1e-9);
-    l.bandwidth = running_mean(l.bandwidth, l.samples, 1, bandwidth);
+    double bandwidth = static_cast<double>(bytes) / std::max(seconds - l.latency.mean, 1e-9);
+    l.bandwidth.add(1, bandwidth);
     fresh.bandwidth.add(1, bandwidth);
   }
-  l.samples += 1;
 }
 
 void PerfModels::save() {
   std::lock_guard lock(mutex_);
-  if (fresh_kernels_.empty() && fresh_links_.empty()) return;
+  if (fresh_.kernels.empty() && fresh_.links.empty()) return;
   std::string file = path();
   if (file.empty()) return;
   std::error_code ec;
@@ -264,12 +257,11 @@ void PerfModels::save() {
   // since this one read it.
   std::ifstream in(file);
   Tables current = parse(in);
-  merge(current, fresh_kernels_, fresh_links_);
+  merge(current, fresh_);
   if (!replace_file(file, format(current))) return;  // the samples stay fresh: the next save retries
   models_ = std::move(current);
   loaded_ = true;
-  fresh_kernels_.clear();
-  fresh_links_.clear();
+  fresh_ = {};
 }
 
 std::string PerfModels::describe(const std::string &file) {
@@ -289,8 +281,10 @@ std::string PerfModels::describe(const std::string &file) {
         out << line;
       }
   for (auto &[device, l] : tables.links) {
-    std::snprintf(line, sizeof line, "  link %-40s latency %.1f us, bandwidth %.2f GB/s (%zu samples)\n",
-                  device.substr(0, 40).c_str(), l.latency * 1e6, l.bandwidth / 1e9, l.samples);
+    std::snprintf(line, sizeof line,
+                  "  link %-40s latency %.1f us, bandwidth %.2f GB/s (%zu small, %zu large transfers)\n",
+                  device.substr(0, 40).c_str(), l.latency.mean * 1e6, l.bandwidth.mean / 1e9, l.latency.count,
+                  l.bandwidth.count);
     out << line;
   }
   return out.str();

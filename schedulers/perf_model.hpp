@@ -50,14 +50,10 @@ class PerfModels {
     // As if `n` samples of value `value` came after those already counted.
     void add(size_t n, double value);
   };
+  // Each measure starts from a guess that its first sample replaces.
   struct Link {
-    double latency = 20e-6;   // seconds; refined from small transfers
-    double bandwidth = 4e9;   // bytes per second; refined from large ones
-    size_t samples = 0;
-  };
-  // Transfers timed since the last save, in the Link's two measures.
-  struct LinkSamples {
-    Stat latency, bandwidth;
+    Stat latency{0, 20e-6};  // seconds; from small transfers
+    Stat bandwidth{0, 4e9};  // bytes per second; from large ones
   };
   // kernel -> device -> work-items -> stat; transparent comparators let
   // lookups run on the caller's strings without copying them.
@@ -74,7 +70,7 @@ class PerfModels {
   static Tables parse(std::istream &in);
   static std::string format(const Tables &tables);
   // `fresh` samples (recorded after `tables` was read) added into it.
-  static void merge(Tables &tables, const Kernels &fresh_kernels, const std::map<std::string, LinkSamples> &fresh_links);
+  static void merge(Tables &tables, const Tables &fresh);
 
   void load_locked();
   const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
@@ -86,8 +82,7 @@ class PerfModels {
   Tables models_;
   // The samples since the last successful save, which save() adds to the
   // file's current content (another process may have changed it).
-  Kernels fresh_kernels_;
-  std::map<std::string, LinkSamples> fresh_links_;
+  Tables fresh_;
 };
 
 }  // namespace unicl
