@@ -1,16 +1,126 @@
 #include "perf_model.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace unicl {
+namespace {
+
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  int get() const { return fd_; }
+  // Closes now: on some file systems a failed write only shows here.
+  bool close() {
+    int fd = std::exchange(fd_, -1);
+    return fd >= 0 && ::close(fd) == 0;
+  }
+
+ private:
+  int fd_;
+};
+
+// An advisory lock on a file beside the models, held by a process while it
+// reads, merges and replaces them. Without it (a folder where the lock file
+// cannot be made) saving still works, only concurrent saves may lose samples.
+class FileLock {
+ public:
+  explicit FileLock(const std::string &file) : fd_(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_.get() < 0) return;
+    while (::flock(fd_.get(), LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }  // the lock goes with the descriptor
+
+ private:
+  UniqueFd fd_;
+};
+
+// Writes `text` to a new file in `file`'s folder and renames it over
+// `file`: a reader sees the old models or the new ones, never part of them.
+bool replace_file(const std::string &file, const std::string &text) {
+  std::string temporary = file + ".XXXXXX";
+  UniqueFd fd(::mkostemp(temporary.data(), O_CLOEXEC));
+  if (fd.get() < 0) return false;
+  bool ok = true;
+  for (size_t done = 0; ok && done < text.size();) {
+    ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
+  }
+  // On disk before the rename, so that a crash cannot leave an empty file
+  // in place of the models.
+  ok = ok && ::fsync(fd.get()) == 0;
+  ok = fd.close() && ok;
+  if (ok && ::rename(temporary.c_str(), file.c_str()) == 0) return true;
+  ::unlink(temporary.c_str());
+  return false;
+}
+
+std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  for (size_t start = 0;;) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+// The whole field as a number, or false.
+template <class Number>
+bool read_number(std::string_view field, Number &out) {
+  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
+  return ec == std::errc() && end == field.data() + field.size();
+}
+
+// The shortest text that reads back as the same number.
+template <class Number>
+std::string text_of(Number value) {
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return ec == std::errc() ? std::string(buffer, end) : std::string("0");
+}
+
+// A name holding the file's separators cannot be written as one line.
+bool fits_a_field(const std::string &name) { return name.find_first_of("\t\n") == std::string::npos; }
+
+}  // namespace
+
+// Sample k (counting from 1) weighs 1/k up to the tenth, 0.1 after.
+void PerfModels::Stat::add(size_t n, double value) {
+  double kept = 1;  // the old mean's share of the result
+  size_t k = count + 1, last = count + n;
+  for (; k <= last && k < 10; ++k) kept *= 1.0 - 1.0 / static_cast<double>(k);
+  if (k <= last) kept *= std::pow(0.9, static_cast<double>(last - k + 1));
+  mean = value + kept * (mean - value);
+  count = last;
+}
+
+PerfModels::PerfModels(std::string file) : file_(std::move(file)) {}
 
 std::string PerfModels::path() const {
+  if (!file_.empty()) return file_;
   std::filesystem::path dir;
   if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = xdg;
   else if (const char *home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache";
@@ -19,33 +129,69 @@ std::string PerfModels::path() const {
 }
 
 // File lines: "kernel<TAB>name<TAB>device<TAB>items<TAB>count<TAB>mean"
-//             "link<TAB>device<TAB>latency<TAB>bandwidth<TAB>samples"
+//             "link<TAB>device<TAB>latency<TAB>bandwidth<TAB>latency samples<TAB>bandwidth samples"
+// (files of earlier versions have one count of samples for both measures).
+// A damaged line is skipped: models are only hints.
+PerfModels::Tables PerfModels::parse(std::istream &in) {
+  Tables tables;
+  for (std::string line; std::getline(in, line);) {
+    auto f = split_tabs(line);
+    if (f[0] == "kernel" && f.size() == 6) {
+      size_t items = 0;
+      Stat s;
+      if (read_number(f[3], items) && read_number(f[4], s.count) && read_number(f[5], s.mean) && s.count > 0 &&
+          std::isfinite(s.mean) && s.mean >= 0)
+        tables.kernels[std::string(f[1])][std::string(f[2])][items] = s;
+    } else if (f[0] == "link" && (f.size() == 5 || f.size() == 6)) {
+      Link l;
+      if (read_number(f[2], l.latency.mean) && read_number(f[3], l.bandwidth.mean) &&
+          read_number(f[4], l.latency.count) && read_number(f.back(), l.bandwidth.count) &&
+          std::isfinite(l.latency.mean) && l.latency.mean >= 0 && std::isfinite(l.bandwidth.mean) &&
+          l.bandwidth.mean > 0)
+        tables.links[std::string(f[1])] = l;
+    }
+  }
+  return tables;
+}
+
+std::string PerfModels::format(const Tables &tables) {
+  std::string out;
+  for (auto &[kernel, devices] : tables.kernels)
+    for (auto &[device, sizes] : devices)
+      for (auto &[items, s] : sizes)
+        if (fits_a_field(kernel) && fits_a_field(device))
+          out += "kernel\t" + kernel + '\t' + device + '\t' + text_of(items) + '\t' + text_of(s.count) + '\t' +
+                 text_of(s.mean) + '\n';
+  for (auto &[device, l] : tables.links)
+    if (fits_a_field(device))
+      out += "link\t" + device + '\t' + text_of(l.latency.mean) + '\t' + text_of(l.bandwidth.mean) + '\t' +
+             text_of(l.latency.count) + '\t' + text_of(l.bandwidth.count) + '\n';
+  return out;
+}
+
+// A key only one side has is kept as it is; for a key both have, the fresh
+// samples continue the file's history as if they had come after it.
+void PerfModels::merge(Tables &tables, const Tables &fresh) {
+  for (auto &[kernel, devices] : fresh.kernels)
+    for (auto &[device, sizes] : devices)
+      for (auto &[items, s] : sizes) tables.kernels[kernel][device][items].add(s.count, s.mean);
+  for (auto &[device, f] : fresh.links) {
+    Link &l = tables.links[device];
+    l.latency.add(f.latency.count, f.latency.mean);
+    l.bandwidth.add(f.bandwidth.count, f.bandwidth.mean);
+  }
+}
+
 void PerfModels::load_locked() {
   if (loaded_) return;
   loaded_ = true;
   std::ifstream in(path());
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string kind;
-    std::getline(fields, kind, '\t');
-    std::string a, b, c, d, e;
-    std::getline(fields, a, '\t');
-    std::getline(fields, b, '\t');
-    std::getline(fields, c, '\t');
-    std::getline(fields, d, '\t');
-    std::getline(fields, e, '\t');
-    try {
-      if (kind == "kernel") kernels_[a][b][std::stoull(c)] = {std::stoull(d), std::stod(e)};
-      else if (kind == "link") links_[a] = {std::stod(b), std::stod(c), std::stoull(d)};
-    } catch (...) {
-      // A damaged line is skipped: models are only hints.
-    }
-  }
+  models_ = parse(in);
 }
 
 const PerfModels::BySize *PerfModels::sizes_of(const std::string &kernel, const std::string &device) const {
-  auto k = kernels_.find(kernel);
-  if (k == kernels_.end()) return nullptr;
+  auto k = models_.kernels.find(kernel);
+  if (k == models_.kernels.end()) return nullptr;
   auto d = k->second.find(device);
   return d == k->second.end() || d->second.empty() ? nullptr : &d->second;
 }
@@ -66,88 +212,80 @@ double PerfModels::kernel_time(const std::string &kernel, const std::string &dev
 }
 
 void PerfModels::record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds) {
-  if (!(seconds >= 0)) return;
+  if (!(seconds >= 0) || !std::isfinite(seconds)) return;
   std::lock_guard lock(mutex_);
   load_locked();
-  Stat &s = kernels_[kernel][device][items];
-  // Running mean, weighting recent runs more once there is a history, so
-  // that a model follows a device whose speed changed.
-  s.count += 1;
-  double weight = s.count < 10 ? 1.0 / static_cast<double>(s.count) : 0.1;
-  s.mean += weight * (seconds - s.mean);
-  dirty_ = true;
+  models_.kernels[kernel][device][items].add(1, seconds);
+  fresh_.kernels[kernel][device][items].add(1, seconds);
 }
 
 double PerfModels::transfer_time(const std::string &device, size_t bytes) {
   if (bytes == 0) return 0;
   std::lock_guard lock(mutex_);
   load_locked();
-  const Link &l = links_[device];
-  return l.latency + static_cast<double>(bytes) / l.bandwidth;
+  auto found = models_.links.find(device);
+  const Link &l = found == models_.links.end() ? Link{} : found->second;
+  return l.latency.mean + static_cast<double>(bytes) / l.bandwidth.mean;
 }
 
 void PerfModels::record_transfer(const std::string &device, size_t bytes, double seconds) {
-  if (!(seconds > 0)) return;
+  if (!(seconds > 0) || !std::isfinite(seconds)) return;
   std::lock_guard lock(mutex_);
   load_locked();
-  Link &l = links_[device];
-  l.samples += 1;
-  double weight = l.samples < 10 ? 1.0 / static_cast<double>(l.samples) : 0.1;
+  Link &l = models_.links[device];
+  Link &fresh = fresh_.links[device];
   // Small transfers tell the latency, large ones the bandwidth.
-  if (bytes <= 64 * 1024) l.latency += weight * (seconds - l.latency);
-  else l.bandwidth += weight * (static_cast<double>(bytes) / std::max(seconds - l.latency, 1e-9) - l.bandwidth);
-  dirty_ = true;
+  if (bytes <= 64 * 1024) {
+    l.latency.add(1, seconds);
+    fresh.latency.add(1, seconds);
+  } else {
+    double bandwidth = static_cast<double>(bytes) / std::max(seconds - l.latency.mean, 1e-9);
+    l.bandwidth.add(1, bandwidth);
+    fresh.bandwidth.add(1, bandwidth);
+  }
 }
 
 void PerfModels::save() {
   std::lock_guard lock(mutex_);
-  if (!dirty_) return;
+  if (fresh_.kernels.empty() && fresh_.links.empty()) return;
   std::string file = path();
   if (file.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
-  // Written aside and renamed: another process may be reading it.
-  std::string tmp = file + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    for (auto &[kernel, devices] : kernels_)
-      for (auto &[device, sizes] : devices)
-        for (auto &[items, s] : sizes)
-          out << "kernel\t" << kernel << '\t' << device << '\t' << items << '\t' << s.count << '\t' << s.mean << '\n';
-    for (auto &[dev, l] : links_)
-      out << "link\t" << dev << '\t' << l.latency << '\t' << l.bandwidth << '\t' << l.samples << '\n';
-    if (!out) return;
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (!ec) dirty_ = false;
+  FileLock other_savers_wait(file + ".lock");
+  // What the file holds now, which other processes may have saved into
+  // since this one read it.
+  std::ifstream in(file);
+  Tables current = parse(in);
+  merge(current, fresh_);
+  if (!replace_file(file, format(current))) return;  // the samples stay fresh: the next save retries
+  models_ = std::move(current);
+  loaded_ = true;
+  fresh_ = {};
 }
 
 std::string PerfModels::describe(const std::string &file) {
   std::ifstream in(file);
   if (!in) return "no performance models yet (" + file + ")\n";
+  Tables tables = parse(in);
   std::ostringstream out;
   out << "performance models in " << file << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "  %-24s %-40s %12s %6s %14s\n", "kernel", "device", "work-items", "runs", "mean");
   out << line;
-  for (std::string text; std::getline(in, text);) {
-    std::istringstream f(text);
-    std::string kind, a, b, c, d, e;
-    std::getline(f, kind, '\t');
-    std::getline(f, a, '\t');
-    std::getline(f, b, '\t');
-    std::getline(f, c, '\t');
-    std::getline(f, d, '\t');
-    std::getline(f, e, '\t');
-    if (kind == "kernel") {
-      std::snprintf(line, sizeof line, "  %-24s %-40s %12s %6s %11.3f ms\n", a.c_str(), b.substr(0, 40).c_str(),
-                    c.c_str(), d.c_str(), std::atof(e.c_str()) * 1e3);
-      out << line;
-    } else if (kind == "link") {
-      std::snprintf(line, sizeof line, "  link %-40s latency %.1f us, bandwidth %.2f GB/s (%s samples)\n",
-                    a.substr(0, 40).c_str(), std::atof(b.c_str()) * 1e6, std::atof(c.c_str()) / 1e9, d.c_str());
-      out << line;
-    }
+  for (auto &[kernel, devices] : tables.kernels)
+    for (auto &[device, sizes] : devices)
+      for (auto &[items, s] : sizes) {
+        std::snprintf(line, sizeof line, "  %-24s %-40s %12zu %6zu %11.3f ms\n", kernel.c_str(),
+                      device.substr(0, 40).c_str(), items, s.count, s.mean * 1e3);
+        out << line;
+      }
+  for (auto &[device, l] : tables.links) {
+    std::snprintf(line, sizeof line,
+                  "  link %-40s latency %.1f us, bandwidth %.2f GB/s (%zu small, %zu large transfers)\n",
+                  device.substr(0, 40).c_str(), l.latency.mean * 1e6, l.bandwidth.mean / 1e9, l.latency.count,
+                  l.bandwidth.count);
+    out << line;
   }
   return out.str();
 }

@@ -9,8 +9,14 @@
 // makes the policies explore it there first.
 // Transfers: per device, latency + bytes / bandwidth of its host link,
 // guessed at first and refined from every transfer UniCL times.
+//
+// Several processes may share the file (one home folder, many programs):
+// save() merges this process's new samples into what the file holds at
+// that moment, under a lock, and replaces the file atomically, so no
+// process erases what another one learnt.
 #pragma once
 #include <cstddef>
+#include <iosfwd>
 #include <map>
 #include <mutex>
 #include <string>
@@ -19,37 +25,64 @@ namespace unicl {
 
 class PerfModels {
  public:
+  // The models of the per-user cache file, located when first used.
+  PerfModels() = default;
+  // The models kept in `file` instead.
+  explicit PerfModels(std::string file);
+
   // Predicted seconds, or a negative value when unknown.
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
   double transfer_time(const std::string &device, size_t bytes);
   void record_transfer(const std::string &device, size_t bytes, double seconds);
-  // Writes the models to the cache file when they changed.
+  // Merges the samples recorded since the last save into the cache file.
   void save();
   std::string path() const;
-  // The cache file's lines, for `unicl info --models`.
+  // The cache file's models, for `unicl info --models`.
   static std::string describe(const std::string &path);
 
  private:
+  // A running mean whose first ten samples weigh equally and later ones
+  // 0.1 each, so that a model follows a device whose speed changed.
   struct Stat {
     size_t count = 0;
     double mean = 0;
+    // As if `n` samples of value `value` came after those already counted.
+    void add(size_t n, double value);
   };
+  // Each measure starts from a guess that its first sample replaces.
   struct Link {
-    double latency = 20e-6;   // seconds; refined from small transfers
-    double bandwidth = 4e9;   // bytes per second; refined from large ones
-    size_t samples = 0;
+    Stat latency{0, 20e-6};  // seconds; from small transfers
+    Stat bandwidth{0, 4e9};  // bytes per second; from large ones
   };
-  void load_locked();
-  std::mutex mutex_;
-  bool loaded_ = false, dirty_ = false;
   // kernel -> device -> work-items -> stat; transparent comparators let
   // lookups run on the caller's strings without copying them.
   using BySize = std::map<size_t, Stat>;
   using ByDevice = std::map<std::string, BySize, std::less<>>;
-  std::map<std::string, ByDevice, std::less<>> kernels_;
+  using Kernels = std::map<std::string, ByDevice, std::less<>>;
+  using Links = std::map<std::string, Link, std::less<>>;
+  struct Tables {
+    Kernels kernels;
+    Links links;
+  };
+
+  // The one reader and the one writer of the file format.
+  static Tables parse(std::istream &in);
+  static std::string format(const Tables &tables);
+  // `fresh` samples (recorded after `tables` was read) added into it.
+  static void merge(Tables &tables, const Tables &fresh);
+
+  void load_locked();
   const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
-  std::map<std::string, Link> links_;
+
+  std::string file_;  // empty: from the environment
+  std::mutex mutex_;
+  bool loaded_ = false;
+  // What predictions use: the file as read, plus every sample since.
+  Tables models_;
+  // The samples since the last successful save, which save() adds to the
+  // file's current content (another process may have changed it).
+  Tables fresh_;
 };
 
 }  // namespace unicl

@@ -1,0 +1,80 @@
+// What the scheduling policies see of the engine, answered from plain data:
+// the policies only handle `unicl::Task` through a SchedulingView, so the
+// tests define the command type themselves and no engine, context or vendor
+// is needed.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../schedulers/policy.hpp"
+
+namespace unicl {
+
+// A command as the fake view describes it; per-device vectors left empty
+// take the defaults of FakeView.
+class Task {
+ public:
+  int id = 0;
+  std::string kernel = "k";
+  std::vector<bool> runnable;   // empty: every device
+  std::vector<double> exec;     // predicted seconds, negative when unknown; empty: the view's default
+  std::vector<double> transfer; // empty: nothing to move
+  std::vector<size_t> resident; // empty: nothing resident anywhere
+  double priority = 0;
+};
+
+}  // namespace unicl
+
+namespace unit {
+
+using unicl::Task;
+
+class FakeView final : public unicl::SchedulingView {
+ public:
+  explicit FakeView(size_t devices)
+      : busy(devices, 0.0), groups(devices), speeds(devices, 1.0) {
+    for (size_t d = 0; d < devices; ++d) groups[d] = d;
+  }
+
+  size_t devices() const override { return busy.size(); }
+  double now() const override { return clock; }
+  bool can_run(const Task &t, size_t device) const override { return t.runnable.empty() || t.runnable.at(device); }
+  double exec_time(const Task &t, size_t device) const override {
+    return t.exec.empty() ? default_exec : t.exec.at(device);
+  }
+  double transfer_time(const Task &t, size_t device) const override {
+    return t.transfer.empty() ? 0.0 : t.transfer.at(device);
+  }
+  size_t resident_bytes(const Task &t, size_t device) const override {
+    return t.resident.empty() ? 0 : t.resident.at(device);
+  }
+  double busy_until(size_t device) const override { return busy.at(device); }
+  size_t group(size_t device) const override { return groups.at(device); }
+  double speed(size_t device) const override { return speeds.at(device); }
+  double priority(Task &t) const override { return t.priority; }
+  const std::string &kernel(const Task &t) const override { return t.kernel; }
+
+  double clock = 0;
+  double default_exec = 1e-3;
+  std::vector<double> busy;     // per device: when its running commands end
+  std::vector<size_t> groups;   // per device: devices sharing cores have the same
+  std::vector<double> speeds;   // per device: relative throughput
+};
+
+inline std::shared_ptr<Task> task(int id, Task fields = {}) {
+  fields.id = id;
+  return std::make_shared<Task>(std::move(fields));
+}
+
+// A popped command's id; -1 for none.
+inline int id_of(const std::shared_ptr<Task> &t) { return t ? t->id : -1; }
+
+// The ids `device` pops until the policy gives it nothing.
+inline std::vector<int> drain(unicl::Policy &policy, size_t device) {
+  std::vector<int> ids;
+  while (auto t = policy.pop(device)) ids.push_back(t->id);
+  return ids;
+}
+
+}  // namespace unit
