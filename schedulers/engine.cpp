@@ -107,9 +107,9 @@ double Engine::transfer_time(const Task &t, size_t device) const {
       size_t src = 0;
       for (size_t d = 1; d < devices_.size(); ++d)
         if (m->bytes_valid_on(d) > m->bytes_valid_on(src)) src = d;
-      total += models_.transfer_time(devices_[src].name, missing - host_has);
+      total += models_.transfer_time(PerfModels::link_name(devices_[src].name, PerfModels::kHost), missing - host_has);
     }
-    total += models_.transfer_time(devices_[device].name, missing);
+    total += models_.transfer_time(PerfModels::link_name(PerfModels::kHost, devices_[device].name), missing);
   }
   return total;
 }

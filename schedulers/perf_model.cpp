@@ -219,21 +219,21 @@ void PerfModels::record_kernel(const std::string &kernel, const std::string &dev
   fresh_.kernels[kernel][device][items].add(1, seconds);
 }
 
-double PerfModels::transfer_time(const std::string &device, size_t bytes) {
+double PerfModels::transfer_time(const std::string &link, size_t bytes) {
   if (bytes == 0) return 0;
   std::lock_guard lock(mutex_);
   load_locked();
-  auto found = models_.links.find(device);
+  auto found = models_.links.find(link);
   const Link &l = found == models_.links.end() ? Link{} : found->second;
   return l.latency.mean + static_cast<double>(bytes) / l.bandwidth.mean;
 }
 
-void PerfModels::record_transfer(const std::string &device, size_t bytes, double seconds) {
+void PerfModels::record_transfer(const std::string &link, size_t bytes, double seconds) {
   if (!(seconds > 0) || !std::isfinite(seconds)) return;
   std::lock_guard lock(mutex_);
   load_locked();
-  Link &l = models_.links[device];
-  Link &fresh = fresh_.links[device];
+  Link &l = models_.links[link];
+  Link &fresh = fresh_.links[link];
   // Small transfers tell the latency, large ones the bandwidth.
   if (bytes <= 64 * 1024) {
     l.latency.add(1, seconds);

@@ -7,8 +7,9 @@
 // a device is predicted from the nearest size seen there, scaled by the
 // number of work-items; a kernel never seen on a device is unknown, which
 // makes the policies explore it there first.
-// Transfers: per device, latency + bytes / bandwidth of its host link,
-// guessed at first and refined from every transfer UniCL times.
+// Transfers: per link (a source and a destination memory, link_name()),
+// latency + bytes / bandwidth, guessed at first and refined from every
+// transfer UniCL times.
 //
 // Several processes may share the file (one home folder, many programs):
 // save() merges this process's new samples into what the file holds at
@@ -33,8 +34,12 @@ class PerfModels {
   // Predicted seconds, or a negative value when unknown.
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
-  double transfer_time(const std::string &device, size_t bytes);
-  void record_transfer(const std::string &device, size_t bytes, double seconds);
+  double transfer_time(const std::string &link, size_t bytes);
+  void record_transfer(const std::string &link, size_t bytes, double seconds);
+  // The key of the link from memory `src` to memory `dst`: device names, or
+  // kHost for host memory.
+  static std::string link_name(const std::string &src, const std::string &dst) { return src + " -> " + dst; }
+  static constexpr const char *kHost = "host";
   // Merges the samples recorded since the last save into the cache file.
   void save();
   std::string path() const;

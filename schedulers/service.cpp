@@ -13,8 +13,8 @@ class Scheduling final : public SchedulingService {
     return Engine::make(ctx, policy, models_);
   }
   const std::vector<std::string> &policy_names() const override { return unicl::policy_names(); }
-  void transfer_timed(const std::string &device, size_t bytes, double seconds) override {
-    models_.record_transfer(device, bytes, seconds);
+  void transfer_timed(const std::string &src, const std::string &dst, size_t bytes, double seconds) override {
+    models_.record_transfer(PerfModels::link_name(src, dst), bytes, seconds);
   }
   void save() override { models_.save(); }
 

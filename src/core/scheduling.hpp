@@ -29,6 +29,9 @@ class ContextScheduler {
   virtual void settled(const std::shared_ptr<Task> &t) = 0;
 };
 
+// The name transfer_timed() gives host memory.
+inline constexpr const char *kHostMemory = "host";
+
 class SchedulingService {
  public:
   virtual ~SchedulingService() = default;
@@ -37,8 +40,9 @@ class SchedulingService {
   virtual std::unique_ptr<ContextScheduler> make(_cl_context &ctx, const std::string &policy) = 0;
   // The policy names make() knows: the one list for messages and usage.
   virtual const std::vector<std::string> &policy_names() const = 0;
-  // A transfer between `device`'s memory and the host took `seconds`.
-  virtual void transfer_timed(const std::string &device, size_t bytes, double seconds) = 0;
+  // A transfer from memory `src` to memory `dst` (device names, or
+  // kHostMemory) took `seconds`.
+  virtual void transfer_timed(const std::string &src, const std::string &dst, size_t bytes, double seconds) = 0;
   // Keeps what was learnt (at exit, and when a context goes).
   virtual void save() = 0;
 };

@@ -9,9 +9,8 @@
 namespace unicl {
 namespace {
 
-// What a finished transfer took refines the model of its link, both the
-// context's planner's (keyed by source and destination) and the scheduling
-// layer's (keyed by the device).
+// What a finished transfer took refines the model of its link (source and
+// destination), both the context's planner's and the scheduling layer's.
 struct TransferSample {
   std::shared_ptr<ContextMemory> memory;
   Location src, dst;
@@ -28,7 +27,9 @@ struct TransferSample {
       std::lock_guard lock(memory->mutex);
       memory->planner.record(src, dst, bytes, seconds);
     }
-    if (auto *scheduling = Runtime::get().scheduling()) scheduling->transfer_timed(device, bytes, seconds);
+    if (auto *scheduling = Runtime::get().scheduling())
+      src == memory->planner.host() ? scheduling->transfer_timed(kHostMemory, device, bytes, seconds)
+                                    : scheduling->transfer_timed(device, kHostMemory, bytes, seconds);
   }
   static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
     std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));

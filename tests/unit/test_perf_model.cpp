@@ -111,6 +111,16 @@ TEST_CASE("The link model: guessed until measured, latency from small transfers,
   CHECK(m.transfer_time("gpu", 1000) == Approx(100e-6 + 1000 / 1e9));
 }
 
+TEST_CASE("Links are directed: each way between two memories has its own model") {
+  unit::TempDir dir;
+  PerfModels m(dir.path() + "/models.tsv");
+  auto up = PerfModels::link_name(PerfModels::kHost, "gpu"), down = PerfModels::link_name("gpu", PerfModels::kHost);
+  CHECK(up != down);
+  m.record_transfer(up, static_cast<size_t>(kMiB), 20e-6 + kMiB / 1e9);
+  CHECK(m.transfer_time(up, static_cast<size_t>(kMiB)) == Approx(20e-6 + kMiB / 1e9));
+  CHECK(m.transfer_time(down, static_cast<size_t>(kMiB)) == Approx(20e-6 + kMiB / 4e9));  // still the guess
+}
+
 TEST_CASE("Saved models load back the same, and unicl info --models shows them") {
   unit::TempDir dir;
   std::string file = dir.path() + "/unicl/models.tsv";
