@@ -4,18 +4,22 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "core/context.hpp"
+#include "memory/eviction_order.hpp"
 #include "memory/transfer_planner.hpp"
 
 namespace unicl {
 
 struct ContextMemory {
-  explicit ContextMemory(size_t slots) : planner(slots) {}
+  explicit ContextMemory(size_t slots) : planner(slots), eviction(slots) {}
   // Guards the planner: timings arrive on vendor threads, without the
   // context mutex.
   std::mutex mutex;
   TransferPlanner planner;
+  // Per slot; guarded by the context's memory_mutex, like the accounting.
+  std::vector<EvictionOrder> eviction;
 };
 
 // Made when a multi-device context is created.

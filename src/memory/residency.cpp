@@ -11,6 +11,7 @@
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 #include "memory/coherence.hpp"
+#include "memory/context_memory.hpp"
 #include "memory/transfers.hpp"
 
 namespace unicl {
@@ -32,10 +33,11 @@ void drop_replica(_cl_mem *m, size_t slot) {
   m->context->slots[slot].mem_used -= m->device_bytes();
 }
 
-// Makes `need` bytes fit under `slot`'s limit by evicting the least recently
-// used replicas there, except those of the command being prepared (used at
-// the current use_clock). A replica holding the only valid copy is first
-// written back to the host copy. Caller holds ctx.mutex and memory_mutex.
+// Makes `need` bytes fit under `slot`'s limit by evicting replicas there in
+// the slot's eviction order (eviction_order.hpp), except those of the
+// command being prepared (used at the current use_clock). A replica holding
+// the only valid copy of some bytes writes them back to the host copy
+// first. Caller holds ctx.mutex and memory_mutex.
 cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
   DeviceSlot &s = ctx.slots[slot];
   if (need > s.mem_limit) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
@@ -43,7 +45,11 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
   std::vector<_cl_mem *> candidates;
   for (_cl_mem *m : ctx.memory_objects)
     if (m->replicas[slot] && m->last_use < ctx.use_clock && evictable(m)) candidates.push_back(m);
-  std::sort(candidates.begin(), candidates.end(), [](_cl_mem *a, _cl_mem *b) { return a->last_use < b->last_use; });
+  EvictionOrder &order = ctx.memory->eviction[slot];
+  if (order.most_recent_first())
+    std::sort(candidates.begin(), candidates.end(), [](_cl_mem *a, _cl_mem *b) { return a->last_use > b->last_use; });
+  else
+    std::sort(candidates.begin(), candidates.end(), [](_cl_mem *a, _cl_mem *b) { return a->last_use < b->last_use; });
   bool blocked = false;
   for (_cl_mem *m : candidates) {
     if (s.mem_used + need <= s.mem_limit) break;
@@ -65,6 +71,7 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
       continue;
     }
     drop_replica(m, slot);
+    order.evicted(m);
     Runtime::get().log(2, "evicted %zu bytes from %s (limit %zu)", m->device_bytes(), s.device->name.c_str(),
                        s.mem_limit);
   }
@@ -116,6 +123,7 @@ cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait) {
   if (m->coherence && !m->parent) {
     lock.lock();
     if (cl_int err = make_room(*m->context, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
+    m->context->memory->eviction[slot].missed(m);
   }
   cl_context vctx = m->context->vendor(slot);
   // Replicas of a multi-device context hold no host pointer: the host copy
