@@ -22,6 +22,9 @@
 //                kernel over the whole buffer, then the same read
 //   ideal        each device's slice alone on that device (its R rounds,
 //                then a read of its slice); the slowest device's time
+// The N-device run also reports how much its devices' kernels overlapped
+// (profiling times): on a machine too loaded for the makespan to show it,
+// this still tells whether slices ran side by side or waited for each other.
 // The makespan runs from the first command to the end of the read. Bytes
 // moved: the growth of CL_CONTEXT_BYTES_MOVED_UNICL over a run ("n/a" when
 // the library does not answer that query). One untimed run of each first,
@@ -124,7 +127,28 @@ std::string load_average() {
 struct Sample {
   double seconds = 0;
   std::optional<cl_ulong> moved;  // none: the library does not answer CL_CONTEXT_BYTES_MOVED_UNICL
+  double overlap = 0;             // N-device run: share of the kernels' busy time with two or more running
 };
+
+// Of the time during which at least one of `runs` ([start, end] in ns) was
+// going on, the share during which two or more were.
+double overlap_share(const std::vector<std::pair<cl_ulong, cl_ulong>> &runs) {
+  std::vector<std::pair<cl_ulong, int>> edges;
+  for (auto &[start, end] : runs) {
+    edges.emplace_back(start, +1);
+    edges.emplace_back(end, -1);
+  }
+  std::sort(edges.begin(), edges.end());  // at equal times ends (-1) come first
+  double busy = 0, shared = 0;
+  int running = 0;
+  for (size_t i = 0; i + 1 < edges.size(); ++i) {
+    running += edges[i].second;
+    double span = double(edges[i + 1].first - edges[i].first);
+    if (running >= 1) busy += span;
+    if (running >= 2) shared += span;
+  }
+  return busy > 0 ? shared / busy : 0;
+}
 
 std::optional<cl_ulong> bytes_moved(const cl::Context &ctx) {
   cl_ulong moved = 0;
@@ -138,7 +162,8 @@ class Bench {
   Bench(const Options &o, std::vector<cl::Device> devices)
       : o_(o), devices_(std::move(devices)), ctx_(bench::unicl_context(devices_, "")),
         program_(bench::build(ctx_, kSource)) {
-    for (auto &d : devices_) queues_.emplace_back(ctx_, d);
+    // Profiling: the N-device run reports how much its devices' kernels overlapped.
+    for (auto &d : devices_) queues_.emplace_back(ctx_, d, CL_QUEUE_PROFILING_ENABLE);
     size_t align = sizeof(cl_uint);
     for (auto &d : devices_) align = std::max<size_t>(align, d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
     slice_bytes_ = (o.slice + align - 1) / align * align;
@@ -183,17 +208,25 @@ class Bench {
     if (o_.mode == "offsets")
       for (size_t d = 0; d < count(); ++d)
         queues_[d].enqueueWriteBuffer(whole, CL_FALSE, d * slice_bytes_, slice_bytes_, &initial_[d * slice_items()]);
-    std::vector<cl::Event> last(count());
+    std::vector<cl::Event> last(count()), ran;
     for (int r = 0; r < o_.rounds; ++r) {
-      for (size_t d = 0; d < count(); ++d)
+      for (size_t d = 0; d < count(); ++d) {
         queues_[d].enqueueNDRangeKernel(kernels[d], cl::NullRange, cl::NDRange(slice_items()), cl::NullRange, nullptr,
                                         &last[d]);
+        ran.push_back(last[d]);
+      }
       for (auto &q : queues_) q.flush();
     }
     // The other devices' last kernels are on other queues: wait for them by event.
     queues_[0].enqueueReadBuffer(whole, CL_TRUE, 0, buffer_bytes(), out.data(), &last);
     Sample s{bench::seconds_since(start), moved_since(before)};
     check(out, 0, "N devices");
+    // Devices of one vendor share its clock (PoCL's pthread and basic do);
+    // across vendors the overlap is only as good as their clocks agree.
+    std::vector<std::pair<cl_ulong, cl_ulong>> runs;
+    for (auto &e : ran)
+      runs.emplace_back(e.getProfilingInfo<CL_PROFILING_COMMAND_START>(), e.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+    s.overlap = overlap_share(runs);
     return s;
   }
 
@@ -272,19 +305,21 @@ class Bench {
   std::vector<cl_uint> initial_, expected_;
 };
 
-// Median seconds and bytes moved of some samples.
+// Median seconds, bytes moved and overlap of some samples.
 struct Result {
   double seconds;
   std::optional<double> moved;
+  double overlap;
 };
 
 Result summarize(const std::vector<Sample> &samples) {
-  std::vector<double> t, m;
+  std::vector<double> t, m, o;
   for (auto &s : samples) {
     t.push_back(s.seconds);
+    o.push_back(s.overlap);
     if (s.moved) m.push_back(double(*s.moved));
   }
-  Result r{bench::median(t), std::nullopt};
+  Result r{bench::median(t), std::nullopt, bench::median(o)};
   if (m.size() == samples.size()) r.moved = bench::median(m);
   return r;
 }
@@ -327,12 +362,18 @@ int run(const Options &o) {
   Result multi = summarize(all);
   const double buffer = double(b.buffer_bytes());
   auto moved_ratio = [&](const Result &r) { return r.moved ? bench::fixed(*r.moved / buffer, 2) : "n/a"; };
+  const std::string overlap = bench::fixed(multi.overlap * 100, 0) + "%";
+  auto print_overlap = [&] {
+    std::cout << n << " devices: their kernels overlapped during " << overlap
+              << " of the time any of them ran (0% when they wait for each other)\n";
+  };
   bench::Table t({"configuration", "makespan ms", "/ one device", "/ ideal", "bytes moved", "/ buffer"});
   std::vector<std::vector<std::string>> rows;
   if (!o.baselines) {
     t.add({std::to_string(n) + " devices", bench::fixed(multi.seconds * 1e3, 1), "", "", bytes_text(multi.moved),
            moved_ratio(multi)});
     t.print();
+    print_overlap();
     std::cout << "load average at end: " << load_average() << "\n\n";
     return 0;
   }
@@ -352,6 +393,7 @@ int run(const Options &o) {
   add(b.short_name(0) + " alone", single, true);
   for (size_t d = 0; d < n; ++d) add(b.short_name(d) + ": slice " + std::to_string(d + 1) + " only", each[d], false);
   t.print();
+  print_overlap();
   std::cout << "(" << n << " devices: one slice each; " << b.short_name(0)
             << " alone: all the work, whole buffer; slice d only: that device alone on its slice.\n"
             << " ideal: the slowest device alone on its slice, " << bench::fixed(ideal * 1e3, 1) << " ms)\n"
@@ -370,8 +412,9 @@ int run(const Options &o) {
   bench::summary("slices", "makespan / one device (" + what + ")", bench::fixed(multi.seconds / single.seconds, 2) + "x",
                  "-", "info");
   bench::summary("slices", "makespan / ideal", bench::fixed(multi.seconds / ideal, 2) + "x", "-", "info");
-  bench::summary("slices", "bytes moved / buffer (" + bench::bytes(b.buffer_bytes()) + ")", moved_ratio(multi) + "x",
-                 "-", "info");
+  bench::summary("slices", "kernels overlapping", overlap, "-", "info");
+  bench::summary("slices", "bytes moved / buffer (" + bench::bytes(b.buffer_bytes()) + ")",
+                 multi.moved ? moved_ratio(multi) + "x" : "n/a", "-", "info");
   return 0;
 }
 
