@@ -9,7 +9,7 @@ B=${1:?usage: bench/run.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
 shift
 for exe in bench-enqueue-overhead bench-roundtrip bench-cross-vendor bench-sched-overhead bench-real-mix \
-           bench-host-swap bench-sim-compare; do
+           bench-host-swap bench-slices bench-sim-compare; do
   [ -x "$B/bench/$exe" ] || { echo "missing $B/bench/$exe: build first (ninja -C $B)" >&2; exit 1; }
 done
 
@@ -69,6 +69,8 @@ run bench-cross-vendor
 run bench-sched-overhead $socl_args --out "$out"
 run bench-real-mix --out "$out"
 run bench-host-swap --out "$out"
+# Two devices updating disjoint slices of one buffer (coherence per byte range).
+run bench-slices --out "$out"
 # The simulated 1 CPU + 3 GPUs (tests/sim_icd): the benchmark points UniCL
 # at the simulator itself (UNICL_VENDORS, UNICL_SIM_CONFIG=bench/sim_machine.conf).
 if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/libunicl-sim.so" ]; then
