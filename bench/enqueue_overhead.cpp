@@ -10,7 +10,9 @@
 // device (the common case, target <= 1.2x), UniCL on a context holding both
 // PoCL devices (where coherence tracking is active), and StarPU's SOCL as a
 // measured reference, run in a child process because it needs its own
-// vendor folder and may crash or hang.
+// vendor folder and may crash or hang. A second table: the round trip of one
+// launch waited for before the next (enqueue + clFinish), PoCL direct
+// against UniCL on a one-device context (target <= 1.03x).
 #include <args.hpp>
 #include <cl_env.hpp>
 #include <child_process.hpp>
@@ -31,6 +33,7 @@ __kernel void tiny(__global int *counter) {
 )";
 
 constexpr double kTarget = 1.2;
+constexpr double kLatencyTarget = 1.03;
 
 struct Options {
   int launches = 20000;
@@ -87,6 +90,22 @@ struct Launcher {
       if (err != CL_SUCCESS) throw cl::Error(err, "clEnqueueNDRangeKernel");
     }
     queue.finish();
+    launched += n;
+    return bench::seconds_since(start) / n;
+  }
+
+  // Seconds per launch when each is waited for before the next (a kernel's
+  // round trip: enqueue, then clFinish), as a latency test does.
+  double round_trip(int n) {
+    const size_t global = 1;
+    cl_command_queue q = queue();
+    cl_kernel k = kernel();
+    auto start = bench::Clock::now();
+    for (int i = 0; i < n; ++i) {
+      cl_int err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+      if (err != CL_SUCCESS) throw cl::Error(err, "clEnqueueNDRangeKernel");
+      if ((err = clFinish(q)) != CL_SUCCESS) throw cl::Error(err, "clFinish");
+    }
     launched += n;
     return bench::seconds_since(start) / n;
   }
@@ -169,6 +188,7 @@ int run(const Options &o) {
   struct Row {
     std::string device;
     double direct, again, unicl, unicl_multi;
+    double latency_direct, latency_unicl;  // round trip of one launch
   };
   std::vector<Row> rows;
   for (auto &prefix : kDevices) {
@@ -181,10 +201,20 @@ int run(const Options &o) {
     std::vector<std::vector<double>> samples(all.size());
     for (int r = 0; r < o.reps; ++r)
       for (size_t i = 0; i < all.size(); ++i) samples[i].push_back(all[i]->run(o.launches));
+    // Round trips are ~100x slower than queued launches: fewer of them.
+    int trips = std::max(100, o.launches / 20);
+    std::vector<double> trip_direct, trip_unicl;
+    direct.round_trip(trips / 10);
+    single.round_trip(trips / 10);
+    for (int r = 0; r < o.reps; ++r) {
+      trip_direct.push_back(direct.round_trip(trips));
+      trip_unicl.push_back(single.round_trip(trips));
+    }
     for (auto *l : all)
       if (!l->verified()) throw std::runtime_error(prefix + ": a counter does not match its launches");
     rows.push_back({prefix, bench::median(samples[0]) * 1e6, bench::median(samples[1]) * 1e6,
-                    bench::median(samples[2]) * 1e6, bench::median(samples[3]) * 1e6});
+                    bench::median(samples[2]) * 1e6, bench::median(samples[3]) * 1e6,
+                    bench::median(trip_direct) * 1e6, bench::median(trip_unicl) * 1e6});
   }
 
   std::string socl_why;
@@ -201,12 +231,21 @@ int run(const Options &o) {
            s == socl.end() ? "n/a" : bench::fixed(s->second / r.direct, 1)});
   }
   t.print();
+  std::cout << "\nround trip of one launch (enqueue + clFinish), one-device context:\n";
+  bench::Table lt({"device", "PoCL us", "UniCL us", "UniCL/PoCL", "target"});
+  for (auto &r : rows)
+    lt.add({r.device, bench::fixed(r.latency_direct, 2), bench::fixed(r.latency_unicl, 2),
+            bench::fixed(r.latency_unicl / r.latency_direct, 3), "<= " + bench::fixed(kLatencyTarget, 2)});
+  lt.print();
   if (!socl_why.empty()) std::cout << "SOCL: n/a (" << socl_why << ")\n";
   std::cout << '\n';
   for (auto &r : rows) {
     double ratio = r.unicl / r.direct;
     bench::summary("enqueue-overhead", "launch " + r.device + " UniCL/PoCL", bench::fixed(ratio, 2) + "x",
                    "<= " + bench::fixed(kTarget, 1) + "x", ratio <= kTarget ? "met" : "MISSED");
+    double trip = r.latency_unicl / r.latency_direct;
+    bench::summary("enqueue-overhead", "round trip " + r.device + " UniCL/PoCL", bench::fixed(trip, 3) + "x",
+                   "<= " + bench::fixed(kLatencyTarget, 2) + "x", trip <= kLatencyTarget ? "met" : "MISSED");
   }
   return 0;
 }
