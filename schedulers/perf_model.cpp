@@ -10,12 +10,8 @@
 
 namespace unicl {
 
-std::string PerfModels::path() const {
-  std::filesystem::path dir;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = xdg;
-  else if (const char *home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache";
-  else return {};
-  return (dir / "unicl" / "models.tsv").string();
+std::string PerfModels::file_in(const std::string &cache_dir) {
+  return cache_dir.empty() ? std::string() : (std::filesystem::path(cache_dir) / "models.tsv").string();
 }
 
 // File lines: "kernel<TAB>name<TAB>device<TAB>items<TAB>count<TAB>mean"
@@ -23,7 +19,8 @@ std::string PerfModels::path() const {
 void PerfModels::load_locked() {
   if (loaded_) return;
   loaded_ = true;
-  std::ifstream in(path());
+  if (path_.empty()) return;
+  std::ifstream in(path_);
   for (std::string line; std::getline(in, line);) {
     std::istringstream fields(line);
     std::string kind;
@@ -102,8 +99,8 @@ void PerfModels::record_transfer(const std::string &device, size_t bytes, double
 void PerfModels::save() {
   std::lock_guard lock(mutex_);
   if (!dirty_) return;
-  std::string file = path();
-  if (file.empty()) return;
+  if (path_.empty()) return;
+  const std::string &file = path_;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
   // Written aside and renamed: another process may be reading it.

@@ -1,6 +1,6 @@
 // History-based performance models, shared by every context of the process
-// and kept across runs in a per-user cache file
-// ($XDG_CACHE_HOME/unicl/models.tsv, else ~/.cache/unicl/models.tsv).
+// and kept across runs in models.tsv of UniCL's per-user cache folder
+// (Config::cache_dir: $XDG_CACHE_HOME/unicl, else ~/.cache/unicl).
 //
 // Kernels: mean execution time per (kernel name, device name, global size),
 // from the profiling times of the commands UniCL ran. A size never seen on
@@ -19,6 +19,11 @@ namespace unicl {
 
 class PerfModels {
  public:
+  // `cache_dir`: the folder of the cache file; empty: the models start
+  // empty and are not kept.
+  explicit PerfModels(const std::string &cache_dir) : path_(file_in(cache_dir)) {}
+  // The cache file of the models kept in `cache_dir` (empty if it is).
+  static std::string file_in(const std::string &cache_dir);
   // Predicted seconds, or a negative value when unknown.
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
@@ -26,7 +31,7 @@ class PerfModels {
   void record_transfer(const std::string &device, size_t bytes, double seconds);
   // Writes the models to the cache file when they changed.
   void save();
-  std::string path() const;
+  const std::string &path() const { return path_; }
   // The cache file's lines, for `unicl info --models`.
   static std::string describe(const std::string &path);
 
@@ -41,6 +46,7 @@ class PerfModels {
     size_t samples = 0;
   };
   void load_locked();
+  const std::string path_;
   std::mutex mutex_;
   bool loaded_ = false, dirty_ = false;
   // kernel -> device -> work-items -> stat; transparent comparators let

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -27,9 +26,7 @@ std::string json_escaped(const std::string &s) {
 
 }  // namespace
 
-Trace::Trace() {
-  if (const char *p = std::getenv("UNICL_TRACE"); p && *p) path_ = p;
-}
+Trace::Trace(std::string path) : path_(std::move(path)) {}
 
 void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category) {
   cl_ulong start = 0, end = 0;

@@ -2,6 +2,7 @@
 #include "memory/coherence.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -201,8 +202,8 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
 
 }  // namespace
 
-bool apply_mem_limits(_cl_context &ctx, const char *spec) {
-  if (!spec || !*spec) return true;
+bool apply_mem_limits(_cl_context &ctx, const std::string &spec) {
+  if (spec.empty()) return true;
   auto parse_size = [](const std::string &text, size_t &out) {
     char *end = nullptr;
     double v = std::strtod(text.c_str(), &end);
@@ -210,11 +211,15 @@ bool apply_mem_limits(_cl_context &ctx, const char *spec) {
     std::string unit(end);
     double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KB" ? 1024.0 :
                    unit == "M" || unit == "MB" ? 1048576.0 : unit == "G" || unit == "GB" ? 1073741824.0 : -1;
-    if (scale < 0 || v * scale < 1) return false;
-    out = static_cast<size_t>(v * scale);
+    const double bytes = v * scale;
+    // The cast below is defined only for values size_t holds: infinities
+    // ("inf", "1e400") and sizes past it are refused. As a double SIZE_MAX
+    // rounds up (to 2^64 on 64-bit hosts), hence the strict comparison.
+    if (scale < 0 || !(bytes >= 1) || !(bytes < static_cast<double>(SIZE_MAX))) return false;
+    out = static_cast<size_t>(bytes);
     return true;
   };
-  std::string list(spec);
+  const std::string &list = spec;
   size_t start = 0;
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
