@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/task.hpp"
+#include "backend/profiling.hpp"
 #include "backend/vendor.hpp"
 
 namespace unicl {
@@ -31,10 +32,7 @@ Trace::Trace(std::string path) : path_(std::move(path)) {}
 void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category) {
   cl_ulong start = 0, end = 0;
   double duration = 0;
-  if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-      vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-      end >= start)
-    duration = static_cast<double>(end - start) / 1e3;
+  if (profiling_times(e, start, end)) duration = static_cast<double>(end - start) / 1e3;
   double now = host_now_us();
   std::lock_guard lock(mutex_);
   slices_.push_back({device, name, category, now - duration, duration});

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backend/profiling.hpp"
 #include "core/event.hpp"
 #include "core/image_format.hpp"
 #include "core/runtime.hpp"
@@ -40,9 +41,7 @@ struct TransferSample {
   size_t bytes;
   static void record(cl_event e, const std::string &device, size_t bytes) {
     cl_ulong start = 0, end = 0;
-    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-        end > start)
+    if (profiling_times(e, start, end))
       if (auto *scheduling = Runtime::get().scheduling())
         scheduling->transfer_timed(device, bytes, static_cast<double>(end - start) * 1e-9);
   }
