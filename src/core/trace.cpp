@@ -8,6 +8,7 @@
 #include "core/task.hpp"
 #include "backend/profiling.hpp"
 #include "backend/vendor.hpp"
+#include "backend/vendor_callback.hpp"
 
 namespace unicl {
 namespace {
@@ -41,17 +42,10 @@ void Trace::add(cl_event e, const std::string &device, const std::string &name, 
 void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
   if (!on()) return;
   if (vendor_status(e) <= CL_COMPLETE) return add(e, device, name, category);
-  struct Pending {
-    Trace *trace;
-    std::string device, name;
-    const char *category;
-  };
-  auto p = std::make_unique<Pending>(Pending{this, device, std::move(name), category});
-  auto done = [](cl_event ev, cl_int status, void *data) {
-    std::unique_ptr<Pending> self(static_cast<Pending *>(data));
-    if (status == CL_COMPLETE) self->trace->add(ev, self->device, self->name, self->category);
-  };
-  if (vd(e).clSetEventCallback(e, CL_COMPLETE, done, p.get()) == CL_SUCCESS) p.release();
+  set_vendor_event_callback(e, CL_COMPLETE,
+                            [this, device, name = std::move(name), category](cl_event ev, cl_int status) {
+                              if (status == CL_COMPLETE) add(ev, device, name, category);
+                            });
 }
 
 void Trace::write() {

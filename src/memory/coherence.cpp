@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "backend/profiling.hpp"
+#include "backend/vendor_callback.hpp"
 #include "core/event.hpp"
 #include "core/image_format.hpp"
 #include "core/runtime.hpp"
@@ -30,32 +31,20 @@ void CopyTrack::add_read(SlotEvent e) {
 
 namespace {
 
-void CL_CALLBACK replica_destroyed(cl_mem, void *data) {
-  std::unique_ptr<std::shared_ptr<DestructionNotice>> notice(static_cast<std::shared_ptr<DestructionNotice> *>(data));
-  DestructionNotice::arrive(*notice);
-}
-
 // What a finished transfer took goes into the link model of its device.
-struct TransferSample {
-  std::string device;
-  size_t bytes;
-  static void record(cl_event e, const std::string &device, size_t bytes) {
-    cl_ulong start = 0, end = 0;
-    if (profiling_times(e, start, end))
-      if (auto *scheduling = Runtime::get().scheduling())
-        scheduling->transfer_timed(device, bytes, static_cast<double>(end - start) * 1e-9);
-  }
-  static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
-    std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));
-    if (status == CL_COMPLETE) record(e, self->device, self->bytes);
-  }
-};
+void record_transfer_time(cl_event e, const std::string &device, size_t bytes) {
+  cl_ulong start = 0, end = 0;
+  if (profiling_times(e, start, end))
+    if (auto *scheduling = Runtime::get().scheduling())
+      scheduling->transfer_timed(device, bytes, static_cast<double>(end - start) * 1e-9);
+}
 
 void time_transfer(cl_event e, const std::string &device, size_t bytes) {
   // Vendors need not call back for a status already reached.
-  if (vendor_status(e) == CL_COMPLETE) return TransferSample::record(e, device, bytes);
-  auto sample = std::make_unique<TransferSample>(TransferSample{device, bytes});
-  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, sample.get()) == CL_SUCCESS) sample.release();
+  if (vendor_status(e) == CL_COMPLETE) return record_transfer_time(e, device, bytes);
+  set_vendor_event_callback(e, CL_COMPLETE, [device, bytes](cl_event done, cl_int status) {
+    if (status == CL_COMPLETE) record_transfer_time(done, device, bytes);
+  });
 }
 
 // Copies a whole replica to or from the host copy on `q`.
@@ -325,11 +314,9 @@ cl_int init_coherence(_cl_mem *m, const void *initial) {
 }
 
 cl_int register_replica(_cl_mem *m, cl_mem rep) {
-  auto data = std::make_unique<std::shared_ptr<DestructionNotice>>(m->notice);
   m->notice->pending.fetch_add(1);
-  cl_int err = vd(rep).clSetMemObjectDestructorCallback(rep, replica_destroyed, data.get());
-  if (err == CL_SUCCESS) data.release();
-  else m->notice->pending.fetch_sub(1);
+  cl_int err = set_vendor_destructor_callback(rep, [notice = m->notice](cl_mem) { DestructionNotice::arrive(notice); });
+  if (err != CL_SUCCESS) m->notice->pending.fetch_sub(1);
   return CL_SUCCESS;
 }
 
