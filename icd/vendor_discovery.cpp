@@ -11,21 +11,11 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace unicl {
 namespace {
-
-std::vector<std::string> split(const char *s, char sep) {
-  std::vector<std::string> out;
-  if (!s) return out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, sep);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 bool ends_with(const std::string &s, const std::string &suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -71,13 +61,21 @@ std::string resolved_path_of(const void *symbol) {
 
 }  // namespace
 
-std::vector<std::string> vendor_library_names() {
+std::vector<std::string> vendor_list_entries(const std::string &list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ':');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<std::string> vendor_library_names(const VendorSources &sources) {
   std::vector<std::string> names;
-  if (const char *own = std::getenv("UNICL_VENDORS")) {
-    for (const auto &e : split(own, ':')) expand(e, names);
+  if (sources.unicl_vendors) {
+    for (const auto &e : vendor_list_entries(*sources.unicl_vendors)) expand(e, names);
   } else {
-    for (const auto &e : split(std::getenv("OCL_ICD_FILENAMES"), ':')) names.push_back(e);
-    for (const auto &e : split(std::getenv("OCL_ICD_VENDORS"), ':')) expand(e, names);
+    for (const auto &e : vendor_list_entries(sources.icd_filenames)) names.push_back(e);
+    for (const auto &e : vendor_list_entries(sources.icd_vendors)) expand(e, names);
     expand("/etc/OpenCL/vendors", names);
   }
   std::vector<std::string> unique;
@@ -100,14 +98,14 @@ void log_line(const DiscoveryLog &log, int level, const char *fmt, ...) {
 
 }  // namespace
 
-std::vector<VendorPlatform> load_vendor_platforms(const DiscoveryLog &log) {
+std::vector<VendorPlatform> load_vendor_platforms(const VendorSources &sources, const DiscoveryLog &log) {
   using GetAddress = void *(CL_API_CALL *)(const char *);
   using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
-  const std::string self = resolved_path_of(reinterpret_cast<const void *>(&vendor_library_names));
+  const std::string self = resolved_path_of(reinterpret_cast<const void *>(&vendor_list_entries));
   std::vector<std::string> seen_paths;
   std::vector<VendorPlatform> platforms;
 
-  for (const auto &lib : vendor_library_names()) {
+  for (const auto &lib : vendor_library_names(sources)) {
     // RTLD_LOCAL keeps vendors' symbols (often several LLVMs) apart.
     void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {

@@ -1,6 +1,7 @@
 // Finding vendor platforms the way ICD loaders do, without the loader.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,14 +21,25 @@ struct VendorPlatform {
 // 2: details); the runtime decides what to print.
 using DiscoveryLog = std::function<void(int level, const std::string &message)>;
 
+// Where the vendors are listed, as the caller read the environment: each
+// list is colon-separated. Discovery reads no variable itself.
+struct VendorSources {
+  std::optional<std::string> unicl_vendors;  // UNICL_VENDORS: when set, the whole list
+  std::string icd_filenames;                 // OCL_ICD_FILENAMES: libraries
+  std::string icd_vendors;                   // OCL_ICD_VENDORS
+};
+
+// The non-empty entries of a colon-separated list.
+std::vector<std::string> vendor_list_entries(const std::string &list);
+
 // Library names or paths of every vendor to load, in order, deduplicated:
 // UNICL_VENDORS when set, otherwise OCL_ICD_FILENAMES, OCL_ICD_VENDORS and
 // /etc/OpenCL/vendors. Each entry of UNICL_VENDORS / OCL_ICD_VENDORS may be
-// a folder of .icd files, an .icd file or a library.
-std::vector<std::string> vendor_library_names();
+// a folder of .icd files (read in name order), an .icd file or a library.
+std::vector<std::string> vendor_library_names(const VendorSources &sources);
 
 // dlopens each vendor (skipping UniCL itself by resolved path) and returns
 // its platforms. Failures are logged and skipped.
-std::vector<VendorPlatform> load_vendor_platforms(const DiscoveryLog &log);
+std::vector<VendorPlatform> load_vendor_platforms(const VendorSources &sources, const DiscoveryLog &log);
 
 }  // namespace unicl

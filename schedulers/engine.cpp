@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backend/profiling.hpp"
 #include "core/event.hpp"
 #include "core/mem_object.hpp"
 #include "core/runtime.hpp"
@@ -20,10 +21,7 @@ size_t bytes_of(_cl_mem *m) { return m->device_bytes(); }
 // seen on the device, in its profiling clock.
 double exclusive_seconds(cl_event e, uint64_t &last_end) {
   cl_ulong start = 0, end = 0;
-  if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) != CL_SUCCESS ||
-      vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
-      end < start)
-    return -1;
+  if (!profiling_times(e, start, end)) return -1;
   cl_ulong from = std::max(start, std::min(last_end, end));
   last_end = std::max(last_end, end);
   return static_cast<double>(end - from) * 1e-9;

@@ -117,15 +117,8 @@ void PerfModels::Stat::add(size_t n, double value) {
   count = last;
 }
 
-PerfModels::PerfModels(std::string file) : file_(std::move(file)) {}
-
-std::string PerfModels::path() const {
-  if (!file_.empty()) return file_;
-  std::filesystem::path dir;
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = xdg;
-  else if (const char *home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache";
-  else return {};
-  return (dir / "unicl" / "models.tsv").string();
+std::string PerfModels::file_in(const std::string &cache_dir) {
+  return cache_dir.empty() ? std::string() : (std::filesystem::path(cache_dir) / "models.tsv").string();
 }
 
 // File lines: "kernel<TAB>name<TAB>device<TAB>items<TAB>count<TAB>mean"
@@ -185,7 +178,8 @@ void PerfModels::merge(Tables &tables, const Tables &fresh) {
 void PerfModels::load_locked() {
   if (loaded_) return;
   loaded_ = true;
-  std::ifstream in(path());
+  if (file_.empty()) return;
+  std::ifstream in(file_);
   models_ = parse(in);
 }
 
@@ -248,7 +242,7 @@ void PerfModels::record_transfer(const std::string &link, size_t bytes, double s
 void PerfModels::save() {
   std::lock_guard lock(mutex_);
   if (fresh_.kernels.empty() && fresh_.links.empty()) return;
-  std::string file = path();
+  const std::string &file = file_;
   if (file.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);

@@ -1,6 +1,6 @@
 // History-based performance models, shared by every context of the process
-// and kept across runs in a per-user cache file
-// ($XDG_CACHE_HOME/unicl/models.tsv, else ~/.cache/unicl/models.tsv).
+// and kept across runs in models.tsv of UniCL's per-user cache folder
+// (Config::cache_dir: $XDG_CACHE_HOME/unicl, else ~/.cache/unicl).
 //
 // Kernels: mean execution time per (kernel name, device name, global size),
 // from the profiling times of the commands UniCL ran. A size never seen on
@@ -26,11 +26,11 @@ namespace unicl {
 
 class PerfModels {
  public:
-  // The models of the per-user cache file, located when first used.
-  PerfModels() = default;
-  // The models kept in `file` instead.
-  explicit PerfModels(std::string file);
-
+  // The models kept in `file` (file_in() of the configured cache folder);
+  // empty: the models start empty and are not kept.
+  explicit PerfModels(std::string file) : file_(std::move(file)) {}
+  // The cache file of the models kept in `cache_dir` (empty if it is).
+  static std::string file_in(const std::string &cache_dir);
   // Predicted seconds, or a negative value when unknown.
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
@@ -42,7 +42,7 @@ class PerfModels {
   static constexpr const char *kHost = "host";
   // Merges the samples recorded since the last save into the cache file.
   void save();
-  std::string path() const;
+  const std::string &path() const { return file_; }
   // The cache file's models, for `unicl info --models`.
   static std::string describe(const std::string &path);
 
@@ -80,7 +80,7 @@ class PerfModels {
   void load_locked();
   const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
 
-  std::string file_;  // empty: from the environment
+  const std::string file_;  // empty: not kept
   std::mutex mutex_;
   bool loaded_ = false;
   // What predictions use: the file as read, plus every sample since.

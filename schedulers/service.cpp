@@ -9,6 +9,7 @@ namespace {
 
 class Scheduling final : public SchedulingService {
  public:
+  explicit Scheduling(const std::string &cache_dir) : models_(PerfModels::file_in(cache_dir)) {}
   std::unique_ptr<ContextScheduler> make(_cl_context &ctx, const std::string &policy) override {
     return Engine::make(ctx, policy, models_);
   }
@@ -24,6 +25,6 @@ class Scheduling final : public SchedulingService {
 
 }  // namespace
 
-void install_scheduling(Runtime &rt) { rt.install(std::make_unique<Scheduling>()); }
+void install_scheduling(Runtime &rt) { rt.install(std::make_unique<Scheduling>(rt.config().cache_dir)); }
 
 }  // namespace unicl

@@ -4,11 +4,13 @@
 // total several times a device's memory still run right.
 #include <catch2/catch.hpp>
 
+#include <child_process.hpp>
+
 #include <CL/cl_ext_unicl.h>
 
-#include <cstdlib>
 #include <random>
 
+#include "isolated.hpp"
 #include "multi_device.hpp"
 #include "scheduling.hpp"
 
@@ -77,7 +79,45 @@ void random_updates(cl::Context &ctx, std::vector<cl::CommandQueue> &queues, uns
   }
 }
 
+// UniCL reads UNICL_DEVICE_MEM_LIMIT once per process: each value is tried
+// in a child running a hidden test case of this executable.
+child_process::Result run_with_limit(const char *test_name, const std::string &spec, const char *log_level) {
+  return child_process::run_self({test_name}, {{"UNICL_DEVICE_MEM_LIMIT", spec}, {"UNICL_LOG", std::string(log_level)}},
+                                 120);
+}
+
+// A limit UniCL must refuse: context creation fails with
+// CL_INVALID_PROPERTY and says why in one line.
+void expect_refused(const std::string &spec) {
+  INFO("UNICL_DEVICE_MEM_LIMIT=" << spec);
+  auto run = run_with_limit("isolated: a two-device context is refused", spec, "1");
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  size_t said = 0;
+  for (auto &line : run.err_lines()) said += line.rfind("unicl: UNICL_DEVICE_MEM_LIMIT=" + spec + " is not", 0) == 0;
+  CHECK(said == 1);
+}
+
 }  // namespace
+
+TEST_CASE("isolated: random updates on devices limited by UNICL_DEVICE_MEM_LIMIT", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx(devices);
+  std::vector<cl::CommandQueue> queues;
+  for (auto &d : devices) queues.emplace_back(ctx, d);
+  random_updates(ctx, queues, 3);
+}
+
+TEST_CASE("isolated: a two-device context is refused", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  std::vector<cl_device_id> ids;
+  for (auto &d : devices) ids.push_back(d());
+  cl_int err = CL_SUCCESS;
+  cl_context c = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
+  CHECK(err == CL_INVALID_PROPERTY);
+  CHECK(c == nullptr);
+  if (c) clReleaseContext(c);
+}
 
 TEST_CASE("buffers totalling 4x a device's limit, used in random order, stay right", "[memory]") {
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
@@ -96,12 +136,19 @@ TEST_CASE("buffers totalling 4x a device's limit, used in random order, stay rig
     }
   }
   SECTION("UNICL_DEVICE_MEM_LIMIT, per device") {
-    setenv("UNICL_DEVICE_MEM_LIMIT", "64K,basic=32K", 1);
-    cl::Context ctx(devices);
-    unsetenv("UNICL_DEVICE_MEM_LIMIT");
-    std::vector<cl::CommandQueue> queues;
-    for (auto &d : devices) queues.emplace_back(ctx, d);
-    random_updates(ctx, queues, 3);
+    // UNICL_LOG=2 tells each eviction with the limit it enforced.
+    auto run = run_with_limit("isolated: random updates on devices limited by UNICL_DEVICE_MEM_LIMIT",
+                              "64K,basic=32K", "2");
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    bool pthread_at_64k = false, basic_at_32k = false;
+    for (auto &line : run.err_lines()) {
+      if (line.find("evicted") == std::string::npos) continue;
+      pthread_at_64k |= line.find("pthread") != std::string::npos && line.find("(limit 65536)") != std::string::npos;
+      basic_at_32k |= line.find("basic") != std::string::npos && line.find("(limit 32768)") != std::string::npos;
+    }
+    CHECK(pthread_at_64k);
+    CHECK(basic_at_32k);
   }
 }
 
@@ -131,21 +178,16 @@ TEST_CASE("a command whose own buffers do not fit fails with CL_MEM_OBJECT_ALLOC
 }
 
 TEST_CASE("malformed memory limits are CL_INVALID_PROPERTY", "[memory]") {
+  for (const char *spec : {"0", "lots", "12Q", "pthread=", "basic=-1M", "nan"}) expect_refused(spec);
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
-  std::vector<cl_device_id> ids;
-  for (auto &d : devices) ids.push_back(d());
-  for (const char *spec : {"0", "lots", "12Q", "pthread=", "basic=-1M"}) {
-    INFO("UNICL_DEVICE_MEM_LIMIT=" << spec);
-    setenv("UNICL_DEVICE_MEM_LIMIT", spec, 1);
-    cl_int err = CL_SUCCESS;
-    cl_context c = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err);
-    CHECK(err == CL_INVALID_PROPERTY);
-    CHECK(c == nullptr);
-    if (c) clReleaseContext(c);
-  }
-  unsetenv("UNICL_DEVICE_MEM_LIMIT");
   cl_ulong limit = 0;
   cl::Context ctx = limited_context(devices, 123456);
   REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, sizeof limit, &limit, nullptr) == CL_SUCCESS);
   CHECK(limit == 123456);
+}
+
+TEST_CASE("memory limits past what size_t holds are CL_INVALID_PROPERTY", "[memory]") {
+  for (const char *spec : {"99999999999999999999999G", "inf", "1e400", "18446744073709551616", "17179869184G",
+                           "basic=inf", "64K,pthread=99999999999999999999999G"})
+    expect_refused(spec);
 }

@@ -3,9 +3,11 @@
 // results a single device gives; the policy is chosen per context.
 #include <catch2/catch.hpp>
 
+#include <child_process.hpp>
+
 #include <CL/cl_ext_unicl.h>
 
-#include <cstdlib>
+#include <iostream>
 #include <map>
 #include <set>
 #include <thread>
@@ -196,14 +198,29 @@ TEST_CASE("the policy comes from the context property, SOCL's property or UNICL_
   REQUIRE(err == CL_SUCCESS);
   CHECK(context_policy(plain) == "heft");
 
-  setenv("UNICL_SCHEDULER", "ws", 1);
-  auto from_env = make({CL_CONTEXT_PLATFORM, (cl_context_properties)p}, err);
-  CHECK(err == CL_SUCCESS);
-  if (err == CL_SUCCESS) CHECK(context_policy(from_env) == "ws");
-  setenv("UNICL_SCHEDULER", "fastest-please", 1);
-  make({CL_CONTEXT_PLATFORM, (cl_context_properties)p}, err);
-  CHECK(err == CL_INVALID_PROPERTY);
-  unsetenv("UNICL_SCHEDULER");
+  // UniCL reads UNICL_SCHEDULER once per process: a child per value.
+  auto with_scheduler = [](const std::string &policy) {
+    auto run = child_process::run_self({"isolated: the policy of a context made without one"},
+                                       {{"UNICL_SCHEDULER", policy}, {"UNICL_LOG", std::string("1")}}, 60);
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    return run;
+  };
+  CHECK(with_scheduler("ws").out.find("context: policy ws\n") != std::string::npos);
+  auto unknown = with_scheduler("fastest-please");
+  CHECK(unknown.out.find("context: error -64\n") != std::string::npos);  // CL_INVALID_PROPERTY
+  CHECK(unknown.err.find("unicl: UNICL_SCHEDULER=fastest-please is not a policy") != std::string::npos);
+}
+
+TEST_CASE("isolated: the policy of a context made without one", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  std::vector<cl_device_id> ids;
+  for (auto &d : devices) ids.push_back(d());
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(), 0};
+  cl_int err = CL_SUCCESS;
+  cl::Context ctx(clCreateContext(props, static_cast<cl_uint>(ids.size()), ids.data(), nullptr, nullptr, &err));
+  if (err == CL_SUCCESS) std::cout << "context: policy " << context_policy(ctx) << "\n";
+  else std::cout << "context: error " << err << "\n";
 }
 
 TEST_CASE("bad scheduling properties get CL_INVALID_PROPERTY", "[scheduling]") {
@@ -370,17 +387,25 @@ TEST_CASE("each device's submission worker is placed with hwloc", "[scheduling][
   CHECK(run.err.find("': not bound (CPU device)") != std::string::npos);
 }
 
-TEST_CASE("UNICL_SCHEDULE_ALL schedules queues made for one device", "[scheduling]") {
+TEST_CASE("isolated: a queue made for one device under UNICL_SCHEDULE_ALL", "[.]") {
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
   cl::Context ctx = scheduling_context(devices, "eager");
-  setenv("UNICL_SCHEDULE_ALL", "1", 1);
   cl::CommandQueue q(ctx, devices[0], CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  unsetenv("UNICL_SCHEDULE_ALL");
   CHECK(q.getInfo<CL_QUEUE_DEVICE>()() == devices[0]());
   DagRun run = run_dag(ctx, q, 120, 11);
   CHECK(run.results_match);
   CHECK(run.launches_per_device.size() == 2);
+}
+
+TEST_CASE("UNICL_SCHEDULE_ALL schedules queues made for one device", "[scheduling]") {
+  // UniCL reads UNICL_SCHEDULE_ALL once per process.
+  auto run = child_process::run_self({"isolated: a queue made for one device under UNICL_SCHEDULE_ALL"},
+                                     {{"UNICL_SCHEDULE_ALL", std::string("1")}}, 120);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
   // Without it, a device queue stays on its device.
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  cl::Context ctx = scheduling_context(devices, "eager");
   cl::CommandQueue bound(ctx, devices[1], CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   DagRun kept = run_dag(ctx, bound, 40, 12);
   CHECK(kept.results_match);

@@ -6,22 +6,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include "tool_config.hpp"
+#include "vendor_discovery.hpp"
 
 namespace unicl_tool {
 namespace {
-
-std::vector<std::string> split(const char *list) {
-  std::vector<std::string> out;
-  std::stringstream ss(list ? list : "");
-  for (std::string item; std::getline(ss, item, ':');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 // Same file or folder, whatever the spelling (symlinks, trailing slashes).
 bool same_file(const std::string &a, const std::string &b) {
@@ -60,9 +52,9 @@ std::string exclusive_folder() {
 
 std::string default_vendors(const std::string &exclusive) {
   if (const char *own = std::getenv("UNICL_VENDORS"); own && *own) return own;
-  std::vector<std::string> parts = split(std::getenv("OCL_ICD_FILENAMES"));
+  std::vector<std::string> parts = unicl::vendor_list_entries(env_or_empty("OCL_ICD_FILENAMES"));
   bool any_folder = false;
-  for (const auto &entry : split(std::getenv("OCL_ICD_VENDORS"))) {
+  for (const auto &entry : unicl::vendor_list_entries(env_or_empty("OCL_ICD_VENDORS"))) {
     // Already pointing at the exclusive folder: that is UniCL alone, not
     // the vendors the user wants UniCL to load.
     if (same_file(entry, exclusive)) continue;

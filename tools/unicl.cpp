@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/config.hpp"
 #include "schedulers/perf_model.hpp"
 #include "exclusive_mode.hpp"
 #include "opencl_cpp.hpp"
@@ -105,7 +106,8 @@ int run(const Command &c, char **argv) {
 
 int info(const Command &c, char **argv) {
   if (c.models) {
-    std::cout << unicl::PerfModels::describe(unicl::PerfModels().path());
+    const std::string cache_dir = unicl::Config::from_environment().cache_dir;
+    std::cout << unicl::PerfModels::describe(unicl::PerfModels::file_in(cache_dir));
     return 0;
   }
   // The ICD loader reads its variables once, on the first OpenCL call, and

@@ -2,55 +2,14 @@
 
 #include <CL/cl_ext_unicl.h>
 #include <CL/cl_icd.h>
-#include <dirent.h>
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "vendor_discovery.hpp"
 
 namespace unicl_tool {
 namespace {
-
-std::string first_line(const std::string &path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  return line;
-}
-
-bool ends_with(const std::string &s, const std::string &suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The libraries a vendors list names, read the way UniCL reads them: a
-// folder's .icd files sorted by name, an .icd file's first line, or a library.
-std::vector<std::string> libraries(const std::string &vendors) {
-  std::vector<std::string> libs;
-  std::stringstream ss(vendors);
-  for (std::string entry; std::getline(ss, entry, ':');) {
-    if (entry.empty()) continue;
-    struct stat st {};
-    if (stat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      std::vector<std::string> icds;
-      if (DIR *dir = opendir(entry.c_str())) {
-        while (dirent *e = readdir(dir))
-          if (ends_with(e->d_name, ".icd")) icds.push_back(entry + "/" + e->d_name);
-        closedir(dir);
-      }
-      std::sort(icds.begin(), icds.end());
-      for (const auto &icd : icds) libs.push_back(first_line(icd));
-    } else if (ends_with(entry, ".icd")) {
-      libs.push_back(first_line(entry));
-    } else {
-      libs.push_back(entry);
-    }
-  }
-  libs.erase(std::remove(libs.begin(), libs.end(), std::string()), libs.end());
-  return libs;
-}
 
 // Vendor objects are reached through their own dispatch table, as the ICD
 // loader does: the tool's libOpenCL only knows UniCL in exclusive mode.
@@ -81,7 +40,10 @@ std::vector<VendorDevice> list_vendor_devices(const std::string &vendors) {
   using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
   std::vector<VendorDevice> found;
   std::vector<void *> seen;
-  for (const auto &lib : libraries(vendors)) {
+  // The libraries named the way UniCL reads the list (icd/vendor_discovery).
+  unicl::VendorSources sources;
+  sources.unicl_vendors = vendors;
+  for (const auto &lib : unicl::vendor_library_names(sources)) {
     // Never dlclose'd: vendors built on LLVM do not survive being unloaded,
     // and UniCL in this process holds the very same handles anyway.
     void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);

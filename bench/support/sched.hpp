@@ -16,8 +16,8 @@ inline const std::vector<std::string> kPolicies = {"heft", "eager", "ws", "rando
 
 // Points XDG_CACHE_HOME at a new empty folder, so UniCL's performance models
 // start uncalibrated and the user's own are left alone; removes the folder
-// when destroyed. Must exist before the first UniCL context is made (UniCL
-// reads the models once per process). With `keep` non-empty, that folder
+// when destroyed. Must exist before the first OpenCL call (UniCL reads its
+// settings, the cache folder among them, once per process). With `keep` non-empty, that folder
 // is used instead and kept.
 class ModelCache {
  public:

@@ -1,6 +1,5 @@
 // Context and command-queue entry points.
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "api_decls.hpp"
@@ -147,14 +146,16 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   UniclProperties own;
   if (cl_int err = check_context_properties(props, ctx->properties, interop, own); err != CL_SUCCESS)
     return fail(errcode_ret, err);
+  const Config &config = Runtime::get().config();
   if (own.scheduler) {
     ctx->scheduler = own.scheduler;
-  } else if (const char *env = std::getenv("UNICL_SCHEDULER"); env && *env) {
-    if (!is_policy(env)) {
-      Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (%s)", env, policy_list().c_str());
+  } else if (!config.scheduler.empty()) {
+    if (!is_policy(config.scheduler.c_str())) {
+      Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (%s)", config.scheduler.c_str(),
+                         policy_list().c_str());
       return fail(errcode_ret, CL_INVALID_PROPERTY);
     }
-    ctx->scheduler = env;
+    ctx->scheduler = config.scheduler;
   }
   ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
@@ -183,9 +184,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
       s.mem_limit = global ? static_cast<size_t>(global) : SIZE_MAX;
       if (own.mem_limit) s.mem_limit = std::min<size_t>(s.mem_limit, own.mem_limit);
     }
-    if (!apply_mem_limits(*ctx, std::getenv("UNICL_DEVICE_MEM_LIMIT"))) {
+    if (!apply_mem_limits(*ctx, config.device_mem_limit)) {
       Runtime::get().log(1, "UNICL_DEVICE_MEM_LIMIT=%s is not a list of sizes (e.g. 256M or pthread=1G,Oclgrind=64M)",
-                         std::getenv("UNICL_DEVICE_MEM_LIMIT"));
+                         config.device_mem_limit.c_str());
       return fail(errcode_ret, CL_INVALID_PROPERTY);
     }
   }
@@ -258,13 +259,6 @@ cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, void(CL_CA
 
 namespace {
 
-// UNICL_SCHEDULE_ALL=1: queues made for one device are scheduled too, so
-// that programs written for one device use all of the context's.
-bool schedule_all() {
-  const char *v = std::getenv("UNICL_SCHEDULE_ALL");
-  return v && *v && std::string(v) != "0";
-}
-
 cl_command_queue create_queue(cl_context context, cl_device_id device, cl_command_queue_properties props,
                               std::vector<cl_queue_properties> property_list, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
@@ -285,7 +279,9 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
   q->context = Ref<_cl_context>(context);
   q->device_less = device_less;
   if (!device_less) q->device = Ref<_cl_device_id>(device);
-  q->scheduled = context->multi() && (device_less || schedule_all());
+  // UNICL_SCHEDULE_ALL: queues made for one device are scheduled too, so
+  // that programs written for one device use all of the context's.
+  q->scheduled = context->multi() && (device_less || Runtime::get().config().schedule_all);
   if (q->scheduled) {
     q->slot = _cl_context::npos;
   } else {

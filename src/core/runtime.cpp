@@ -1,6 +1,5 @@
 #include "core/runtime.hpp"
 
-#include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
 
@@ -28,8 +27,7 @@ WorkQueue &Runtime::device_worker(_cl_device_id *device) {
   return *worker;
 }
 
-Runtime::Runtime() {
-  if (const char *level = std::getenv("UNICL_LOG")) log_level_ = std::max(0, std::atoi(level));  // 0 or unset: quiet
+Runtime::Runtime() : config_(Config::from_environment()), trace_(config_.trace_path) {
   // At exit: what the models learnt is kept even if contexts are never
   // released, and the trace is written.
   std::atexit([] {
@@ -39,7 +37,7 @@ Runtime::Runtime() {
 }
 
 void Runtime::log(int level, const char *fmt, ...) {
-  if (level > log_level_) return;
+  if (level > config_.log_level) return;
   char line[1024];
   va_list args;
   va_start(args, fmt);
@@ -67,7 +65,9 @@ const std::vector<VendorPlatform> &Runtime::vendors() {
 
 void Runtime::discover() {
   platform_ = make_object<_cl_platform_id>();
-  vendors_ = load_vendor_platforms([this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
+  const VendorSources sources{config_.unicl_vendors, config_.icd_filenames, config_.icd_vendors};
+  vendors_ = load_vendor_platforms(sources,
+                                   [this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
   for (const auto &v : vendors_) {
     if (v.name.find("Oclgrind") != std::string::npos) execution_.add_runs_on_caller(&vd(v.platform));
     cl_uint n = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/vendor_execution.hpp"
+#include "core/config.hpp"
 #include "core/device.hpp"
 #include "vendor_discovery.hpp"
 #include "core/scheduling.hpp"
@@ -26,7 +27,9 @@ class Runtime {
   SlotPool &pool(Kind kind, std::size_t slot_size);
   cl_platform_id platform();  // discovers vendors on first call
   const std::vector<VendorPlatform> &vendors();
-  int log_level() const { return log_level_; }
+  // The settings, read from the environment when the runtime started.
+  const Config &config() const { return config_; }
+  int log_level() const { return config_.log_level; }
   // Where deferred commands are submitted and event listeners run.
   WorkQueue &work_queue() { return work_queue_; }
   // The scheduling layer, installed once at start-up (scheduling.hpp);
@@ -54,7 +57,7 @@ class Runtime {
 
  private:
   void discover();
-  int log_level_ = 0;
+  const Config config_;  // first: the members below are made from it
   std::once_flag discovered_;
   std::vector<VendorPlatform> vendors_;
   Ref<_cl_platform_id> platform_;

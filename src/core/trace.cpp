@@ -2,12 +2,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 
 #include "core/task.hpp"
+#include "backend/profiling.hpp"
 #include "backend/vendor.hpp"
+#include "backend/vendor_callback.hpp"
 
 namespace unicl {
 namespace {
@@ -27,17 +28,12 @@ std::string json_escaped(const std::string &s) {
 
 }  // namespace
 
-Trace::Trace() {
-  if (const char *p = std::getenv("UNICL_TRACE"); p && *p) path_ = p;
-}
+Trace::Trace(std::string path) : path_(std::move(path)) {}
 
 void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category) {
   cl_ulong start = 0, end = 0;
   double duration = 0;
-  if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-      vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-      end >= start)
-    duration = static_cast<double>(end - start) / 1e3;
+  if (profiling_times(e, start, end)) duration = static_cast<double>(end - start) / 1e3;
   double now = host_now_us();
   std::lock_guard lock(mutex_);
   slices_.push_back({device, name, category, now - duration, duration});
@@ -46,17 +42,10 @@ void Trace::add(cl_event e, const std::string &device, const std::string &name, 
 void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
   if (!on()) return;
   if (vendor_status(e) <= CL_COMPLETE) return add(e, device, name, category);
-  struct Pending {
-    Trace *trace;
-    std::string device, name;
-    const char *category;
-  };
-  auto p = std::make_unique<Pending>(Pending{this, device, std::move(name), category});
-  auto done = [](cl_event ev, cl_int status, void *data) {
-    std::unique_ptr<Pending> self(static_cast<Pending *>(data));
-    if (status == CL_COMPLETE) self->trace->add(ev, self->device, self->name, self->category);
-  };
-  if (vd(e).clSetEventCallback(e, CL_COMPLETE, done, p.get()) == CL_SUCCESS) p.release();
+  set_vendor_event_callback(e, CL_COMPLETE,
+                            [this, device, name = std::move(name), category](cl_event ev, cl_int status) {
+                              if (status == CL_COMPLETE) add(ev, device, name, category);
+                            });
 }
 
 void Trace::write() {

@@ -15,7 +15,8 @@ namespace unicl {
 
 class Trace {
  public:
-  Trace();
+  // `path`: where write() puts the trace; empty: tracing is off.
+  explicit Trace(std::string path);
   bool on() const { return !path_.empty(); }
   // Records vendor event `e` (of a profiled queue) once it completes, as a
   // slice named `name` on the track of `device`.

@@ -15,6 +15,7 @@
 #pragma once
 #include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/mem_object.hpp"
@@ -73,8 +74,9 @@ cl_int register_replica(_cl_mem *m, cl_mem rep);
 
 // Parses UNICL_DEVICE_MEM_LIMIT ("512M", "pthread=1G,Oclgrind=64M", or a
 // default followed by per-device entries) into the limits of `ctx`'s
-// slots; false when malformed or a limit is 0.
-bool apply_mem_limits(_cl_context &ctx, const char *spec);
+// slots; false when malformed, or a limit is 0 or more than size_t holds.
+// An empty `spec` changes nothing.
+bool apply_mem_limits(_cl_context &ctx, const std::string &spec);
 
 // Coherence for multi-slot contexts; caller holds ctx.mutex. `range` is in
 // root coordinates (root_range()).

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "backend/vendor_callback.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 #include "memory/coherence.hpp"
@@ -16,11 +17,6 @@
 
 namespace unicl {
 namespace {
-
-void CL_CALLBACK replica_destroyed(cl_mem, void *data) {
-  std::unique_ptr<std::shared_ptr<DestructionNotice>> notice(static_cast<std::shared_ptr<DestructionNotice> *>(data));
-  DestructionNotice::arrive(*notice);
-}
 
 bool evictable(_cl_mem *m) {
   return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
@@ -82,8 +78,8 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
 
 }  // namespace
 
-bool apply_mem_limits(_cl_context &ctx, const char *spec) {
-  if (!spec || !*spec) return true;
+bool apply_mem_limits(_cl_context &ctx, const std::string &spec) {
+  if (spec.empty()) return true;
   auto parse_size = [](const std::string &text, size_t &out) {
     char *end = nullptr;
     double v = std::strtod(text.c_str(), &end);
@@ -91,11 +87,15 @@ bool apply_mem_limits(_cl_context &ctx, const char *spec) {
     std::string unit(end);
     double scale = unit.empty() || unit == "B" ? 1 : unit == "K" || unit == "KB" ? 1024.0 :
                    unit == "M" || unit == "MB" ? 1048576.0 : unit == "G" || unit == "GB" ? 1073741824.0 : -1;
-    if (scale < 0 || v * scale < 1) return false;
-    out = static_cast<size_t>(v * scale);
+    const double bytes = v * scale;
+    // The cast below is defined only for values size_t holds: infinities
+    // ("inf", "1e400") and sizes past it are refused. As a double SIZE_MAX
+    // rounds up (to 2^64 on 64-bit hosts), hence the strict comparison.
+    if (scale < 0 || !(bytes >= 1) || !(bytes < static_cast<double>(SIZE_MAX))) return false;
+    out = static_cast<size_t>(bytes);
     return true;
   };
-  std::string list(spec);
+  const std::string &list = spec;
   size_t start = 0;
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
@@ -183,11 +183,9 @@ cl_int init_coherence(_cl_mem *m, const void *initial) {
 }
 
 cl_int register_replica(_cl_mem *m, cl_mem rep) {
-  auto data = std::make_unique<std::shared_ptr<DestructionNotice>>(m->notice);
   m->notice->pending.fetch_add(1);
-  cl_int err = vd(rep).clSetMemObjectDestructorCallback(rep, replica_destroyed, data.get());
-  if (err == CL_SUCCESS) data.release();
-  else m->notice->pending.fetch_sub(1);
+  cl_int err = set_vendor_destructor_callback(rep, [notice = m->notice](cl_mem) { DestructionNotice::arrive(notice); });
+  if (err != CL_SUCCESS) m->notice->pending.fetch_sub(1);
   return CL_SUCCESS;
 }
 

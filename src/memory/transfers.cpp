@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "backend/profiling.hpp"
+#include "backend/vendor_callback.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 #include "memory/context_memory.hpp"
@@ -18,10 +20,7 @@ struct TransferSample {
   size_t bytes;
   void record(cl_event e) const {
     cl_ulong start = 0, end = 0;
-    if (vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) != CL_SUCCESS ||
-        vd(e).clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
-        end <= start)
-      return;
+    if (!profiling_times(e, start, end)) return;
     double seconds = static_cast<double>(end - start) * 1e-9;
     {
       std::lock_guard lock(memory->mutex);
@@ -31,17 +30,14 @@ struct TransferSample {
       src == memory->planner.host() ? scheduling->transfer_timed(kHostMemory, device, bytes, seconds)
                                     : scheduling->transfer_timed(device, kHostMemory, bytes, seconds);
   }
-  static void CL_CALLBACK done(cl_event e, cl_int status, void *data) {
-    std::unique_ptr<TransferSample> self(static_cast<TransferSample *>(data));
-    if (status == CL_COMPLETE) self->record(e);
-  }
 };
 
 void time_transfer(cl_event e, TransferSample sample) {
   // Vendors need not call back for a status already reached.
   if (vendor_status(e) == CL_COMPLETE) return sample.record(e);
-  auto owned = std::make_unique<TransferSample>(std::move(sample));
-  if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, owned.get()) == CL_SUCCESS) owned.release();
+  set_vendor_event_callback(e, CL_COMPLETE, [sample = std::move(sample)](cl_event done, cl_int status) {
+    if (status == CL_COMPLETE) sample.record(done);
+  });
 }
 
 // Copies `range` of replica `rep` to or from the host copy on `q`.

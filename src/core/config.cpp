@@ -1,0 +1,32 @@
+#include "core/config.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace unicl {
+
+Config Config::parse(const Lookup &lookup) {
+  auto text = [&](const char *name) {
+    const char *v = lookup(name);
+    return std::string(v ? v : "");
+  };
+  Config c;
+  c.log_level = std::max(0, std::atoi(text("UNICL_LOG").c_str()));
+  c.trace_path = text("UNICL_TRACE");
+  c.scheduler = text("UNICL_SCHEDULER");
+  c.device_mem_limit = text("UNICL_DEVICE_MEM_LIMIT");
+  const std::string all = text("UNICL_SCHEDULE_ALL");
+  c.schedule_all = !all.empty() && all != "0";
+  if (std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty()) c.cache_dir = xdg + "/unicl";
+  else if (std::string home = text("HOME"); !home.empty()) c.cache_dir = home + "/.cache/unicl";
+  if (const char *own = lookup("UNICL_VENDORS")) c.unicl_vendors = own;
+  c.icd_filenames = text("OCL_ICD_FILENAMES");
+  c.icd_vendors = text("OCL_ICD_VENDORS");
+  return c;
+}
+
+Config Config::from_environment() {
+  return parse([](const char *name) -> const char * { return std::getenv(name); });
+}
+
+}  // namespace unicl

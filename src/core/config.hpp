@@ -1,0 +1,42 @@
+// UniCL's settings from the environment, read once when the runtime starts
+// (Runtime::config()): a variable changed later in the process has no
+// effect, so every part of UniCL sees the same settings.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace unicl {
+
+struct Config {
+  // UNICL_LOG: verbosity of the lines on stderr (0, unset or not a number:
+  // quiet).
+  int log_level = 0;
+  // UNICL_TRACE: the Chrome trace file written at exit; empty: no trace.
+  std::string trace_path;
+  // UNICL_SCHEDULER: the policy of multi-device contexts made without the
+  // context property; empty: the default policy. Context creation checks
+  // the name (the scheduling layer knows the policies).
+  std::string scheduler;
+  // UNICL_DEVICE_MEM_LIMIT as given; empty: none. Context creation parses
+  // it (apply_mem_limits, memory/coherence.hpp) and fails when malformed.
+  std::string device_mem_limit;
+  // UNICL_SCHEDULE_ALL set to anything but "" or "0": queues made for one
+  // device of a multi-device context are scheduled too.
+  bool schedule_all = false;
+  // UniCL's per-user cache folder: $XDG_CACHE_HOME/unicl, else
+  // $HOME/.cache/unicl; empty when neither variable is set.
+  std::string cache_dir;
+  // Where vendor discovery looks (icd/vendor_discovery.hpp). UNICL_VENDORS
+  // set but empty means no vendor, hence the optional.
+  std::optional<std::string> unicl_vendors;
+  std::string icd_filenames;  // OCL_ICD_FILENAMES
+  std::string icd_vendors;    // OCL_ICD_VENDORS
+
+  // The value of a variable, or null when it is unset.
+  using Lookup = std::function<const char *(const char *name)>;
+  static Config parse(const Lookup &lookup);
+  static Config from_environment();
+};
+
+}  // namespace unicl
