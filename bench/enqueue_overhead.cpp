@@ -44,19 +44,22 @@ struct Options {
   // `only_device`, so a profiler sees one code path.
   std::string only;
   std::string only_device = "pthread";
+  bool round_trips = false;  // with --only: time round trips instead of queued launches
 };
 
 Options parse(int argc, char **argv) {
   Options o;
   bench::Args("bench-enqueue-overhead",
               "[--launches N] [--reps R] [--socl-vendors DIR]\n"
-              "       bench-enqueue-overhead --only pocl|unicl|unicl-2dev [--device pthread|basic] [--launches N] [--reps R]")
+              "       bench-enqueue-overhead --only pocl|unicl|unicl-2dev [--device pthread|basic] [--round-trips] [--launches N]\n"
+              "                              [--reps R]")
       .value("--launches", o.launches)
       .value("--reps", o.reps)
       .value("--socl-vendors", o.socl_vendors)
       .flag("--socl-child", o.socl_child)
       .value("--only", o.only)
       .value("--device", o.only_device)
+      .flag("--round-trips", o.round_trips)
       .parse(argc, argv);
   return o;
 }
@@ -143,12 +146,13 @@ int only_one(const Options &o) {
   if (o.only == "unicl-2dev") devices = {bench::device(p, "pthread"), bench::device(p, "basic")};
   else if (o.only != "pocl" && o.only != "unicl") throw std::runtime_error("--only takes pocl, unicl or unicl-2dev");
   Launcher l(devices, d);
-  l.run(std::max(1, o.launches / 10));
+  auto once = [&](int n) { return o.round_trips ? l.round_trip(n) : l.run(n); };
+  once(std::max(1, o.launches / 10));
   std::vector<double> samples;
-  for (int r = 0; r < o.reps; ++r) samples.push_back(l.run(o.launches));
+  for (int r = 0; r < o.reps; ++r) samples.push_back(once(o.launches));
   if (!l.verified()) throw std::runtime_error("the counter does not match the launches");
   std::cout << o.only << ' ' << o.only_device << ": " << bench::fixed(bench::median(samples) * 1e6, 3)
-            << " us per launch\n";
+            << (o.round_trips ? " us per round trip\n" : " us per launch\n");
   return 0;
 }
 
