@@ -6,6 +6,7 @@
 #include "api/api_util.hpp"
 #include "core/device_info.hpp"
 #include "core/info.hpp"
+#include "backend/local_device.hpp"
 #include "core/scheduling.hpp"
 #include "CL/cl_ext_unicl.h"
 #include "memory/coherence.hpp"
@@ -49,20 +50,6 @@ _cl_context::~_cl_context() {
   engine.reset();
   // The spec calls destructor callbacks in reverse order of registration.
   for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->first(this, it->second);
-}
-
-cl_int _cl_context::transfer_queue(size_t slot, cl_command_queue &out) {
-  auto &s = slots[slot];
-  if (!s.transfer_queue) {
-    cl_int err = CL_SUCCESS;
-    // Profiled: transfer times refine the link models.
-    cl_command_queue q = unicl::vd(s.vendor.get()).clCreateCommandQueue(s.vendor.get(), s.device->vendor,
-                                                                        CL_QUEUE_PROFILING_ENABLE, &err);
-    if (err != CL_SUCCESS) return err;
-    s.transfer_queue = unicl::VendorRef<cl_command_queue>::adopt(q);
-  }
-  out = s.transfer_queue.get();
-  return CL_SUCCESS;
 }
 
 namespace unicl {
@@ -168,7 +155,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     cl_context v = vd(d->vendor).clCreateContext(vprops, 1, &d->vendor, notify ? forward_context_notify : nullptr,
                                                  notify ? ctx.get() : nullptr, &err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
-    ctx->slots.push_back({Ref<_cl_device_id>(d), VendorRef<cl_context>::adopt(v), {}});
+    auto vendor = VendorRef<cl_context>::adopt(v);
+    auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor, Runtime::get().execution());
+    ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
   if (ctx->multi()) {
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);

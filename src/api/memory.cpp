@@ -61,7 +61,7 @@ cl_int single_slot_create(_cl_mem &m, Create &&create) {
   cl_mem v = create(m.context->vendor(0), &err);
   if (err != CL_SUCCESS) return err;
   m.replicas[0] = VendorRef<cl_mem>::adopt(v);
-  return register_replica(&m, v);
+  return register_replica(&m, 0, v);
 }
 
 cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_flags flags, size_t size,

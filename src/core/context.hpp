@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "backend/endpoint.hpp"
 #include "core/device.hpp"
 
 namespace unicl {
@@ -21,8 +22,9 @@ struct ContextMemory;
 struct DeviceSlot {
   unicl::Ref<_cl_device_id> device;
   unicl::VendorRef<cl_context> vendor;
-  // In-order queue for the transfers UniCL issues itself (made on first use).
-  unicl::VendorRef<cl_command_queue> transfer_queue;
+  // How the memory layer reaches the device: its copies' memory and the
+  // transfers UniCL issues itself (backend/endpoint.hpp).
+  std::unique_ptr<unicl::DeviceEndpoint> endpoint;
   // Bytes of replicas UniCL lets live on the device, and holds there now
   // (multi-device contexts; guarded by the context's memory_mutex).
   size_t mem_limit = SIZE_MAX;
@@ -68,6 +70,4 @@ struct _cl_context : unicl::ObjectHeader {
   }
   bool multi() const { return slots.size() > 1; }
   cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
-  // Caller holds `mutex`.
-  cl_int transfer_queue(size_t slot, cl_command_queue &out);
 };

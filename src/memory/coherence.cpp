@@ -15,14 +15,11 @@ namespace {
 constexpr size_t kPruneEvery = 64;
 
 void add_waits(const std::vector<AccessToken> &tokens, size_t to_slot, WaitList &wait) {
-  for (auto &t : tokens) wait.add_from(t->event.get(), t->slot, to_slot);
+  for (auto &t : tokens) wait.add_from(t->done->vendor_event(), t->slot, to_slot);
 }
 
 AccessToken token_for(cl_event event, size_t slot) {
-  auto t = std::make_shared<SlotEvent>();
-  t->event = VendorRef<cl_event>::share(event);
-  t->slot = slot;
-  return t;
+  return std::make_shared<SlotAccess>(SlotAccess{vendor_completion(VendorRef<cl_event>::share(event)), slot});
 }
 
 // Makes `range` valid at `dst` (a slot or the host copy) along the routes
@@ -56,12 +53,7 @@ Coherence::Coherence(size_t bytes, size_t slot_count, bool initially_valid_every
 void Coherence::note_access() {
   if (++records_since_prune < kPruneEvery) return;
   records_since_prune = 0;
-  ranges.prune([](const AccessToken &t) {
-    if (t->finished.load(std::memory_order_relaxed)) return true;
-    if (vendor_status(t->event.get()) > CL_COMPLETE) return false;
-    t->finished.store(true, std::memory_order_relaxed);
-    return true;
-  });
+  ranges.prune([](const AccessToken &t) { return t->done->done(); });
 }
 
 ByteRange root_range(_cl_mem *m, size_t offset, size_t size) {

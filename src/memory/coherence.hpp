@@ -25,15 +25,15 @@ namespace unicl {
 
 class WaitList;
 
-// A vendor event and the slot whose queue it belongs to: what commands and
-// transfers are ordered after. Shared, so that one command's event is one
-// token across all the ranges it touched (compared by identity).
-struct SlotEvent {
-  VendorRef<cl_event> event;
+// A command's or a transfer's completion and the slot whose device ran it:
+// what later commands and transfers are ordered after. Shared, so that one
+// access is one token across all the ranges it touched (compared by
+// identity).
+struct SlotAccess {
+  std::shared_ptr<Completion> done;
   size_t slot = 0;
-  mutable std::atomic<bool> finished{false};  // cached once the vendor says complete
 };
-using AccessToken = std::shared_ptr<const SlotEvent>;
+using AccessToken = std::shared_ptr<const SlotAccess>;
 
 struct Coherence final : Residency {
   Coherence(size_t bytes, size_t slots, bool initially_valid_everywhere);
@@ -68,9 +68,9 @@ cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait = nullptr);
 // Multi-device contexts: the host copy and coherence record of a new
 // memory object, holding `initial` when given.
 cl_int init_coherence(_cl_mem *m, const void *initial);
-// Registers a new vendor replica of `m`: the application's destructor
-// callbacks wait until every replica is gone.
-cl_int register_replica(_cl_mem *m, cl_mem rep);
+// Registers `rep`, a new copy of `m` on `slot`: the application's
+// destructor callbacks wait until every copy is gone.
+cl_int register_replica(_cl_mem *m, size_t slot, cl_mem rep);
 
 // Parses UNICL_DEVICE_MEM_LIMIT ("512M", "pthread=1G,Oclgrind=64M", or a
 // default followed by per-device entries) into the limits of `ctx`'s

@@ -8,7 +8,6 @@
 #include <limits>
 #include <string>
 
-#include "backend/vendor_callback.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 #include "memory/coherence.hpp"
@@ -125,30 +124,30 @@ cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait) {
     if (cl_int err = make_room(*m->context, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
     m->context->memory->eviction[slot].missed(m);
   }
-  cl_context vctx = m->context->vendor(slot);
+  DeviceEndpoint &device = *m->context->slots[slot].endpoint;
   // Replicas of a multi-device context hold no host pointer: the host copy
   // is UniCL's own, and transfers use plain reads and writes.
   cl_mem_flags vflags = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
   cl_int err = CL_SUCCESS;
-  cl_mem rep = nullptr;
+  VendorRef<cl_mem> made;
   if (m->type == CL_MEM_OBJECT_BUFFER && m->parent) {
     cl_mem parent_rep;
     if ((err = replica(m->parent.get(), slot, parent_rep, wait)) != CL_SUCCESS) return err;
-    cl_buffer_region region{m->origin, m->size};
-    rep = vd(parent_rep).clCreateSubBuffer(parent_rep, vflags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    err = device.create_sub_buffer(parent_rep, vflags, m->origin, m->size, made);
   } else if (m->type == CL_MEM_OBJECT_BUFFER) {
-    rep = vd(vctx).clCreateBuffer(vctx, vflags, m->size, nullptr, &err);
+    err = device.create_buffer(vflags, m->size, made);
   } else {
     cl_image_desc d = m->desc;
     if (m->parent) {
       if ((err = replica(m->parent.get(), slot, d.buffer, wait)) != CL_SUCCESS) return err;
     }
-    rep = vd(vctx).clCreateImage(vctx, vflags, &m->format, &d, nullptr, &err);
+    err = device.create_image(vflags, m->format, d, made);
   }
   if (err != CL_SUCCESS) return err;
-  m->replicas[slot] = VendorRef<cl_mem>::adopt(rep);
+  cl_mem rep = made.get();
+  m->replicas[slot] = std::move(made);
   if (lock.owns_lock()) m->context->slots[slot].mem_used += m->device_bytes();
-  register_replica(m, rep);
+  register_replica(m, slot, rep);
   out = rep;
   return CL_SUCCESS;
 }
@@ -182,9 +181,9 @@ cl_int init_coherence(_cl_mem *m, const void *initial) {
   return CL_SUCCESS;
 }
 
-cl_int register_replica(_cl_mem *m, cl_mem rep) {
+cl_int register_replica(_cl_mem *m, size_t slot, cl_mem rep) {
   m->notice->pending.fetch_add(1);
-  cl_int err = set_vendor_destructor_callback(rep, [notice = m->notice](cl_mem) { DestructionNotice::arrive(notice); });
+  cl_int err = m->context->slots[slot].endpoint->on_freed(rep, [notice = m->notice] { DestructionNotice::arrive(notice); });
   if (err != CL_SUCCESS) m->notice->pending.fetch_sub(1);
   return CL_SUCCESS;
 }

@@ -1,0 +1,53 @@
+// One device of a context as the memory layer reaches it: memory for the
+// copies of buffers and images, copies between that memory and host
+// memory, and the completions of those copies. The local implementation
+// (local_device.hpp) calls the device's vendor through its ICD dispatch
+// table; a device of another node will implement the same interface with
+// messages, so that coherence and transfer planning need no second path.
+#pragma once
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "backend/completion.hpp"
+
+namespace unicl {
+
+// What a copy moves: bytes [offset, offset + length) of a buffer, or the
+// whole of an image (`region`, its size in pixels), and where they are in
+// host memory.
+struct HostCopy {
+  cl_mem object;
+  bool image = false;
+  size_t offset = 0, length = 0;
+  size_t region[3] = {0, 0, 0};
+  void *host = nullptr;
+};
+
+class DeviceEndpoint {
+ public:
+  virtual ~DeviceEndpoint() = default;
+  // The device's name, as performance models and traces know it.
+  virtual const std::string &name() const = 0;
+
+  // Device memory for a copy of a memory object (`flags`: access bits).
+  virtual cl_int create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) = 0;
+  virtual cl_int create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
+                                   VendorRef<cl_mem> &out) = 0;
+  virtual cl_int create_image(cl_mem_flags flags, const cl_image_format &format, const cl_image_desc &desc,
+                              VendorRef<cl_mem> &out) = 0;
+  // Runs `fn` once the device has really freed `object` (after the commands
+  // that used it).
+  virtual cl_int on_freed(cl_mem object, std::function<void()> fn) = 0;
+
+  // Copies device memory to host memory (`to_host`) or back, after every
+  // completion in `wait` (all of this device); `done` gets the copy's.
+  virtual cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
+                      std::shared_ptr<Completion> &done) = 0;
+  // Makes sure the copies issued so far run: some vendors run commands only
+  // when flushed.
+  virtual void flush() = 0;
+};
+
+}  // namespace unicl

@@ -1,0 +1,93 @@
+#include "backend/local_device.hpp"
+
+#include <vector>
+
+#include "backend/vendor_callback.hpp"
+
+namespace unicl {
+
+LocalDevice::LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context,
+                         VendorExecution &execution)
+    : name_(std::move(name)), device_(device), context_(std::move(context)), execution_(execution) {}
+
+cl_int LocalDevice::create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) {
+  cl_int err = CL_SUCCESS;
+  cl_context c = context_.get();
+  cl_mem m = vd(c).clCreateBuffer(c, flags, size, nullptr, &err);
+  if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
+  return err;
+}
+
+cl_int LocalDevice::create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
+                                      VendorRef<cl_mem> &out) {
+  cl_int err = CL_SUCCESS;
+  cl_buffer_region region{origin, size};
+  cl_mem m = vd(parent).clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
+  return err;
+}
+
+cl_int LocalDevice::create_image(cl_mem_flags flags, const cl_image_format &format, const cl_image_desc &desc,
+                                 VendorRef<cl_mem> &out) {
+  cl_int err = CL_SUCCESS;
+  cl_context c = context_.get();
+  cl_mem m = vd(c).clCreateImage(c, flags, &format, &desc, nullptr, &err);
+  if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
+  return err;
+}
+
+cl_int LocalDevice::on_freed(cl_mem object, std::function<void()> fn) {
+  return set_vendor_destructor_callback(object, [fn = std::move(fn)](cl_mem) { fn(); });
+}
+
+cl_int LocalDevice::transfer_queue(cl_command_queue &out) {
+  std::lock_guard lock(queue_mutex_);
+  if (!queue_) {
+    cl_int err = CL_SUCCESS;
+    cl_context c = context_.get();
+    // Profiled: transfer times refine the link models.
+    cl_command_queue q = vd(c).clCreateCommandQueue(c, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS) return err;
+    queue_ = VendorRef<cl_command_queue>::adopt(q);
+  }
+  out = queue_.get();
+  return CL_SUCCESS;
+}
+
+cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
+                         std::shared_ptr<Completion> &done) {
+  cl_command_queue q;
+  if (cl_int err = transfer_queue(q); err != CL_SUCCESS) return err;
+  std::vector<cl_event> events;
+  for (auto &c : wait)
+    if (cl_event e = c->vendor_event()) events.push_back(e);
+  auto n = static_cast<cl_uint>(events.size());
+  const cl_event *list = events.empty() ? nullptr : events.data();
+  const cl_icd_dispatch &d = vd(q);
+  cl_event ev = nullptr;
+  cl_int err;
+  if (what.image) {
+    const size_t origin[3] = {0, 0, 0};
+    err = to_host ? d.clEnqueueReadImage(q, what.object, CL_FALSE, origin, what.region, 0, 0, what.host, n, list, &ev)
+                  : d.clEnqueueWriteImage(q, what.object, CL_FALSE, origin, what.region, 0, 0, what.host, n, list, &ev);
+  } else {
+    err = to_host
+              ? d.clEnqueueReadBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev)
+              : d.clEnqueueWriteBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev);
+  }
+  if (err == CL_SUCCESS) done = vendor_completion(VendorRef<cl_event>::adopt(ev));
+  return err;
+}
+
+void LocalDevice::flush() {
+  cl_command_queue q;
+  {
+    std::lock_guard lock(queue_mutex_);
+    q = queue_.get();
+  }
+  // Outside the lock: a vendor that runs its commands inside clFlush
+  // (oclgrind) would hold up every other copy to this device meanwhile.
+  if (q) execution_.flush(q);
+}
+
+}  // namespace unicl

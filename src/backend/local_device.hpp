@@ -1,0 +1,41 @@
+// A device of a local vendor as a DeviceEndpoint: memory made in the
+// device's vendor context, copies on an in-order, profiled queue of its own
+// (the transfer queue) whose times refine the link models.
+#pragma once
+#include <mutex>
+
+#include "backend/endpoint.hpp"
+#include "backend/vendor_execution.hpp"
+
+namespace unicl {
+
+class LocalDevice final : public DeviceEndpoint {
+ public:
+  // `context`: the vendor context of this device in a UniCL context;
+  // `execution`: the runtime's, which serializes vendors that are not
+  // thread-safe.
+  LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context, VendorExecution &execution);
+
+  const std::string &name() const override { return name_; }
+  cl_int create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) override;
+  cl_int create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
+                           VendorRef<cl_mem> &out) override;
+  cl_int create_image(cl_mem_flags flags, const cl_image_format &format, const cl_image_desc &desc,
+                      VendorRef<cl_mem> &out) override;
+  cl_int on_freed(cl_mem object, std::function<void()> fn) override;
+  cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
+              std::shared_ptr<Completion> &done) override;
+  void flush() override;
+
+ private:
+  cl_int transfer_queue(cl_command_queue &out);
+
+  std::string name_;
+  cl_device_id device_;
+  VendorRef<cl_context> context_;
+  VendorExecution &execution_;
+  std::mutex queue_mutex_;
+  VendorRef<cl_command_queue> queue_;  // made on first use
+};
+
+}  // namespace unicl
