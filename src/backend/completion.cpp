@@ -21,11 +21,14 @@ class VendorCompletion final : public Completion {
     return s;
   }
 
-  // Registers first and looks at the status after: a vendor that never
+  // Looks at the status, registers, and looks again: a vendor that never
   // calls back for a status reached before registration (oclgrind) cannot
-  // lose the wake-up between the two steps; whichever comes second finds
-  // the callable already taken.
+  // lose the wake-up between the first look and the registration, and
+  // whichever of the second look and the vendor's call comes last finds the
+  // callable already taken. The first look spares a registration that such
+  // a vendor would never call, and so never free.
   void on_done(std::function<void(cl_int)> fn) override {
+    if (cl_int now = status(); now <= CL_COMPLETE) return fn(now < 0 ? now : CL_COMPLETE);
     auto once = std::make_shared<Once>(std::move(fn));
     cl_int err = set_vendor_event_callback(event_.get(), CL_COMPLETE,
                                            [once](cl_event, cl_int status) { once->run(status < 0 ? status : CL_COMPLETE); });
