@@ -337,7 +337,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // Releasing a queue flushes it, as the spec requires of implementations.
   if (q->refs.load() == 1)
-    for (cl_command_queue v : q->vendor_queues()) Runtime::get().execution().flush(v);
+    for (cl_command_queue v : q->vendor_queues()) vd(v).clFlush(v);
   release(q);
   return CL_SUCCESS;
 }
@@ -360,7 +360,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = Runtime::get().execution().flush(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 
@@ -378,7 +378,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     for (auto &t : pending) t->wait_submitted();
   }
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = Runtime::get().execution().finish(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vd(v).clFinish(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 

@@ -52,8 +52,14 @@ struct TransferSample {
 };
 
 void time_transfer(cl_event e, const std::string &device, size_t bytes) {
-  // Vendors need not call back for a status already reached.
-  if (vendor_status(e) == CL_COMPLETE) return TransferSample::record(e, device, bytes);
+  // Vendors need not call back for a status already reached. A serialized
+  // vendor completes nothing while its lock is held: the check and the
+  // registration form one step.
+  auto hold = hold_vendor(e);
+  if (vendor_status(e) == CL_COMPLETE) {
+    if (hold) hold.unlock();
+    return TransferSample::record(e, device, bytes);
+  }
   auto sample = std::make_unique<TransferSample>(TransferSample{device, bytes});
   if (vd(e).clSetEventCallback(e, CL_COMPLETE, TransferSample::done, sample.get()) == CL_SUCCESS) sample.release();
 }
@@ -72,7 +78,7 @@ cl_int transfer(bool to_host, cl_command_queue q, _cl_mem *m, cl_mem rep, void *
                   : d.clEnqueueWriteBuffer(q, rep, CL_FALSE, 0, m->size, host, wait.size(), wait.data(), ev);
   }
   if (err == CL_SUCCESS) {
-    Runtime::get().execution().flush(q);
+    d.clFlush(q);
     cl_device_id dev = nullptr;
     d.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
     for (auto &s : m->context->slots)
