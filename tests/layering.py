@@ -41,6 +41,8 @@ def layer_of_include(inc):
         return 'icd/generated'
     if inc == 'vendor_discovery.hpp':
         return 'icd/discovery'
+    if inc == 'dispatch_slots.hpp':  # generated from cl_icd.h for the backend
+        return 'src/backend'
     if inc.startswith('CL/'):
         return 'public'
     for prefix, layer in (('backend/', 'src/backend'), ('core/', 'src/core'), ('memory/', 'src/memory'),

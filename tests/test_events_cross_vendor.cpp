@@ -308,3 +308,29 @@ TEST_CASE("clFlush returns while a PoCL command waits on a user event", "[events
 TEST_CASE("clFlush returns while an oclgrind command waits on a user event", "[events]") {
   flush_returns_while_held("Oclgrind");
 }
+
+// oclgrind waits for a user event by spinning inside the call that runs the
+// command held by it (here clFinish, on a context of oclgrind alone, where
+// the command goes straight to oclgrind with a vendor user event standing
+// for UniCL's). Completing the user event from another thread must reach
+// oclgrind while that call is under way: calls into oclgrind are otherwise
+// one at a time.
+TEST_CASE("isolated: clFinish on an oclgrind context returns once another thread completes the user event", "[.]") {
+  cltest::MultiDevice md({"Oclgrind"});
+  cl::Buffer buffer(md.context, CL_MEM_READ_WRITE, kBytes);
+  std::vector<cl_int> data(kCount, 9);
+  cl::UserEvent gate(md.context);
+  std::vector<cl::Event> wait{gate};
+  md.queues[0].enqueueWriteBuffer(buffer, CL_FALSE, 0, kBytes, data.data(), &wait);
+  auto release = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gate.setStatus(CL_COMPLETE);
+  });
+  CHECK(md.queues[0].finish() == CL_SUCCESS);
+  release.get();
+  CHECK(read_all(md.queues[0], buffer) == data);
+}
+
+TEST_CASE("a user event completed while oclgrind waits for it", "[events]") {
+  expect_isolated_pass("isolated: clFinish on an oclgrind context returns once another thread completes the user event");
+}

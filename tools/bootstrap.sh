@@ -8,11 +8,12 @@
 #                                  device-less queue (UniCL places each task)
 #   bash tools/bootstrap.sh test   installs what is missing, builds, runs the
 #                                  whole test suite, then again in a build with
-#                                  AddressSanitizer and UBSan; exits non-zero
-#                                  on any failure
+#                                  AddressSanitizer and UBSan, then the threaded
+#                                  tests in a build with ThreadSanitizer; exits
+#                                  non-zero on any failure
 #
-# Build folders: $BUILD_DIR (default build) and $ASAN_BUILD_DIR (default
-# build-asan), inside the repository.
+# Build folders: $BUILD_DIR (default build), $ASAN_BUILD_DIR (default
+# build-asan) and $TSAN_BUILD_DIR (default build-tsan), inside the repository.
 set -euo pipefail
 
 readonly PACKAGES=(
@@ -25,6 +26,12 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 build_dir=${BUILD_DIR:-build}
 asan_build_dir=${ASAN_BUILD_DIR:-build-asan}
+tsan_build_dir=${TSAN_BUILD_DIR:-build-tsan}
+# The tests whose commands run on several threads at once (application
+# threads, the work queue, device workers, vendor threads), for the
+# ThreadSanitizer pass. sim-icd runs its instrumented program through a
+# Python script, which works: the program is a process of its own.
+readonly TSAN_TESTS=(thread_safety events scheduling sim-icd vendor_failures vendor_failures_unmap)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 usage() {
@@ -93,22 +100,28 @@ demo() {
 }
 
 # The tests of a sanitizer build whose program is built there ("tests"), or
-# the build targets those tests need ("targets"). A client built elsewhere
-# (clinfo, python) cannot load an instrumented libunicl.so: the sanitizer
-# runtime must come first in a process, so those tests run in the normal
-# pass only. Building only what the tests need leaves out the benchmarks.
+# the build targets those tests need ("targets"); further arguments name
+# the tests instead. A client built elsewhere (clinfo, python) cannot load
+# an instrumented libunicl.so: the sanitizer runtime must come first in a
+# process, so those tests run in the normal pass only. Building only what
+# the tests need leaves out the benchmarks.
 sanitizer_selection() {
-  python3 - "$1" "$2" <<'EOF'
+  python3 - "$@" <<'EOF'
 import json, os, subprocess, sys
-build, what = os.path.abspath(sys.argv[1]), sys.argv[2]
+build, what, names = os.path.abspath(sys.argv[1]), sys.argv[2], set(sys.argv[3:])
 def introspect(kind):
     return json.loads(subprocess.check_output(['meson', 'introspect', build, kind]))
 tests = []
 for t in introspect('--tests'):
-    if os.path.abspath(t['cmd'][0]).startswith(build + os.sep):
+    if names:
+        if t['name'] in names:
+            tests.append(t)
+    elif os.path.abspath(t['cmd'][0]).startswith(build + os.sep):
         tests.append(t)
     elif what == 'tests':
         print(f"sanitizer pass skips {t['name']}: {t['cmd'][0]} is not built with the sanitizers", file=sys.stderr)
+if names and len(tests) != len(names):
+    sys.exit(f"no such tests in {build}: {sorted(names - {t['name'] for t in tests})}")
 if what == 'tests':
     print('\n'.join(t['name'] for t in tests))
 else:
@@ -156,6 +169,30 @@ test_all() {
     status=1
   elif ninja -C "$asan_build_dir" -j"$jobs" "${targets[@]}"; then
     run_suite "$asan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
+  else
+    status=1
+  fi
+  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+
+  step "build and test the threaded tests with ThreadSanitizer ($tsan_build_dir)"
+  # Any report fails its test (exit status 66). PoCL and oclgrind are not
+  # instrumented: their own memory accesses are not seen, only what they
+  # do through the C library (malloc, memcpy, pthreads), so a report there
+  # is a real race between calls into them. tests/tsan.supp holds the few
+  # proven to be inside a vendor library alone.
+  export TSAN_OPTIONS=second_deadlock_stack=1:suppressions=$repo/tests/tsan.supp
+  tests=() targets=()
+  if [[ -f $tsan_build_dir/build.ninja ]] ||
+     meson setup "$tsan_build_dir" -Db_sanitize=thread --buildtype=debug; then
+    ninja -C "$tsan_build_dir" build.ninja >/dev/null
+    mapfile -t tests < <(sanitizer_selection "$tsan_build_dir" tests "${TSAN_TESTS[@]}")
+    mapfile -t targets < <(sanitizer_selection "$tsan_build_dir" targets "${TSAN_TESTS[@]}")
+  fi
+  if ((${#tests[@]} == 0)); then
+    echo "no tests to run in $tsan_build_dir" >&2
+    status=1
+  elif ninja -C "$tsan_build_dir" -j"$jobs" "${targets[@]}"; then
+    run_suite "$tsan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
   else
     status=1
   fi

@@ -156,7 +156,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
                                                  notify ? ctx.get() : nullptr, &err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     auto vendor = VendorRef<cl_context>::adopt(v);
-    auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor, Runtime::get().execution());
+    auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
   if (ctx->multi()) {
@@ -330,7 +330,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   // the queue, so the last release may come long after the application let
   // go of it, and a vendor that runs commands only when flushed (oclgrind)
   // would not run them meanwhile.
-  for (cl_command_queue v : q->vendor_queues()) Runtime::get().execution().flush(v);
+  for (cl_command_queue v : q->vendor_queues()) vd(v).clFlush(v);
   release(q);
   return CL_SUCCESS;
 }
@@ -353,7 +353,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = Runtime::get().execution().flush(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 
@@ -371,7 +371,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     for (auto &t : pending) t->wait_submitted();
   }
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = Runtime::get().execution().finish(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vd(v).clFinish(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 

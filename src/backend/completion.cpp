@@ -28,11 +28,18 @@ class VendorCompletion final : public Completion {
   // callable already taken. The first look spares a registration that such
   // a vendor would never call, and so never free.
   void on_done(std::function<void(cl_int)> fn) override {
-    if (cl_int now = status(); now <= CL_COMPLETE) return fn(now < 0 ? now : CL_COMPLETE);
+    // A serialized vendor completes nothing while its lock is held: the
+    // looks and the registration form one step.
+    auto hold = hold_vendor(event_.get());
+    if (cl_int now = status(); now <= CL_COMPLETE) {
+      if (hold) hold.unlock();
+      return fn(now < 0 ? now : CL_COMPLETE);
+    }
     auto once = std::make_shared<Once>(std::move(fn));
     cl_int err = set_vendor_event_callback(event_.get(), CL_COMPLETE,
                                            [once](cl_event, cl_int status) { once->run(status < 0 ? status : CL_COMPLETE); });
     cl_int now = status();
+    if (hold) hold.unlock();
     if (now <= CL_COMPLETE) once->run(now < 0 ? now : CL_COMPLETE);
     else if (err != CL_SUCCESS) once->run(err);  // no wake-up would ever come
   }

@@ -18,7 +18,9 @@ class Completion {
   virtual cl_int status() const = 0;
   bool done() const { return status() <= CL_COMPLETE; }
   // Runs fn(CL_COMPLETE or the error) exactly once, once done: at once, on
-  // this thread, if it already is, else later from another thread.
+  // this thread, if it already is, else later from another thread, possibly
+  // inside a call into the vendor: fn must not block nor take a lock held
+  // around vendor calls (the context mutex).
   virtual void on_done(std::function<void(cl_int)> fn) = 0;
   // START and END of the work in the device's clock (nanoseconds); false
   // when unknown.

@@ -6,9 +6,8 @@
 
 namespace unicl {
 
-LocalDevice::LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context,
-                         VendorExecution &execution)
-    : name_(std::move(name)), device_(device), context_(std::move(context)), execution_(execution) {}
+LocalDevice::LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context)
+    : name_(std::move(name)), device_(device), context_(std::move(context)) {}
 
 cl_int LocalDevice::create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) {
   cl_int err = CL_SUCCESS;
@@ -87,7 +86,7 @@ void LocalDevice::flush() {
   }
   // Outside the lock: a vendor that runs its commands inside clFlush
   // (oclgrind) would hold up every other copy to this device meanwhile.
-  if (q) execution_.flush(q);
+  if (q) vd(q).clFlush(q);
 }
 
 }  // namespace unicl

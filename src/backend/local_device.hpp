@@ -5,16 +5,13 @@
 #include <mutex>
 
 #include "backend/endpoint.hpp"
-#include "backend/vendor_execution.hpp"
 
 namespace unicl {
 
 class LocalDevice final : public DeviceEndpoint {
  public:
-  // `context`: the vendor context of this device in a UniCL context;
-  // `execution`: the runtime's, which serializes vendors that are not
-  // thread-safe.
-  LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context, VendorExecution &execution);
+  // `context`: the vendor context of this device in a UniCL context.
+  LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context);
 
   const std::string &name() const override { return name_; }
   cl_int create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) override;
@@ -33,7 +30,6 @@ class LocalDevice final : public DeviceEndpoint {
   std::string name_;
   cl_device_id device_;
   VendorRef<cl_context> context_;
-  VendorExecution &execution_;
   std::mutex queue_mutex_;
   VendorRef<cl_command_queue> queue_;  // made on first use
 };

@@ -1,18 +1,42 @@
 // Calling vendor platforms. UniCL never links libOpenCL: every call to a
 // vendor goes through the dispatch table at the start of the vendor's own
-// object, exactly as the ICD loader would call it.
+// object, exactly as the ICD loader would call it, or for a vendor that is
+// not thread-safe through a table that serializes the calls
+// (vendor_execution.hpp).
 #pragma once
+#include <mutex>
 #include <string>
 #include <utility>
 
 #include "backend/cl_headers.hpp"
+#include "backend/vendor_execution.hpp"
 
 namespace unicl {
 
-// The dispatch table of a vendor object.
+// The dispatch table of a vendor object, as the vendor made it.
+template <class H>
+const cl_icd_dispatch *own_table(H h) {
+  return *reinterpret_cast<const cl_icd_dispatch *const *>(h);
+}
+
+// The table to call a vendor object through: every call to a vendor goes
+// through here.
 template <class H>
 const cl_icd_dispatch &vd(H h) {
-  return **reinterpret_cast<const cl_icd_dispatch *const *>(h);
+  return VendorExecution::table_for(own_table(h));
+}
+
+// Whether the vendor of `h` is called one call at a time.
+template <class H>
+bool vendor_serialized(H h) {
+  return VendorExecution::serialized(own_table(h));
+}
+
+// For a serialized vendor, its lock, held: several calls then form one step
+// no other thread's call into the vendor can split. Empty for others.
+template <class H>
+std::unique_lock<std::recursive_mutex> hold_vendor(H h) {
+  return VendorExecution::hold(own_table(h));
 }
 
 template <class H> struct VendorOps;

@@ -105,7 +105,8 @@ void _cl_event::on_complete(std::function<void(cl_int)> fn) {
   if (task) return task->on_status(CL_COMPLETE, std::move(fn));
   if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
   if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
-    Runtime::get().execution().wait(vendor.get());
+    cl_event v = vendor.get();
+    vd(v).clWaitForEvents(1, &v);
     fn(status());
   }
 }
@@ -145,5 +146,6 @@ cl_int _cl_event::wait() {
     done_.wait(lock, [this] { return user_status_ <= CL_COMPLETE; });
     return user_status_ < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
   }
-  return Runtime::get().execution().wait(vendor.get());
+  cl_event v = vendor.get();
+  return vd(v).clWaitForEvents(1, &v);
 }

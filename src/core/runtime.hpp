@@ -49,8 +49,8 @@ class Runtime {
   // The submission worker of `device` (its root device's), started and
   // placed on first use (host_topology.hpp).
   WorkQueue &device_worker(_cl_device_id *device);
-  // Flush, finish and wait on vendor objects, serialized for vendors that
-  // run commands on the caller and are not thread-safe (oclgrind).
+  // The vendors that are not thread-safe (oclgrind): vd() serializes every
+  // call into them (backend/vendor_execution.hpp).
   VendorExecution &execution() { return execution_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
   Runtime();

@@ -9,9 +9,26 @@
 namespace unicl {
 namespace {
 
-void CL_CALLBACK run_completion(cl_event, cl_int status, void *data) {
-  std::unique_ptr<Task::Completion> fn(static_cast<Task::Completion *>(data));
-  (*fn)(status);
+// A completion handed to a vendor, run once: by the vendor's callback or by
+// on_vendor_status when the status is reached during the registration.
+struct PendingCompletion {
+  std::atomic_flag ran;
+  Task::Completion fn;
+  void run(cl_int status) {
+    if (ran.test_and_set(std::memory_order_acq_rel)) return;
+    auto once = std::move(fn);  // nothing held once run, even if never freed
+    once(status);
+  }
+};
+
+void CL_CALLBACK run_completion(cl_event e, cl_int status, void *data) {
+  std::unique_ptr<std::shared_ptr<PendingCompletion>> pending(static_cast<std::shared_ptr<PendingCompletion> *>(data));
+  // A serialized vendor calls back from inside a call of UniCL's, under its
+  // lock: the completion runs from the work queue instead, where it may
+  // take the context mutex (held elsewhere while calling that vendor).
+  if (vendor_serialized(e))
+    return Runtime::get().work_queue().post([p = std::move(*pending), status] { p->run(status); });
+  (*pending)->run(status);
 }
 
 // Issues the command of vendor event `e`, which another device waits for:
@@ -22,7 +39,7 @@ cl_command_queue queue_of(cl_event e) {
 }
 
 void flush_queue_of(cl_event e) {
-  if (cl_command_queue q = queue_of(e)) Runtime::get().execution().flush(q);
+  if (cl_command_queue q = queue_of(e)) vd(q).clFlush(q);
 }
 
 // The same from the worker of the producer's device, outside the context
@@ -34,7 +51,7 @@ void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
   cl_command_queue q = queue_of(e);
   if (!q) return;
   Runtime::get().device_worker(ctx.slots[slot].device.get()).post([queue = VendorRef<cl_command_queue>::share(q)] {
-    Runtime::get().execution().flush(queue.get());
+    vd(queue.get()).clFlush(queue.get());
   });
 }
 
@@ -46,17 +63,30 @@ cl_int vendor_status(cl_event e) {
                                                                                                           : CL_QUEUED;
 }
 
-// Some vendors (oclgrind) never call callbacks registered after the status
-// was reached, hence the check first.
+// A callback registered after the status was reached is called by most
+// vendors, at once, but never by some (oclgrind): the status is read before
+// and again after registering, and the completion runs once, whoever gets
+// there first. A serialized vendor (oclgrind) moves its commands on only
+// inside calls, so holding its lock makes the read and the registration one
+// step: a command cannot complete between them, and the callback is never
+// left registered unreachable.
 cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn) {
+  auto reached = [type](cl_int now) { return now < 0 ? now : type; };
+  auto hold = hold_vendor(e);
   if (cl_int now = vendor_status(e); now <= type) {
-    fn(now < 0 ? now : type);
+    if (hold) hold.unlock();
+    fn(reached(now));
     return CL_SUCCESS;
   }
-  auto data = std::make_unique<Task::Completion>(std::move(fn));
+  auto pending = std::make_shared<PendingCompletion>();
+  pending->fn = std::move(fn);
+  auto data = std::make_unique<std::shared_ptr<PendingCompletion>>(pending);
   cl_int err = vd(e).clSetEventCallback(e, type, run_completion, data.get());
-  if (err == CL_SUCCESS) data.release();  // owned by the callback now
-  return err;
+  if (err != CL_SUCCESS) return err;
+  data.release();  // owned by the callback now
+  if (hold) return CL_SUCCESS;
+  if (cl_int now = vendor_status(e); now <= type) pending->run(reached(now));
+  return CL_SUCCESS;
 }
 
 Task::Task(_cl_command_queue *queue, Submit submit)
@@ -177,7 +207,7 @@ void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
   if (err != CL_SUCCESS) return settle(err, nullptr);
   // Submitted later than its enqueue call: nobody else will flush it.
   if (deferred && flush_after) *flush_after = VendorRef<cl_command_queue>::share(vq);
-  else if (deferred) Runtime::get().execution().flush(vq);
+  else if (deferred) vd(vq).clFlush(vq);
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot_].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
@@ -199,7 +229,7 @@ void Task::advance_on_worker() {
       std::lock_guard lock(self->context_->mutex);
       self->advance(true, &flush);
     }
-    if (flush) Runtime::get().execution().flush(flush.get());
+    if (flush) vd(flush.get()).clFlush(flush.get());
   });
 }
 
@@ -256,7 +286,7 @@ cl_int Task::wait() {
   wait_submitted();
   if (state() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   cl_event v = vendor_event();
-  if (Runtime::get().execution().wait(v) != CL_SUCCESS || vendor_status(v) < 0)
+  if (vd(v).clWaitForEvents(1, &v) != CL_SUCCESS || vendor_status(v) < 0)
     return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   return CL_SUCCESS;
 }

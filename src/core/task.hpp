@@ -110,7 +110,9 @@ class Task : public std::enable_shared_from_this<Task> {
 
   Ref<_cl_context> context_;
   Ref<_cl_command_queue> queue_;  // dropped once settled: queues keep their last tasks
-  size_t slot_;
+  // Written once, by the engine under the context mutex; read without it
+  // by retry(), from vendor callbacks.
+  std::atomic<size_t> slot_;
   bool scheduled_ = false, pushed_ = false;
   Submit submit_;
   std::vector<Dep> deps_;

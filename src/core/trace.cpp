@@ -41,6 +41,7 @@ void Trace::add(cl_event e, const std::string &device, const std::string &name, 
 
 void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
   if (!on()) return;
+  auto hold = hold_vendor(e);  // a serialized vendor cannot complete it before the callback is registered
   if (vendor_status(e) <= CL_COMPLETE) return add(e, device, name, category);
   set_vendor_event_callback(e, CL_COMPLETE,
                             [this, device, name = std::move(name), category](cl_event ev, cl_int status) {

@@ -16,14 +16,18 @@ void WorkQueue::post(std::function<void()> job) {
 
 void WorkQueue::run() {
   if (on_start_) on_start_();
-  std::unique_lock lock(mutex_);
   for (;;) {
-    ready_.wait(lock, [this] { return !jobs_.empty(); });
-    auto job = std::move(jobs_.front());
-    jobs_.pop_front();
-    lock.unlock();
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mutex_);
+      ready_.wait(lock, [this] { return !jobs_.empty(); });
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    // Run and destroyed without the lock: what a job holds may be the last
+    // reference to a vendor object, whose release may wait for a serialized
+    // vendor's lock, under which that vendor's callbacks post here.
     job();
-    lock.lock();
   }
 }
 

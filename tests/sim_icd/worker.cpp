@@ -60,6 +60,12 @@ void Worker::run() {
     event->ended = now_ns();
     if (!event->started) event->started = event->ended;
     event->set_status(result == CL_SUCCESS ? CL_COMPLETE : result);
+    // clFinish takes an event of its queue's list that is gone as finished,
+    // but finding a weak reference expired synchronizes with nothing: the
+    // queue's lock, which clFinish holds while it looks, taken between the
+    // completion and the release of this reference, orders the command's
+    // work before clFinish's return.
+    { std::lock_guard lock(event->queue->mutex); }
   }
 }
 

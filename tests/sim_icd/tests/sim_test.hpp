@@ -132,11 +132,31 @@ inline double profiled_ms(cl_event e) {
   return static_cast<double>(end - start) / 1e6;
 }
 
+// Under ThreadSanitizer the simulator's own code (wake-ups, memcpy) runs
+// several times slower than on a plain build, and commands overshoot their
+// modeled time by more than the tolerance: there only "nothing finishes
+// early" is checked, and the tests are there for the races they exercise.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kTimingUpperBound = false;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kTimingUpperBound = false;
+#else
+constexpr bool kTimingUpperBound = true;
+#endif
+#else
+constexpr bool kTimingUpperBound = true;
+#endif
+
+inline bool within_modeled(double observed_ms, double modeled_ms) {
+  return observed_ms >= 0.8 * modeled_ms && (!kTimingUpperBound || observed_ms <= 1.2 * modeled_ms + 2.0);
+}
+
 // The tolerance the simulator promises for modeled durations.
 inline void check_modeled(double observed_ms, double modeled_ms) {
   INFO("observed " << observed_ms << " ms, modeled " << modeled_ms << " ms");
   CHECK(observed_ms >= 0.8 * modeled_ms);
-  CHECK(observed_ms <= 1.2 * modeled_ms + 2.0);
+  if (kTimingUpperBound) CHECK(observed_ms <= 1.2 * modeled_ms + 2.0);
 }
 
 // Timing checks on a shared machine: a measurement disturbed by other
@@ -147,7 +167,7 @@ void check_modeled_retry(Measure measure, double modeled_ms) {
   double observed = 0;
   for (int attempt = 0; attempt < 3; ++attempt) {
     observed = measure();
-    if (observed >= 0.8 * modeled_ms && observed <= 1.2 * modeled_ms + 2.0) break;
+    if (within_modeled(observed, modeled_ms)) break;
   }
   check_modeled(observed, modeled_ms);
 }
