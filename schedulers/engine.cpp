@@ -248,7 +248,7 @@ void Engine::settled(const std::shared_ptr<Task> &t) {
     finished(*t);
     return;
   }
-  on_vendor_status(t->vendor_event(), CL_COMPLETE, [this, t](cl_int) { completed(t); });
+  t->completion()->on_done([this, t](cl_int) { completed(t); });
 }
 
 // The context (and so its engine) outlives its tasks' completions: every

@@ -2,6 +2,7 @@
 // and what it waits for on its own device.
 #include "core/task.hpp"
 
+#include "backend/vendor_callback.hpp"
 #include "core/scheduling.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
@@ -13,23 +14,13 @@ namespace {
 // on_vendor_status when the status is reached during the registration.
 struct PendingCompletion {
   std::atomic_flag ran;
-  Task::Completion fn;
+  Task::StatusCallback fn;
   void run(cl_int status) {
     if (ran.test_and_set(std::memory_order_acq_rel)) return;
     auto once = std::move(fn);  // nothing held once run, even if never freed
     once(status);
   }
 };
-
-void CL_CALLBACK run_completion(cl_event e, cl_int status, void *data) {
-  std::unique_ptr<std::shared_ptr<PendingCompletion>> pending(static_cast<std::shared_ptr<PendingCompletion> *>(data));
-  // A serialized vendor calls back from inside a call of UniCL's, under its
-  // lock: the completion runs from the work queue instead, where it may
-  // take the context mutex (held elsewhere while calling that vendor).
-  if (vendor_serialized(e))
-    return Runtime::get().work_queue().post([p = std::move(*pending), status] { p->run(status); });
-  (*pending)->run(status);
-}
 
 // Issues the command of vendor event `e`, which another device waits for:
 // vendors need not run commands that were never flushed (oclgrind does not).
@@ -70,7 +61,7 @@ cl_int vendor_status(cl_event e) {
 // inside calls, so holding its lock makes the read and the registration one
 // step: a command cannot complete between them, and the callback is never
 // left registered unreachable.
-cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn) {
+cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn) {
   auto reached = [type](cl_int now) { return now < 0 ? now : type; };
   auto hold = hold_vendor(e);
   if (cl_int now = vendor_status(e); now <= type) {
@@ -80,10 +71,15 @@ cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn) {
   }
   auto pending = std::make_shared<PendingCompletion>();
   pending->fn = std::move(fn);
-  auto data = std::make_unique<std::shared_ptr<PendingCompletion>>(pending);
-  cl_int err = vd(e).clSetEventCallback(e, type, run_completion, data.get());
+  cl_int err = set_vendor_event_callback(e, type, [pending](cl_event called, cl_int status) {
+    // A serialized vendor calls back from inside a call of UniCL's, under
+    // its lock: the callback runs from the work queue instead, where it may
+    // take the context mutex (held elsewhere while calling that vendor).
+    if (vendor_serialized(called))
+      return Runtime::get().work_queue().post([pending, status] { pending->run(status); });
+    pending->run(status);
+  });
   if (err != CL_SUCCESS) return err;
-  data.release();  // owned by the callback now
   if (hold) return CL_SUCCESS;
   if (cl_int now = vendor_status(e); now <= type) pending->run(reached(now));
   return CL_SUCCESS;
@@ -121,87 +117,78 @@ cl_int Task::status() {
   return s == CL_SUBMITTED ? vendor_status(vendor_.get()) : s;
 }
 
-// Called with the context mutex held. A dependency that is not ready makes
-// the task listen for it and return; the listener re-runs advance() from
-// the work queue, where the checks start over.
-// Commands of scheduled queues are placed once everything they follow is
-// complete: a policy can only weigh devices for a command that can start.
-bool Task::dependencies_complete() {
+// Called with the context mutex held. Walks what the task follows: a
+// dependency that is not ready makes the task listen for it (the listener
+// re-runs advance() from the work queue or its device's worker, where the
+// walk starts over) and the walk stops with kWaiting. With `same_device`, a
+// command submitted on the task's own device goes into that vendor wait list
+// instead of being waited for: its vendor orders it. Without it (a command
+// of a scheduled queue, not placed yet) everything must be complete: a
+// policy can only weigh devices for a command that can start.
+Task::Readiness Task::walk_dependencies(WaitList *same_device) {
   auto self = shared_from_this();
   auto again = [self](cl_int) { self->retry(); };
   for (auto &d : deps_) {
     if (d.user) {
       cl_int s = d.user->status();
-      if (s < 0) return true;  // advance() fails the task
+      if (s < 0) return kFailed;
       if (s != CL_COMPLETE) {
         d.user->on_complete(again);
-        return false;
+        return kWaiting;
       }
       continue;
     }
     cl_int s = d.task->state();
-    if (s < 0) return true;
+    if (s < 0) return kFailed;
     if (s == CL_QUEUED) {
       d.task->when_settled([self] { self->retry(); });
-      return false;
+      return kWaiting;
     }
-    cl_event v = d.task->vendor_event();
-    s = vendor_status(v);
-    if (s < 0) return true;
+    const std::shared_ptr<Completion> &done = d.task->completion();
+    if (same_device && d.task->slot() == slot()) {
+      same_device->add(VendorRef<cl_event>::share(done->vendor_event()));
+      continue;
+    }
+    s = done->status();
+    if (s < 0) return kFailed;
     if (s != CL_COMPLETE) {
-      flush_on_worker(*context_, d.task->slot(), v);
-      on_vendor_status(v, CL_COMPLETE, again);
-      return false;
+      flush_on_worker(*context_, d.task->slot(), done->vendor_event());
+      done->on_done(again);
+      return kWaiting;
     }
   }
-  return true;
+  return kReady;
 }
 
 void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
   if (state() != CL_QUEUED) return;
   if (!placed()) {
-    if (!pushed_ && dependencies_complete()) {
-      pushed_ = true;
-      context_->engine->push(shared_from_this(), deferred);
+    if (pushed_) return;
+    switch (walk_dependencies(nullptr)) {
+      case kWaiting: return;
+      case kFailed:  // advance() again, placed, settles it failed
+      case kReady:
+        pushed_ = true;
+        context_->engine->push(shared_from_this(), deferred);
+        return;
     }
-    return;
   }
-  auto self = shared_from_this();
-  auto again = [self](cl_int) { self->retry(); };
   WaitList wait;
-  bool failed = false;
-  for (auto &d : deps_) {
-    if (d.user) {
-      cl_int s = d.user->status();
-      if (s < 0) { failed = true; break; }
-      if (s != CL_COMPLETE) return d.user->on_complete(again);
-      continue;
-    }
-    cl_int s = d.task->state();
-    if (s < 0) { failed = true; break; }
-    if (s == CL_QUEUED) return d.task->when_settled([self] { self->retry(); });
-    cl_event v = d.task->vendor_event();
-    if (d.task->slot() == slot_) {
-      wait.add(VendorRef<cl_event>::share(v));
-      continue;
-    }
-    s = vendor_status(v);
-    if (s < 0) { failed = true; break; }
-    if (s != CL_COMPLETE) {
-      flush_on_worker(*context_, d.task->slot(), v);
-      on_vendor_status(v, CL_COMPLETE, again);
-      return;
-    }
+  switch (walk_dependencies(&wait)) {
+    case kWaiting: return;
+    case kFailed: return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
+    case kReady: break;
   }
-  if (failed) return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
   cl_command_queue vq = nullptr;
-  if (cl_int err = queue_->vendor_for(slot_, vq); err != CL_SUCCESS) return settle(err, nullptr);
+  if (cl_int err = queue_->vendor_for(slot(), vq); err != CL_SUCCESS) return settle(err, nullptr);
   cl_event out = nullptr;
-  cl_int err = submit_(slot_, vq, wait, deferred, &out);
+  cl_int err = submit_(slot(), vq, wait, deferred, &out);
   if (err == kBlocked) {
     if (!wait.blocker()) return retry();
     flush_queue_of(wait.blocker());
-    on_vendor_status(wait.blocker(), CL_COMPLETE, again);
+    vendor_completion(VendorRef<cl_event>::share(wait.blocker()))->on_done([self = shared_from_this()](cl_int) {
+      self->retry();
+    });
     return;
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
@@ -209,7 +196,7 @@ void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
   if (deferred && flush_after) *flush_after = VendorRef<cl_command_queue>::share(vq);
   else if (deferred) vd(vq).clFlush(vq);
   if (Runtime::get().trace().on())
-    Runtime::get().trace().record(out, context_->slots[slot_].device->name,
+    Runtime::get().trace().record(out, context_->slots[slot()].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
   settle(CL_SUBMITTED, out);
 }
@@ -239,6 +226,7 @@ void Task::settle(cl_int state, cl_event vendor) {
     std::lock_guard lock(mutex_);
     state_ = state;
     vendor_ = VendorRef<cl_event>::adopt(vendor);
+    if (vendor) completion_ = vendor_completion(vendor_);
     listeners.swap(listeners_);
   }
   settled_cv_.notify_all();
@@ -265,7 +253,7 @@ void Task::when_settled(std::function<void()> fn) {
   fn();
 }
 
-void Task::on_status(cl_int type, Completion fn) {
+void Task::on_status(cl_int type, StatusCallback fn) {
   when_settled([self = shared_from_this(), type, fn = std::move(fn)]() mutable {
     cl_int s = self->state();
     if (s < 0) return fn(s);

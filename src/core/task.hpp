@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/object.hpp"
+#include "backend/completion.hpp"
 #include "backend/vendor.hpp"
 
 struct _cl_context;
@@ -39,7 +40,7 @@ class Task : public std::enable_shared_from_this<Task> {
   // everything in `wait`; `deferred` is true when it runs later than the
   // enqueue call.
   using Submit = std::function<cl_int(size_t slot, cl_command_queue vq, WaitList &wait, bool deferred, cl_event *out)>;
-  using Completion = std::function<void(cl_int)>;
+  using StatusCallback = std::function<void(cl_int)>;
 
   Task(_cl_command_queue *queue, Submit submit);
   ~Task();
@@ -89,9 +90,12 @@ class Task : public std::enable_shared_from_this<Task> {
   size_t slot() const { return slot_; }
   // The vendor event; only once state() is CL_SUBMITTED.
   cl_event vendor_event() const { return vendor_.get(); }
+  // When the command is done, for what waits for it on other devices; only
+  // once state() is CL_SUBMITTED.
+  const std::shared_ptr<Completion> &completion() const { return completion_; }
   // Runs fn(status) once the command reaches `type` (CL_SUBMITTED,
   // CL_RUNNING or CL_COMPLETE) or fails.
-  void on_status(cl_int type, Completion fn);
+  void on_status(cl_int type, StatusCallback fn);
   // Blocks until the command completes; CL_SUCCESS or
   // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
   cl_int wait();
@@ -104,7 +108,8 @@ class Task : public std::enable_shared_from_this<Task> {
     Ref<_cl_event> user;
   };
   void retry();
-  bool dependencies_complete();
+  enum Readiness { kReady, kWaiting, kFailed };
+  Readiness walk_dependencies(WaitList *same_device);
   void settle(cl_int state, cl_event vendor);
   void when_settled(std::function<void()> fn);
 
@@ -121,6 +126,7 @@ class Task : public std::enable_shared_from_this<Task> {
   std::condition_variable settled_cv_;
   std::atomic<cl_int> state_ = CL_QUEUED;  // written under mutex_, read without it
   VendorRef<cl_event> vendor_;
+  std::shared_ptr<Completion> completion_;  // of vendor_
   std::vector<std::function<void()>> listeners_;
 };
 
@@ -128,6 +134,6 @@ class Task : public std::enable_shared_from_this<Task> {
 cl_int vendor_status(cl_event e);
 // Runs fn(status) once vendor event `e` reaches `type` or fails, from a
 // vendor thread, or at once if it already has.
-cl_int on_vendor_status(cl_event e, cl_int type, Task::Completion fn);
+cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn);
 
 }  // namespace unicl
