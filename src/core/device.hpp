@@ -36,6 +36,9 @@ struct _cl_device_id : unicl::ObjectHeader {
   unsigned vendor_version;
   cl_device_id parent;  // UniCL parent for sub-devices, null for root devices
   unicl::VendorRef<cl_device_id> owned_vendor;  // sub-devices only
+  // A CPU device of this host (is_host_cpu_device), read once at discovery
+  // for root devices.
+  bool host_cpu = false;
   bool is_root() const { return parent == nullptr; }
 };
 

@@ -13,12 +13,14 @@ Runtime &Runtime::get() {
   return *instance;
 }
 
+// No vendor call under workers_mutex_: this runs from completion callbacks,
+// which a vendor that is not thread-safe makes while holding its lock.
 WorkQueue &Runtime::device_worker(_cl_device_id *device) {
   while (device->parent) device = device->parent;  // root devices live as long as the process
   std::lock_guard lock(workers_mutex_);
   auto &worker = device_workers_[device];
   if (!worker) {
-    size_t accelerator = is_host_cpu_device(device->vendor) ? 0 : accelerator_workers_++;
+    size_t accelerator = device->host_cpu ? 0 : accelerator_workers_++;
     worker = std::make_unique<WorkQueue>([this, device, accelerator] {
       std::string where = topology_.bind_worker(device->vendor, accelerator);
       log(2, "submission worker of '%s': %s", device->name.c_str(), where.c_str());
@@ -79,6 +81,7 @@ void Runtime::discover() {
     vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
     for (cl_device_id id : ids) {
       auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
+      dev->host_cpu = is_host_cpu_device(id);
       platform_->devices.push_back(dev.get());
       root_devices_.push_back(std::move(dev));
     }
