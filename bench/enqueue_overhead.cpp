@@ -81,9 +81,11 @@ struct Launcher {
     kernel.setArg(0, counter);
   }
 
-  // Seconds per launch over n launches and the clFinish that ends them. The
-  // C entry point is called directly so the bindings add nothing per launch.
-  double run(int n) {
+  // Seconds per launch over n launches and the clFinish that ends them, or
+  // with `each_waited`, the clFinish after every launch (a kernel's round
+  // trip, as a latency test measures it). The C entry points are called
+  // directly so the bindings add nothing per launch.
+  double launches(int n, bool each_waited) {
     const size_t global = 1;
     cl_command_queue q = queue();
     cl_kernel k = kernel();
@@ -91,27 +93,14 @@ struct Launcher {
     for (int i = 0; i < n; ++i) {
       cl_int err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
       if (err != CL_SUCCESS) throw cl::Error(err, "clEnqueueNDRangeKernel");
+      if (each_waited && (err = clFinish(q)) != CL_SUCCESS) throw cl::Error(err, "clFinish");
     }
-    queue.finish();
+    if (!each_waited) queue.finish();
     launched += n;
     return bench::seconds_since(start) / n;
   }
-
-  // Seconds per launch when each is waited for before the next (a kernel's
-  // round trip: enqueue, then clFinish), as a latency test does.
-  double round_trip(int n) {
-    const size_t global = 1;
-    cl_command_queue q = queue();
-    cl_kernel k = kernel();
-    auto start = bench::Clock::now();
-    for (int i = 0; i < n; ++i) {
-      cl_int err = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
-      if (err != CL_SUCCESS) throw cl::Error(err, "clEnqueueNDRangeKernel");
-      if ((err = clFinish(q)) != CL_SUCCESS) throw cl::Error(err, "clFinish");
-    }
-    launched += n;
-    return bench::seconds_since(start) / n;
-  }
+  double run(int n) { return launches(n, false); }
+  double round_trip(int n) { return launches(n, true); }
 
   // The launches really ran: the counter equals their number.
   bool verified() {

@@ -131,6 +131,27 @@ else:
 EOF
 }
 
+# Configures build folder $1 with -Db_sanitize=$2 (first time), builds what
+# the tests run there need and runs them: the tests named after $2, else
+# every test whose program is built there. Unoptimised: a sanitizer build is
+# compiled from scratch every CI run, and compile time there outweighs the
+# slower tests. Returns non-zero on any failure.
+sanitizer_pass() {
+  local dir=$1 sanitize=$2
+  shift 2
+  local tests=() targets=()
+  if [[ -f $dir/build.ninja ]] || meson setup "$dir" -Db_sanitize="$sanitize" --buildtype=debug; then
+    ninja -C "$dir" build.ninja >/dev/null  # introspection up to date with the sources
+    mapfile -t tests < <(sanitizer_selection "$dir" tests "$@")
+    mapfile -t targets < <(sanitizer_selection "$dir" targets "$@")
+  fi
+  if ((${#tests[@]} == 0)); then
+    echo "no tests to run in $dir" >&2
+    return 1
+  fi
+  ninja -C "$dir" -j"$jobs" "${targets[@]}" && run_suite "$dir" --timeout-multiplier 3 "${tests[@]}"
+}
+
 # Runs the whole suite in one build folder; returns its status.
 run_suite() {
   local dir=$1
@@ -159,23 +180,7 @@ test_all() {
   export ASAN_OPTIONS=detect_leaks=1:new_delete_type_mismatch=0:intercept_tls_get_addr=0
   export LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  # Unoptimised: the sanitizer build is compiled from scratch every CI run,
-  # and compile time there outweighs the slower tests.
-  local tests=() targets=()
-  if [[ -f $asan_build_dir/build.ninja ]] ||
-     meson setup "$asan_build_dir" -Db_sanitize=address,undefined --buildtype=debug; then
-    ninja -C "$asan_build_dir" build.ninja >/dev/null  # introspection up to date with the sources
-    mapfile -t tests < <(sanitizer_selection "$asan_build_dir" tests)
-    mapfile -t targets < <(sanitizer_selection "$asan_build_dir" targets)
-  fi
-  if ((${#tests[@]} == 0)); then
-    echo "no tests to run in $asan_build_dir" >&2
-    status=1
-  elif ninja -C "$asan_build_dir" -j"$jobs" "${targets[@]}"; then
-    run_suite "$asan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
-  else
-    status=1
-  fi
+  sanitizer_pass "$asan_build_dir" address,undefined || status=1
   unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 
   step "build and test the threaded tests with ThreadSanitizer ($tsan_build_dir)"
@@ -185,21 +190,7 @@ test_all() {
   # is a real race between calls into them. tests/tsan.supp holds the few
   # proven to be inside a vendor library alone.
   export TSAN_OPTIONS=second_deadlock_stack=1:suppressions=$repo/tests/tsan.supp
-  tests=() targets=()
-  if [[ -f $tsan_build_dir/build.ninja ]] ||
-     meson setup "$tsan_build_dir" -Db_sanitize=thread --buildtype=debug; then
-    ninja -C "$tsan_build_dir" build.ninja >/dev/null
-    mapfile -t tests < <(sanitizer_selection "$tsan_build_dir" tests "${TSAN_TESTS[@]}")
-    mapfile -t targets < <(sanitizer_selection "$tsan_build_dir" targets "${TSAN_TESTS[@]}")
-  fi
-  if ((${#tests[@]} == 0)); then
-    echo "no tests to run in $tsan_build_dir" >&2
-    status=1
-  elif ninja -C "$tsan_build_dir" -j"$jobs" "${targets[@]}"; then
-    run_suite "$tsan_build_dir" --timeout-multiplier 3 "${tests[@]}" || status=1
-  else
-    status=1
-  fi
+  sanitizer_pass "$tsan_build_dir" thread "${TSAN_TESTS[@]}" || status=1
 
   if ((status == 0)); then
     step "all tests passed"
