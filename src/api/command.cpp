@@ -56,10 +56,12 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std
 }
 
 void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
+  if (uses.empty()) return;
+  AccessToken token = access_token(done, slot);
   for (auto &u : uses) {
     ByteRange range = root_range(u.mem.get(), u.touched.offset, u.touched.size);
-    if (u.host) record_host(u.mem.get(), range, u.recorded, done, slot);
-    else record(u.mem.get(), range, slot, u.access, done);
+    if (u.host) record_host(u.mem.get(), range, u.recorded, token);
+    else record(u.mem.get(), range, u.access, token);
   }
 }
 

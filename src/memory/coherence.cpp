@@ -18,9 +18,6 @@ void add_waits(const std::vector<AccessToken> &tokens, size_t to_slot, WaitList 
   for (auto &t : tokens) wait.add_from(t->done->vendor_event(), t->slot, to_slot);
 }
 
-AccessToken token_for(cl_event event, size_t slot) {
-  return std::make_shared<SlotAccess>(SlotAccess{vendor_completion(VendorRef<cl_event>::share(event)), slot});
-}
 
 // Makes `range` valid at `dst` (a slot or the host copy) along the routes
 // the context's planner picks (the cheapest holder, through the host copy
@@ -28,8 +25,8 @@ AccessToken token_for(cl_event event, size_t slot) {
 // written): any copy will do.
 cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
+  if (c.ranges.validity().valid_at(dst, range)) return CL_SUCCESS;  // the common case: nothing to list
   auto missing = c.ranges.validity().missing(dst, range);
-  if (missing.empty()) return CL_SUCCESS;
   TransferPlan plan;
   {
     ContextMemory &memory = *root->context->memory;
@@ -74,10 +71,14 @@ cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool ove
   return CL_SUCCESS;
 }
 
-void record(_cl_mem *m, ByteRange range, size_t slot, Access access, cl_event event) {
+AccessToken access_token(cl_event event, size_t slot) {
+  return std::make_shared<SlotAccess>(SlotAccess{vendor_completion(VendorRef<cl_event>::share(event)), slot});
+}
+
+void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {
   Coherence &c = coherence_of(m->root());
-  if (access & kWrite) c.ranges.write(slot, range, token_for(event, slot));
-  else c.ranges.read(slot, range, token_for(event, slot));
+  if (access & kWrite) c.ranges.write(token->slot, range, token);
+  else c.ranges.read(token->slot, range, token);
   c.note_access();
 }
 
@@ -89,10 +90,10 @@ cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot,
   return CL_SUCCESS;
 }
 
-void record_host(_cl_mem *m, ByteRange range, Access access, cl_event event, size_t event_slot) {
+void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {
   Coherence &c = coherence_of(m->root());
-  if (access & kWrite) c.ranges.write(c.host(), range, token_for(event, event_slot));
-  else c.ranges.read(c.host(), range, token_for(event, event_slot));
+  if (access & kWrite) c.ranges.write(c.host(), range, token);
+  else c.ranges.read(c.host(), range, token);
   c.note_access();
 }
 

@@ -84,12 +84,15 @@ bool apply_mem_limits(_cl_context &ctx, const std::string &spec);
 // command overwrites all of it, and adds to `wait` what a command accessing
 // it with `access` must wait for.
 cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool overwrites, WaitList &wait);
-// Records the command `event` (running on `slot`) as the latest access.
-void record(_cl_mem *m, ByteRange range, size_t slot, Access access, cl_event event);
+// The token of a command's access, made once per command whatever the
+// number of its memory objects: its vendor `event`, run on `slot`.
+AccessToken access_token(cl_event event, size_t slot);
+// Records the command of `token` (running on its slot) as the latest access.
+void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token);
 // The same for a command that touches the host copy (maps), ordered on the
 // queue of `via_slot`.
 cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot, WaitList &wait);
-void record_host(_cl_mem *m, ByteRange range, Access access, cl_event event, size_t event_slot);
+void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token);
 void *host_copy(_cl_mem *m);
 // Checks an (origin, region) against the image's size: vendors do not all
 // do it, and some read or write out of bounds instead.
