@@ -11,6 +11,7 @@
 #pragma once
 #include <array>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "core/event.hpp"
@@ -26,10 +27,10 @@ struct Launch {
   bool deferred;  // running after the enqueue call returned
   WaitList *wait;
   cl_event *event;
-  const std::vector<cl_mem> *mems;  // vendor handles, in the order of use()
+  std::span<const cl_mem> mems;  // vendor handles, in the order of use()
 
   const cl_icd_dispatch &vendor() const { return vd(vq); }
-  cl_mem mem(size_t i) const { return (*mems)[i]; }
+  cl_mem mem(size_t i) const { return mems[i]; }
   cl_uint num_wait() const { return wait->size(); }
   const cl_event *wait_list() const { return wait->data(); }
   // Multi-device contexts never block inside the vendor: the enqueue call
@@ -56,6 +57,28 @@ struct Touched {
   size_t offset = 0;
   size_t size = kWhole;
   bool overwritten = false;
+};
+
+// Vendor handles of a command's memory objects: a few inline, so that a
+// launch in a one-device context allocates nothing for them.
+class MemList {
+ public:
+  void push_back(cl_mem m) {
+    if (more_.empty() && count_ < few_.size()) {
+      few_[count_++] = m;
+      return;
+    }
+    if (more_.empty()) more_.assign(few_.begin(), few_.begin() + static_cast<std::ptrdiff_t>(count_));
+    more_.push_back(m);
+  }
+  std::span<const cl_mem> view() const {
+    return more_.empty() ? std::span<const cl_mem>(few_.data(), count_) : std::span<const cl_mem>(more_);
+  }
+
+ private:
+  std::array<cl_mem, 8> few_{};
+  size_t count_ = 0;
+  std::vector<cl_mem> more_;
 };
 
 class Command {
@@ -101,7 +124,7 @@ class Command {
   cl_int run(Call &&call, cl_event *event, cl_bool blocking = CL_FALSE) {
     if (!multi()) {
       Launch l{q_->vendor.get(), q_->slot, false, false, &wait_, (event || tracing() ? &vendor_event_ : nullptr),
-               &mems_};
+               mems_.view()};
       return finish(call(l), event);
     }
     return run_task(Task::Submit(make_submit(std::forward<Call>(call))), event, blocking);
@@ -121,7 +144,7 @@ class Command {
                                                   cl_event *out) mutable -> cl_int {
       std::vector<cl_mem> mems;
       if (cl_int err = prepare(uses, slot, wait, mems); err != CL_SUCCESS) return err;
-      Launch l{vq, slot, true, deferred, &wait, out, &mems};
+      Launch l{vq, slot, true, deferred, &wait, out, mems};
       cl_int err = call(l);
       if (err == CL_SUCCESS) record_all(uses, slot, *out);
       return err;
@@ -138,7 +161,7 @@ class Command {
   cl_command_type type_;
   std::unique_lock<std::mutex> lock_;
   WaitList wait_;
-  std::vector<cl_mem> mems_;  // one-device contexts
+  MemList mems_;              // one-device contexts
   std::vector<Use> uses_;     // multi-device contexts
   std::vector<Ref<_cl_event>> deps_;
   bool follow_all_ = false, barrier_ = false;

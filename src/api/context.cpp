@@ -352,6 +352,8 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  // One-device contexts: straight through, no list to build.
+  if (!q->context->multi() && q->vendor) return vd(q->vendor.get()).clFlush(q->vendor.get());
   for (cl_command_queue v : q->vendor_queues())
     if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
@@ -359,6 +361,9 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  // One-device contexts: straight through, no list to build (a kernel's
+  // round trip is enqueue + finish).
+  if (!q->context->multi() && q->vendor) return vd(q->vendor.get()).clFinish(q->vendor.get());
   if (q->context->multi()) {
     // Commands still waiting for submission first (queue.hpp); the vendor
     // queue then holds all of them.

@@ -433,7 +433,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
     }, event);
   }
   return c.run([=](Launch &l) {
-    std::vector<cl_mem> vmems(l.mems->begin(), l.mems->end());
+    std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
     return l.vendor().clEnqueueMigrateMemObjects(l.vq, num_mem_objects, vmems.data(), flags, l.num_wait(),
                                                  l.wait_list(), l.event);
   }, event);
@@ -523,7 +523,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
     if (!args || at[i] + sizeof(cl_mem) > cb_args) return CL_INVALID_VALUE;
   }
   return c.run([=, copy = copy_bytes(args, cb_args)](Launch &l) mutable {
-    std::vector<cl_mem> vmems(l.mems->begin(), l.mems->end());
+    std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
     std::vector<const void *> locs(num_mem_objects);
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
       std::memcpy(copy.data() + at[i], &vmems[i], sizeof(cl_mem));
