@@ -61,11 +61,11 @@ cl_int WaitList::add_user_list(_cl_context *ctx, cl_uint n, const cl_event *even
   return CL_SUCCESS;
 }
 
-void WaitList::add_from(cl_event vendor_event, size_t from, size_t to) {
-  if (!vendor_event) return;
-  if (from == to) return add(VendorRef<cl_event>::share(vendor_event));
-  if (blocker_ || vendor_status(vendor_event) <= CL_COMPLETE) return;
-  blocker_ = VendorRef<cl_event>::share(vendor_event);
+void WaitList::add_from(const std::shared_ptr<Completion> &done, size_t from, size_t to) {
+  if (!done) return;
+  if (from == to) return add(VendorRef<cl_event>::share(done->vendor_event()));
+  if (blocker_ || done->done()) return;
+  blocker_ = done;
 }
 
 const cl_event *WaitList::data() {

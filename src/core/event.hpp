@@ -60,15 +60,16 @@ class WaitList {
   void add(VendorRef<cl_event> e) {
     if (e) owned_.push_back(std::move(e));
   }
-  // A vendor event of slot `from` that a command on slot `to` must follow.
-  // Another device's event that is not complete yet becomes the blocker:
-  // the command must not be submitted before it completes (see task.hpp).
-  void add_from(cl_event vendor_event, size_t from, size_t to);
-  void block_on(cl_event e) {
-    if (!blocker_) blocker_ = VendorRef<cl_event>::share(e);
+  // What a command on slot `to` must follow, done on slot `from`: on the
+  // same device the vendor orders it (its event joins the list); another
+  // device's work that is not done yet becomes the blocker: the command
+  // must not be submitted before it is (see task.hpp).
+  void add_from(const std::shared_ptr<Completion> &done, size_t from, size_t to);
+  void block_on(std::shared_ptr<Completion> done) {
+    if (!blocker_) blocker_ = std::move(done);
   }
   bool blocked() const { return static_cast<bool>(blocker_); }
-  cl_event blocker() const { return blocker_.get(); }
+  const std::shared_ptr<Completion> &blocker() const { return blocker_; }
   cl_uint size() const { return static_cast<cl_uint>(owned_.size()); }
   // The list in the form vendor enqueue calls take (null when empty).
   const cl_event *data();
@@ -76,7 +77,7 @@ class WaitList {
  private:
   std::vector<VendorRef<cl_event>> owned_;
   std::vector<cl_event> raw_;
-  VendorRef<cl_event> blocker_;
+  std::shared_ptr<Completion> blocker_;
 };
 
 }  // namespace unicl

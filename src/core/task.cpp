@@ -185,10 +185,8 @@ void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
   cl_int err = submit_(slot(), vq, wait, deferred, &out);
   if (err == kBlocked) {
     if (!wait.blocker()) return retry();
-    flush_queue_of(wait.blocker());
-    vendor_completion(VendorRef<cl_event>::share(wait.blocker()))->on_done([self = shared_from_this()](cl_int) {
-      self->retry();
-    });
+    if (cl_event e = wait.blocker()->vendor_event()) flush_queue_of(e);
+    wait.blocker()->on_done([self = shared_from_this()](cl_int) { self->retry(); });
     return;
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);

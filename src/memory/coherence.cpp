@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kPruneEvery = 64;
 
 void add_waits(const std::vector<AccessToken> &tokens, size_t to_slot, WaitList &wait) {
-  for (auto &t : tokens) wait.add_from(t->done->vendor_event(), t->slot, to_slot);
+  for (auto &t : tokens) wait.add_from(t->done, t->slot, to_slot);
 }
 
 

@@ -56,7 +56,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
     if (t->slot == slot) {
       wait.push_back(t->done);
     } else if (!t->done->done()) {
-      outer.block_on(t->done->vendor_event());
+      outer.block_on(t->done);
       return kBlocked;
     }
   }
