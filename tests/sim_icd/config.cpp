@@ -30,14 +30,6 @@ double positive(const std::string &text, const std::string &what) {
   return v;
 }
 
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(s);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
-}
-
 // "key=value key=value ..." after the keyword; every key at most once.
 std::map<std::string, std::string> key_values(std::istringstream &words) {
   std::map<std::string, std::string> kv;
@@ -208,6 +200,14 @@ std::optional<Config> load_config_from_env() {
     std::fprintf(stderr, "unicl-sim: %s: %s; no platform\n", path, e.what());
     return std::nullopt;
   }
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
 }
 
 }  // namespace sim

@@ -58,5 +58,7 @@ CostExpr parse_cost(const std::string &text);
 // The configuration UNICL_SIM_CONFIG names, or nothing (no platform) when it
 // is unset, unreadable or invalid; problems are reported on stderr.
 std::optional<Config> load_config_from_env();
+// The fields of `s` between separators `sep` (configuration and fault lists).
+std::vector<std::string> split(const std::string &s, char sep);
 
 }  // namespace sim

@@ -1,6 +1,7 @@
 #include "fault.hpp"
 
 #include "api.hpp"
+#include "config.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,14 +33,6 @@ constexpr NamedError kErrors[] = {
     SIM_FAULT_ERRORS(SIM_NAMED_ERROR)
 #undef SIM_NAMED_ERROR
 };
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(s);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
-}
 
 Entry entry_named(const std::string &name) {
   for (std::size_t i = 0; i < std::size(kEntryNames); ++i)
