@@ -2,25 +2,12 @@
 // and what it waits for on its own device.
 #include "core/task.hpp"
 
-#include "backend/vendor_callback.hpp"
 #include "core/scheduling.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 
 namespace unicl {
 namespace {
-
-// A completion handed to a vendor, run once: by the vendor's callback or by
-// on_vendor_status when the status is reached during the registration.
-struct PendingCompletion {
-  std::atomic_flag ran;
-  Task::StatusCallback fn;
-  void run(cl_int status) {
-    if (ran.test_and_set(std::memory_order_acq_rel)) return;
-    auto once = std::move(fn);  // nothing held once run, even if never freed
-    once(status);
-  }
-};
 
 // Issues the command of vendor event `e`, which another device waits for:
 // vendors need not run commands that were never flushed (oclgrind does not).
@@ -48,41 +35,12 @@ void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
 
 }  // namespace
 
-cl_int vendor_status(cl_event e) {
-  cl_int s = CL_QUEUED;
-  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
-                                                                                                          : CL_QUEUED;
-}
-
-// A callback registered after the status was reached is called by most
-// vendors, at once, but never by some (oclgrind): the status is read before
-// and again after registering, and the completion runs once, whoever gets
-// there first. A serialized vendor (oclgrind) moves its commands on only
-// inside calls, so holding its lock makes the read and the registration one
-// step: a command cannot complete between them, and the callback is never
-// left registered unreachable.
 cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn) {
-  auto reached = [type](cl_int now) { return now < 0 ? now : type; };
-  auto hold = hold_vendor(e);
-  if (cl_int now = vendor_status(e); now <= type) {
-    if (hold) hold.unlock();
-    fn(reached(now));
-    return CL_SUCCESS;
-  }
-  auto pending = std::make_shared<PendingCompletion>();
-  pending->fn = std::move(fn);
-  cl_int err = set_vendor_event_callback(e, type, [pending](cl_event called, cl_int status) {
-    // A serialized vendor calls back from inside a call of UniCL's, under
-    // its lock: the callback runs from the work queue instead, where it may
-    // take the context mutex (held elsewhere while calling that vendor).
-    if (vendor_serialized(called))
-      return Runtime::get().work_queue().post([pending, status] { pending->run(status); });
-    pending->run(status);
-  });
-  if (err != CL_SUCCESS) return err;
-  if (hold) return CL_SUCCESS;
-  if (cl_int now = vendor_status(e); now <= type) pending->run(reached(now));
-  return CL_SUCCESS;
+  // A serialized vendor's callback comes from inside a call of UniCL's,
+  // under its lock: the run goes to the work queue instead, where it may
+  // take the context mutex (held elsewhere while calling that vendor).
+  return when_vendor_status(e, type, std::move(fn),
+                            [](std::function<void()> run) { Runtime::get().work_queue().post(std::move(run)); });
 }
 
 Task::Task(_cl_command_queue *queue, Submit submit)

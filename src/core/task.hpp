@@ -20,6 +20,7 @@
 #include "core/object.hpp"
 #include "backend/completion.hpp"
 #include "backend/vendor.hpp"
+#include "backend/vendor_status.hpp"
 
 struct _cl_context;
 struct _cl_command_queue;
@@ -130,10 +131,8 @@ class Task : public std::enable_shared_from_this<Task> {
   std::vector<std::function<void()>> listeners_;
 };
 
-// Execution status of a vendor event (CL_QUEUED if it cannot be read).
-cl_int vendor_status(cl_event e);
-// Runs fn(status) once vendor event `e` reaches `type` or fails, from a
-// vendor thread, or at once if it already has.
+// when_vendor_status (backend/vendor_status.hpp) for the core: runs that a
+// serialized vendor would make under its lock go to the work queue.
 cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn);
 
 }  // namespace unicl

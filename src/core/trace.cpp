@@ -8,7 +8,7 @@
 #include "core/task.hpp"
 #include "backend/profiling.hpp"
 #include "backend/vendor.hpp"
-#include "backend/vendor_callback.hpp"
+#include "backend/vendor_status.hpp"
 
 namespace unicl {
 namespace {
@@ -41,12 +41,10 @@ void Trace::add(cl_event e, const std::string &device, const std::string &name, 
 
 void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
   if (!on()) return;
-  auto hold = hold_vendor(e);  // a serialized vendor cannot complete it before the callback is registered
-  if (vendor_status(e) <= CL_COMPLETE) return add(e, device, name, category);
-  set_vendor_event_callback(e, CL_COMPLETE,
-                            [this, device, name = std::move(name), category](cl_event ev, cl_int status) {
-                              if (status == CL_COMPLETE) add(ev, device, name, category);
-                            });
+  // `e` is alive whenever the run is made: at once, or inside its callback.
+  when_vendor_status(e, CL_COMPLETE, [this, e, device, name = std::move(name), category](cl_int status) {
+    if (status == CL_COMPLETE) add(e, device, name, category);
+  });
 }
 
 void Trace::write() {
