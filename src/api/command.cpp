@@ -22,32 +22,33 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
     mems_.push_back(m->replicas[0].get());
     return CL_SUCCESS;
   }
-  uses_.push_back({Ref<_cl_mem>(m), access, false, access, touched});
+  uses_.push_back({Ref<_cl_mem>(m), access, false, access, root_range(m, touched.offset, touched.size),
+                   touched.overwritten});
   return CL_SUCCESS;
 }
 
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
-  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, touched});
+  uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, root_range(m, touched.offset, touched.size),
+                   touched.overwritten});
   return CL_SUCCESS;
 }
 
-cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems) {
+cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, MemList &mems) {
   if (uses.empty()) return CL_SUCCESS;
   // The command's own buffers are the most recently used: eviction spares them.
   uint64_t stamp = ++uses[0].mem->context->use_clock;
   for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
     cl_int err;
-    ByteRange range = root_range(u.mem.get(), u.touched.offset, u.touched.size);
     if (u.host) {
-      err = acquire_host(u.mem.get(), range, u.access, slot, wait);
+      err = acquire_host(u.mem.get(), u.range, u.access, slot, wait);
       mems.push_back(nullptr);
     } else {
       cl_mem rep = nullptr;
       err = replica(u.mem.get(), slot, rep, &wait);
-      if (err == CL_SUCCESS) err = acquire(u.mem.get(), range, slot, u.access, u.touched.overwritten, wait);
+      if (err == CL_SUCCESS) err = acquire(u.mem.get(), u.range, slot, u.access, u.overwritten, wait);
       mems.push_back(rep);
     }
     if (err != CL_SUCCESS) return err;
@@ -59,9 +60,8 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
   if (uses.empty()) return;
   AccessToken token = access_token(done, slot);
   for (auto &u : uses) {
-    ByteRange range = root_range(u.mem.get(), u.touched.offset, u.touched.size);
-    if (u.host) record_host(u.mem.get(), range, u.recorded, token);
-    else record(u.mem.get(), range, u.access, token);
+    if (u.host) record_host(u.mem.get(), u.range, u.recorded, token);
+    else record(u.mem.get(), u.range, u.access, token);
   }
 }
 

@@ -136,21 +136,22 @@ class Command {
     Access access;
     bool host;
     Access recorded;
-    Touched touched;
+    ByteRange range;  // the bytes touched, in the root buffer (root_range)
+    bool overwritten;
   };
   template <class Call>
   auto make_submit(Call call) {
     return [uses = uses_, call = std::move(call)](size_t slot, cl_command_queue vq, WaitList &wait, bool deferred,
                                                   cl_event *out) mutable -> cl_int {
-      std::vector<cl_mem> mems;
+      MemList mems;
       if (cl_int err = prepare(uses, slot, wait, mems); err != CL_SUCCESS) return err;
-      Launch l{vq, slot, true, deferred, &wait, out, mems};
+      Launch l{vq, slot, true, deferred, &wait, out, mems.view()};
       cl_int err = call(l);
       if (err == CL_SUCCESS) record_all(uses, slot, *out);
       return err;
     };
   }
-  static cl_int prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, std::vector<cl_mem> &mems);
+  static cl_int prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, MemList &mems);
   static void record_all(std::vector<Use> &uses, size_t slot, cl_event done);
   cl_int run_task(Task::Submit submit, cl_event *event, cl_bool blocking);
   cl_int finish(cl_int err, cl_event *event);
