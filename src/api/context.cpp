@@ -160,10 +160,10 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
   if (ctx->multi()) {
-    if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
-    if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
     // Coherence tracks a copy per device plus the host copy in one set.
     if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, CL_OUT_OF_RESOURCES);
+    if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
+    if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
     ctx->memory = make_context_memory(ctx->slots.size());
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.

@@ -44,8 +44,7 @@ cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer)
 
 Coherence::Coherence(size_t bytes, size_t slot_count, bool initially_valid_everywhere)
     : ranges(bytes, slot_count + 1,
-             initially_valid_everywhere ? LocationSet::first(slot_count + 1) : LocationSet::only(slot_count)),
-      slots(slot_count) {}
+             initially_valid_everywhere ? LocationSet::first(slot_count + 1) : LocationSet::only(slot_count)) {}
 
 void Coherence::note_access() {
   if (++records_since_prune < kPruneEvery) return;

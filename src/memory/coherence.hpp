@@ -39,9 +39,8 @@ struct Coherence final : Residency {
   Coherence(size_t bytes, size_t slots, bool initially_valid_everywhere);
   RangeCoherence<AccessToken> ranges;
   std::shared_ptr<HostStaging> staging;
-  size_t slots;
   size_t records_since_prune = 0;
-  size_t host() const override { return slots; }
+  size_t host() const override { return ranges.validity().locations() - 1; }
   size_t valid_bytes(size_t location, size_t offset, size_t length) const override {
     return ranges.validity().valid_bytes(location, {offset, length});
   }
