@@ -46,6 +46,8 @@ Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models
   for (auto &s : ctx.slots) {
     Device d;
     d.name = s.device->name;
+    d.upload = PerfModels::link_name(kHostMemory, d.name);
+    d.read_back = PerfModels::link_name(d.name, kHostMemory);
     cl_uint units = 1, mhz = 1000;
     cl_device_id v = s.device->vendor;
     vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
@@ -105,9 +107,9 @@ double Engine::transfer_time(const Task &t, size_t device) const {
       size_t src = 0;
       for (size_t d = 1; d < devices_.size(); ++d)
         if (m->bytes_valid_on(d) > m->bytes_valid_on(src)) src = d;
-      total += models_.transfer_time(PerfModels::link_name(devices_[src].name, PerfModels::kHost), missing - host_has);
+      total += models_.transfer_time(devices_[src].read_back, missing - host_has);
     }
-    total += models_.transfer_time(PerfModels::link_name(PerfModels::kHost, devices_[device].name), missing);
+    total += models_.transfer_time(devices_[device].upload, missing);
   }
   return total;
 }

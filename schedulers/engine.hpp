@@ -59,6 +59,9 @@ class Engine final : public ContextScheduler, public SchedulingView {
 
   struct Device {
     std::string name;     // the vendor's device name, the models' key
+    // The models' keys of its links from and to host memory, made once:
+    // transfer predictions run for every candidate device of every command.
+    std::string upload, read_back;
     double speed = 1;     // compute units x clock, a first guess
     size_t in_flight = 0;
     double busy_until = 0;

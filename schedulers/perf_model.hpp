@@ -36,10 +36,9 @@ class PerfModels {
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
   double transfer_time(const std::string &link, size_t bytes);
   void record_transfer(const std::string &link, size_t bytes, double seconds);
-  // The key of the link from memory `src` to memory `dst`: device names, or
-  // kHost for host memory.
+  // The key of the link from memory `src` to memory `dst` (device names, or
+  // the core's kHostMemory for host memory).
   static std::string link_name(const std::string &src, const std::string &dst) { return src + " -> " + dst; }
-  static constexpr const char *kHost = "host";
   // Merges the samples recorded since the last save into the cache file.
   void save();
   const std::string &path() const { return file_; }

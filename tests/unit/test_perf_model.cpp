@@ -114,7 +114,7 @@ TEST_CASE("The link model: guessed until measured, latency from small transfers,
 TEST_CASE("Links are directed: each way between two memories has its own model") {
   unit::TempDir dir;
   PerfModels m(dir.path() + "/models.tsv");
-  auto up = PerfModels::link_name(PerfModels::kHost, "gpu"), down = PerfModels::link_name("gpu", PerfModels::kHost);
+  auto up = PerfModels::link_name("host", "gpu"), down = PerfModels::link_name("gpu", "host");
   CHECK(up != down);
   m.record_transfer(up, static_cast<size_t>(kMiB), 20e-6 + kMiB / 1e9);
   CHECK(m.transfer_time(up, static_cast<size_t>(kMiB)) == Approx(20e-6 + kMiB / 1e9));
