@@ -104,9 +104,9 @@ double Engine::transfer_time(const Task &t, size_t device) const {
     // most of the buffer, through the host.
     size_t host_has = m->bytes_valid_on(m->root()->coherence->host());
     if (missing > host_has) {
-      size_t src = 0;
+      size_t src = 0, src_has = m->bytes_valid_on(0);
       for (size_t d = 1; d < devices_.size(); ++d)
-        if (m->bytes_valid_on(d) > m->bytes_valid_on(src)) src = d;
+        if (size_t has = m->bytes_valid_on(d); has > src_has) src = d, src_has = has;
       total += models_.transfer_time(devices_[src].read_back, missing - host_has);
     }
     total += models_.transfer_time(devices_[device].upload, missing);
