@@ -164,7 +164,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, CL_OUT_OF_RESOURCES);
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
     if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
-    ctx->memory = make_context_memory(ctx->slots.size());
+    ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {

@@ -22,9 +22,4 @@ struct ContextMemory {
   std::vector<EvictionOrder> eviction;
 };
 
-// Made when a multi-device context is created.
-inline std::shared_ptr<ContextMemory> make_context_memory(size_t slots) {
-  return std::make_shared<ContextMemory>(slots);
-}
-
 }  // namespace unicl
