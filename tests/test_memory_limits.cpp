@@ -191,3 +191,50 @@ TEST_CASE("memory limits past what size_t holds are CL_INVALID_PROPERTY", "[memo
                            "basic=inf", "64K,pthread=99999999999999999999999G"})
     expect_refused(spec);
 }
+
+// A program cycling over more buffers than a device holds: least recently
+// used eviction would miss on every launch (each writes back the buffer it
+// evicts and uploads its own: 2 buffers moved per launch); UniCL notices the
+// evicted buffers coming back and keeps most of the cycle resident.
+TEST_CASE("a cycle over more buffers than fit moves less than one miss per launch", "[memory]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  constexpr size_t kBuffers = 16, kFit = 4;  // a device holds 4 of the 16
+  cl::Context ctx = limited_context(devices, kFit * kBytes);
+  cl::CommandQueue queue(ctx, devices[0]);
+  cl::Program program = cltest::build(ctx, kSource);
+  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
+  std::vector<cl::Buffer> buffers;
+  for (size_t b = 0; b < kBuffers; ++b) {
+    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 31 + i);
+    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
+  }
+  cl::Kernel k(program, "bump");
+  auto moved = [&] {
+    cl_ulong n = 0;
+    REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_BYTES_MOVED_UNICL, sizeof n, &n, nullptr) == CL_SUCCESS);
+    return n;
+  };
+  constexpr int kPasses = 6;
+  cl_ulong before_last_passes = 0;
+  for (int pass = 0; pass < kPasses; ++pass) {
+    if (pass == kPasses - 2) before_last_passes = moved();
+    for (size_t b = 0; b < kBuffers; ++b) {
+      k.setArg(0, buffers[b]);
+      k.setArg(1, static_cast<cl_uint>(pass));
+      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount));
+      for (auto &v : host[b]) v = v * 5u + static_cast<cl_uint>(pass);
+    }
+    queue.finish();
+  }
+  // The last two passes, once the order has adapted.
+  cl_ulong per_pass = (moved() - before_last_passes) / 2;
+  cl_ulong every_launch_missing = 2 * kBuffers * kBytes;
+  INFO("bytes moved per pass: " << per_pass << ", one miss per launch: " << every_launch_missing);
+  CHECK(per_pass < every_launch_missing);
+  for (size_t b = 0; b < kBuffers; ++b) {
+    std::vector<cl_uint> out(kCount);
+    queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, out.data());
+    INFO("buffer " << b);
+    CHECK(out == host[b]);
+  }
+}
