@@ -19,9 +19,9 @@ size_t bytes_of(_cl_mem *m) { return m->device_bytes(); }
 // device runs work-groups of several at once) then shows its throughput,
 // not the latency of one command among others. `last_end`: the latest end
 // seen on the device, in its profiling clock.
-double exclusive_seconds(cl_event e, uint64_t &last_end) {
-  cl_ulong start = 0, end = 0;
-  if (!profiling_times(e, start, end)) return -1;
+double exclusive_seconds(const Task::Times &times, uint64_t &last_end) {
+  if (!times.known) return -1;
+  cl_ulong start = times.start, end = times.end;
   cl_ulong from = std::max(start, std::min(last_end, end));
   last_end = std::max(last_end, end);
   return static_cast<double>(end - from) * 1e-9;
@@ -257,6 +257,13 @@ void Engine::settled(const std::shared_ptr<Task> &t) {
 // task holds a reference to its context until it is destroyed, and the
 // task is held by the completion list until drained.
 void Engine::completed(std::shared_ptr<Task> t) {
+  // A profiling query is a vendor call: outside the context lock (this runs
+  // inside it when the task was done already when it settled).
+  VendorCallScope::defer([this, t = std::move(t)]() mutable { timed(std::move(t)); });
+}
+
+void Engine::timed(std::shared_ptr<Task> t) {
+  if (t->state() == CL_SUBMITTED) t->times.known = t->completion()->times(t->times.start, t->times.end);
   std::lock_guard lock(completions_mutex_);
   completions_.push_back(std::move(t));
   if (drain_posted_) return;
@@ -266,7 +273,7 @@ void Engine::completed(std::shared_ptr<Task> t) {
 
 void Engine::drain_completions() {
   std::vector<std::shared_ptr<Task>> done;  // destroyed after the unlock: freeing tasks needs no context lock
-  std::lock_guard lock(ctx_.mutex);
+  ContextLock lock(ctx_);
   {
     std::lock_guard c(completions_mutex_);
     done.swap(completions_);
@@ -282,7 +289,7 @@ void Engine::finished(Task &t) {
   if (d.in_flight == 0) d.busy_until = now();
   if (t.state() == CL_SUBMITTED && !t.work.kernel.empty())
     models_.record_kernel(t.work.kernel, d.name, t.work.items,
-                                          exclusive_seconds(t.vendor_event(), d.last_end));
+                                          exclusive_seconds(t.times, d.last_end));
   dispatch(true);
 }
 

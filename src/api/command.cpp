@@ -5,7 +5,7 @@
 namespace unicl {
 
 Command::Command(_cl_command_queue *q, cl_command_type type) : q_(q), ctx_(*q->context), type_(type) {
-  if (ctx_.multi()) lock_ = std::unique_lock(ctx_.mutex);
+  if (ctx_.multi()) lock_.emplace(ctx_);
 }
 
 cl_int Command::wait_for(cl_uint n, const cl_event *events) {
@@ -19,7 +19,7 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
   if (!multi()) {
-    mems_.push_back(m->replicas[0].get());
+    mems_.push_back(m->replicas[0]->get());
     return CL_SUCCESS;
   }
   uses_.push_back({Ref<_cl_mem>(m), access, false, access, root_range(m, touched.offset, touched.size),
@@ -35,28 +35,28 @@ cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touch
   return CL_SUCCESS;
 }
 
-cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, MemList &mems) {
+cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait,
+                        std::vector<std::shared_ptr<DeviceCopy>> &copies) {
   if (uses.empty()) return CL_SUCCESS;
   // The command's own buffers are the most recently used: eviction spares them.
   uint64_t stamp = ++uses[0].mem->context->use_clock;
   for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
     cl_int err;
+    std::shared_ptr<DeviceCopy> copy;
     if (u.host) {
       err = acquire_host(u.mem.get(), u.range, u.access, slot, wait);
-      mems.push_back(nullptr);
     } else {
-      cl_mem rep = nullptr;
-      err = replica(u.mem.get(), slot, rep, &wait);
+      err = replica(u.mem.get(), slot, copy, &wait);
       if (err == CL_SUCCESS) err = acquire(u.mem.get(), u.range, slot, u.access, u.overwritten, wait);
-      mems.push_back(rep);
     }
+    copies.push_back(std::move(copy));
     if (err != CL_SUCCESS) return err;
   }
   return wait.blocked() ? kBlocked : CL_SUCCESS;
 }
 
-void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
+void Command::record_all(std::vector<Use> &uses, size_t slot, const std::shared_ptr<Completion> &done) {
   if (uses.empty()) return;
   AccessToken token = access_token(done, slot);
   for (auto &u : uses) {
@@ -65,8 +65,8 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, cl_event done) {
   }
 }
 
-cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking) {
-  auto task = std::make_shared<Task>(q_, std::move(submit));
+cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
+  auto task = std::make_shared<Task>(q_, std::move(plan));
   task->work = std::move(work_);
   task->type = type_;
   for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
@@ -75,9 +75,9 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
     else task->depend_on(e.get());
   }
   // Earlier commands of the same queue it must follow (see queue.hpp): on a
-  // device queue only those not yet submitted, since the vendor queue
-  // orders the rest; on a scheduled queue every unfinished one, since the
-  // next command may go to another device.
+  // device queue only those not yet planned, since the device's issue
+  // order and the vendor queue order the rest; on a scheduled queue every
+  // unfinished one, since the next command may go to another device.
   auto pending = [](const std::shared_ptr<Task> &t) { return t && t->state() == CL_QUEUED; };
   auto follow = [&](const std::shared_ptr<Task> &t) {
     return pending(t) || (t && q_->scheduled && t->status() != CL_COMPLETE);
@@ -87,9 +87,11 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
     for (auto &t : q_->since_barrier)
       if (follow(t)) task->depend_on(t);
   if (cl_int err = task->start(); err != CL_SUCCESS) {
-    lock_.unlock();  // run() returns unlocked on every path: error paths may take the lock again
+    lock_->unlock();  // run() returns unlocked on every path: error paths may take the lock again
     return err;
   }
+  bool planned_now = task->state() != CL_QUEUED;
+  std::shared_ptr<Task> last_before = q_->last;
   if (q_->in_order() || barrier_) {
     q_->last = task;
     q_->since_barrier.clear();
@@ -104,9 +106,32 @@ cl_int Command::run_task(Task::Submit submit, cl_event *event, cl_bool blocking)
     }
     q_->since_barrier.push_back(task);
   }
-  if (event) *event = make_task_event(q_, type_, task).detach();
-  lock_.unlock();
-  return blocking ? task->wait() : CL_SUCCESS;
+  lock_->unlock();  // the command is issued here, when it was planned at once
+  if (cl_int s = task->state(); planned_now && s < 0) {
+    // The vendor refused it: like a command whose enqueue failed, it never
+    // was in the queue (a barrier's list is not restored: nothing depends
+    // on the commands it ordered more than on the barrier's predecessor).
+    ContextLock relock(ctx_);
+    if (q_->last == task) q_->last = last_before;
+    std::erase(q_->since_barrier, task);
+    return s;
+  }
+  if (on_later_failure_)
+    task->on_status(CL_COMPLETE, [fn = std::move(on_later_failure_)](cl_int status) {
+      if (status < 0) fn(status);
+    });
+  if (!blocking) {
+    if (event) *event = make_task_event(q_, type_, task).detach();
+    return CL_SUCCESS;
+  }
+  if (task->wait() == CL_SUCCESS) {
+    if (event) *event = make_task_event(q_, type_, task).detach();
+    return CL_SUCCESS;
+  }
+  // A blocking call whose command failed returns the failure (its own
+  // error, or that of what it waited for) and no event.
+  cl_int s = task->state();
+  return s < 0 ? s : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 }
 
 bool Command::tracing() { return Runtime::get().trace().on(); }

@@ -4,13 +4,16 @@
 // One-device contexts: the call runs at once on the queue's vendor queue,
 // with handles and events translated (plain pass-through).
 // Multi-device contexts: the command becomes a task (task.hpp). When it is
-// submitted, its memory objects are made valid on its device (transfers
-// included), the call runs with that device's replicas, and the accesses
-// are recorded for coherence. The call may therefore run later, from the
-// work queue: it must own copies of everything it reads.
+// planned (under the context lock), its memory objects are made valid on
+// its device (transfers planned) and its accesses recorded for coherence;
+// the call is issued after the lock is released, with that device's
+// replicas. The call may therefore run later, from another thread: it
+// must own copies of everything it reads.
 #pragma once
 #include <array>
 #include <mutex>
+#include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -110,6 +113,9 @@ class Command {
     barrier_ = barrier;
   }
   bool multi() const { return ctx_.multi(); }
+  // Multi-device contexts: runs fn(error) if the command, enqueued, fails
+  // later (its enqueue call could not report it), from the work queue.
+  void on_later_failure(std::function<void(cl_int)> fn) { on_later_failure_ = std::move(fn); }
   // What a scheduling policy should know of a kernel launch.
   void describe_launch(std::string kernel, size_t items, std::vector<bool> runnable) {
     work_.kernel = std::move(kernel);
@@ -127,7 +133,7 @@ class Command {
                mems_.view()};
       return finish(call(l), event);
     }
-    return run_task(Task::Submit(make_submit(std::forward<Call>(call))), event, blocking);
+    return run_task(Task::Plan(make_plan(std::forward<Call>(call))), event, blocking);
   }
 
  private:
@@ -139,28 +145,39 @@ class Command {
     ByteRange range;  // the bytes touched, in the root buffer (root_range)
     bool overwritten;
   };
+  // The task's plan: prepares and records the uses on the slot, then hands
+  // the call, with the device copies it needs, to the issue step.
   template <class Call>
-  auto make_submit(Call call) {
-    return [uses = uses_, call = std::move(call)](size_t slot, cl_command_queue vq, WaitList &wait, bool deferred,
-                                                  cl_event *out) mutable -> cl_int {
-      MemList mems;
-      if (cl_int err = prepare(uses, slot, wait, mems); err != CL_SUCCESS) return err;
-      Launch l{vq, slot, true, deferred, &wait, out, mems.view()};
-      cl_int err = call(l);
-      if (err == CL_SUCCESS) record_all(uses, slot, *out);
-      return err;
+  auto make_plan(Call call) {
+    return [uses = uses_, call = std::move(call)](size_t slot, WaitList &wait, const std::shared_ptr<Completion> &done,
+                                                  Task::Issue &issue) mutable -> cl_int {
+      std::vector<std::shared_ptr<DeviceCopy>> copies;
+      if (cl_int err = prepare(uses, slot, wait, copies); err != CL_SUCCESS) return err;
+      record_all(uses, slot, done);
+      issue = [copies = std::move(copies), call = std::move(call)](size_t slot, cl_command_queue vq, WaitList &wait,
+                                                                  bool deferred, cl_event *out) mutable -> cl_int {
+        MemList mems;
+        for (auto &c : copies) {
+          if (c && !c->get()) return c->error.load();  // the vendor refused to make it
+          mems.push_back(c ? c->get() : nullptr);
+        }
+        Launch l{vq, slot, true, deferred, &wait, out, mems.view()};
+        return call(l);
+      };
+      return CL_SUCCESS;
     };
   }
-  static cl_int prepare(std::vector<Use> &uses, size_t slot, WaitList &wait, MemList &mems);
-  static void record_all(std::vector<Use> &uses, size_t slot, cl_event done);
-  cl_int run_task(Task::Submit submit, cl_event *event, cl_bool blocking);
+  static cl_int prepare(std::vector<Use> &uses, size_t slot, WaitList &wait,
+                        std::vector<std::shared_ptr<DeviceCopy>> &copies);
+  static void record_all(std::vector<Use> &uses, size_t slot, const std::shared_ptr<Completion> &done);
+  cl_int run_task(Task::Plan plan, cl_event *event, cl_bool blocking);
   cl_int finish(cl_int err, cl_event *event);
   static bool tracing();
 
   _cl_command_queue *q_;
   _cl_context &ctx_;
   cl_command_type type_;
-  std::unique_lock<std::mutex> lock_;
+  std::optional<ContextLock> lock_;  // multi-device contexts
   WaitList wait_;
   MemList mems_;              // one-device contexts
   std::vector<Use> uses_;     // multi-device contexts
@@ -168,6 +185,7 @@ class Command {
   bool follow_all_ = false, barrier_ = false;
   Task::Work work_;
   cl_event vendor_event_ = nullptr;
+  std::function<void(cl_int)> on_later_failure_;
 };
 
 }  // namespace unicl

@@ -19,6 +19,7 @@ cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
     out = vendor.get();
     return CL_SUCCESS;
   }
+  std::lock_guard lock(per_slot_mutex);
   if (per_slot.empty()) per_slot.resize(context->slots.size());
   auto &q = per_slot[slot];
   if (!q) {
@@ -37,8 +38,7 @@ cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
 std::vector<cl_command_queue> _cl_command_queue::vendor_queues() {
   std::vector<cl_command_queue> out;
   if (vendor) out.push_back(vendor.get());
-  std::unique_lock lock(context->mutex, std::defer_lock);
-  if (context->multi()) lock.lock();
+  std::lock_guard lock(per_slot_mutex);
   for (auto &q : per_slot)
     if (q) out.push_back(q.get());
   return out;
@@ -241,7 +241,7 @@ cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, void(CL_CA
                                                   void *user_data) {
   if (!live(context)) return CL_INVALID_CONTEXT;
   if (!pfn_notify) return CL_INVALID_VALUE;
-  std::lock_guard lock(context->mutex);
+  ContextLock lock(*context);
   context->destructors.emplace_back(pfn_notify, user_data);
   return CL_SUCCESS;
 }
@@ -369,7 +369,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     // queue then holds all of them.
     std::vector<std::shared_ptr<Task>> pending;
     {
-      std::lock_guard lock(q->context->mutex);
+      ContextLock lock(*q->context);
       if (q->last) pending.push_back(q->last);
       pending.insert(pending.end(), q->since_barrier.begin(), q->since_barrier.end());
     }

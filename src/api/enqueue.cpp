@@ -47,19 +47,27 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   _cl_mem::HostMapping mapping{ptr, access, touched.offset, touched.size};
   m->host_maps.push_back(mapping);
   m->map_count.fetch_add(1);
+  // Once, whichever path finds the failure first.
+  auto unmap = [ctx = Ref<_cl_context>(q->context), mem = Ref<_cl_mem>(m), mapping,
+                once = std::make_shared<std::atomic_flag>()] {
+    if (once->test_and_set()) return;
+    ContextLock lock(*ctx);
+    auto it = std::find(mem->host_maps.begin(), mem->host_maps.end(), mapping);
+    if (it != mem->host_maps.end()) {
+      mem->host_maps.erase(it);
+      mem->map_count.fetch_sub(1);
+    }
+  };
+  // A map that fails after its enqueue call returned (a read-back it needs
+  // failed on its device) was never mapped either.
+  c.on_later_failure([unmap](cl_int) { unmap(); });
   err = c.run([](Launch &l) { return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event); },
               event, blocking);
   if (err == CL_SUCCESS) {
     set_error(errcode_ret, CL_SUCCESS);
     return ptr;
   }
-  // Not mapped after all.
-  std::lock_guard lock(q->context->mutex);
-  auto it = std::find(m->host_maps.begin(), m->host_maps.end(), mapping);
-  if (it != m->host_maps.end()) {
-    m->host_maps.erase(it);
-    m->map_count.fetch_sub(1);
-  }
+  unmap();  // not mapped after all
   return fail(errcode_ret, err);
 }
 
@@ -397,7 +405,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
     }, event);
     if (err != CL_SUCCESS) {
       // Still mapped: the unmap was not enqueued.
-      std::lock_guard lock(q->context->mutex);
+      ContextLock lock(*q->context);
       m->host_maps.push_back(mapping);
       m->map_count.fetch_add(1);
     }
@@ -482,7 +490,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   c.describe_launch(k->name, items, std::move(runnable));
   return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
     cl_kernel vk = nullptr;
-    if (cl_int err = launch_kernel(kernel.get(), args, l.slot, vk); err != CL_SUCCESS) return err;
+    if (cl_int err = launch_kernel(kernel.get(), args, l.mems, l.slot, vk); err != CL_SUCCESS) return err;
     return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, o.get(), g.get(), lw.get(), l.num_wait(), l.wait_list(),
                                              l.event);
   }, event);

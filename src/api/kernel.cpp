@@ -128,7 +128,7 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
       // the device's replica may not exist before.
       continue;
     } else if (is_mem && arg.mem) {
-      cl_mem rep = arg.mem->replicas[s].get();
+      cl_mem rep = arg.mem->replicas[s]->get();
       err = vd(vk).clSetKernelArg(vk, index, size, &rep);
     } else if (is_mem) {
       cl_mem none = nullptr;
@@ -151,7 +151,8 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
 
 }  // namespace
 
-cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out) {
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
+                     cl_kernel &out) {
   std::lock_guard lock(k->mutex);
   if (k->launch_per_slot.empty()) k->launch_per_slot.resize(k->per_slot.size());
   auto &dk = k->launch_per_slot[slot];
@@ -163,6 +164,7 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t sl
     dk = VendorRef<cl_kernel>::adopt(vk);
   }
   cl_kernel vk = dk.get();
+  size_t next_mem = 0;
   for (cl_uint i = 0; i < args.size(); ++i) {
     const ArgValue &a = args[i];
     if (!a.set) continue;
@@ -172,8 +174,9 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t sl
     bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
     cl_int err;
     if (a.mem) {
-      cl_mem rep;
-      if ((err = replica(a.mem, slot, rep)) != CL_SUCCESS) return err;
+      // The launch's device copies, in the order of its memory arguments.
+      if (next_mem >= mems.size()) return CL_INVALID_KERNEL_ARGS;
+      cl_mem rep = mems[next_mem++];
       err = vd(vk).clSetKernelArg(vk, i, a.size, &rep);
     } else if (sampler && given) {
       auto *smp = static_cast<cl_sampler>(given);

@@ -60,7 +60,7 @@ cl_int single_slot_create(_cl_mem &m, Create &&create) {
   cl_int err = CL_SUCCESS;
   cl_mem v = create(m.context->vendor(0), &err);
   if (err != CL_SUCCESS) return err;
-  m.replicas[0] = VendorRef<cl_mem>::adopt(v);
+  m.replicas[0] = std::make_shared<DeviceCopy>(VendorRef<cl_mem>::adopt(v));
   return register_replica(&m, 0, v);
 }
 
@@ -114,7 +114,7 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
   }
   if (!context->multi()) {
     cl_image_desc d = *desc;
-    if (buffer) d.buffer = buffer->replicas[0].get();
+    if (buffer) d.buffer = buffer->replicas[0]->get();
     cl_int err = single_slot_create(*m, [&](cl_context v, cl_int *e) {
       return vd(v).clCreateImage(v, flags, format, &d, host_ptr, e);
     });
@@ -123,14 +123,18 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
     if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
     // Images are made on every device at once so each vendor checks the
     // format and sizes now, as the spec wants errors at creation.
-    std::lock_guard lock(context->mutex);
-    for (size_t s = 0; s < context->slots.size(); ++s) {
-      cl_mem rep;
-      if (cl_int err = replica(m.get(), s, rep); err != CL_SUCCESS) return fail(errcode_ret, err);
-    }
+    {
+      ContextLock lock(*context);
+      for (size_t s = 0; s < context->slots.size(); ++s) {
+        std::shared_ptr<DeviceCopy> rep;
+        if (cl_int err = replica(m.get(), s, rep); err != CL_SUCCESS) return fail(errcode_ret, err);
+      }
+    }  // made here, once the lock is released
+    for (auto &rep : m->replicas)
+      if (cl_int err = rep->error.load(); err != CL_SUCCESS) return fail(errcode_ret, err);
   }
   if (m->replicas[0]) {
-    cl_mem v = m->replicas[0].get();
+    cl_mem v = m->replicas[0]->get();
     vd(v).clGetMemObjectInfo(v, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
   }
   return hand_out(std::move(m), errcode_ret);
@@ -218,7 +222,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   m->size = region->size;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = static_cast<std::byte *>(buffer->host_ptr) + region->origin;
   if (!ctx->multi()) {
-    cl_mem parent_v = buffer->replicas[0].get();
+    cl_mem parent_v = buffer->replicas[0]->get();
     cl_int err = single_slot_create(*m, [&](cl_context, cl_int *e) {
       return vd(parent_v).clCreateSubBuffer(parent_v, flags, type, info, e);
     });
@@ -322,7 +326,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
     case CL_IMAGE_NUM_SAMPLES: return info_value<cl_uint>(size, value, size_ret, 0);
     case CL_IMAGE_ROW_PITCH:
     case CL_IMAGE_SLICE_PITCH: {
-      cl_mem v = m->replicas[0].get();
+      cl_mem v = m->replicas[0]->get();
       size_t pitch = 0;
       if (cl_int err = vd(v).clGetImageInfo(v, param, sizeof pitch, &pitch, nullptr); err != CL_SUCCESS) return err;
       // Some vendors (oclgrind) echo the pitch the application passed,
@@ -331,7 +335,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
       return info_value(size, value, size_ret, pitch);
     }
     default: {
-      cl_mem v = m->replicas[0].get();
+      cl_mem v = m->replicas[0]->get();
       return vd(v).clGetImageInfo(v, param, size, value, size_ret);
     }
   }

@@ -8,36 +8,186 @@
 namespace unicl {
 namespace {
 
-class VendorCompletion final : public Completion {
+// Learns of the end of its vendor event once, through one vendor callback
+// registered when it is made (outside any context lock), and answers from
+// then on from its own state: under a context lock, where no vendor may be
+// called, whether it is done and who waits for it are plain reads.
+class VendorCompletion final : public Completion, public std::enable_shared_from_this<VendorCompletion> {
  public:
-  explicit VendorCompletion(VendorRef<cl_event> event) : event_(std::move(event)) {}
+  VendorCompletion(VendorRef<cl_event> event, VendorRef<cl_command_queue> queue)
+      : event_(std::move(event)), queue_(std::move(queue)) {}
+
+  void watch() {
+    cl_int err = when_vendor_status(event_.get(), CL_COMPLETE,
+                                    [self = shared_from_this()](cl_int status) { self->finish(status); });
+    if (err != CL_SUCCESS) {
+      cl_int now = vendor_status(event_.get());  // no wake-up will come: tell what is known now
+      finish(now <= CL_COMPLETE ? (now < 0 ? now : CL_COMPLETE) : err);
+    }
+  }
 
   cl_int status() const override {
-    if (finished_.load(std::memory_order_acquire)) return CL_COMPLETE;
+    if (cl_int s = final_.load(std::memory_order_acquire); s != kRunning) return s;
+    // Inside a context lock the vendor is not asked: not done is all that
+    // matters there. Elsewhere (the application's status query) it is.
+    if (VendorCallScope::inside()) return CL_SUBMITTED;
     cl_int s = vendor_status(event_.get());
-    if (s == CL_COMPLETE) finished_.store(true, std::memory_order_release);
-    return s;
+    return s <= CL_COMPLETE ? CL_SUBMITTED : s;  // the end is reported by finish(), once
   }
 
   void on_done(std::function<void(cl_int)> fn) override {
-    if (cl_int err = when_vendor_status(event_.get(), CL_COMPLETE, fn); err != CL_SUCCESS) {
-      cl_int now = status();  // no wake-up will come: tell what is known now
-      fn(now <= CL_COMPLETE ? (now < 0 ? now : CL_COMPLETE) : err);
+    {
+      std::lock_guard lock(mutex_);
+      if (final_.load(std::memory_order_acquire) == kRunning) {
+        waiting_.push_back(std::move(fn));
+        return;
+      }
     }
+    fn(final_.load(std::memory_order_acquire));
   }
 
   bool times(cl_ulong &start, cl_ulong &end) const override { return profiling_times(event_.get(), start, end); }
   cl_event vendor_event() const override { return event_.get(); }
+  void flush() override {
+    if (final_.load(std::memory_order_acquire) == kRunning) vd(queue_.get()).clFlush(queue_.get());
+  }
+  cl_int wait() override {
+    if (cl_int s = final_.load(std::memory_order_acquire); s != kRunning) return s;
+    cl_event e = event_.get();
+    if (vd(e).clWaitForEvents(1, &e) != CL_SUCCESS) {
+      cl_int s = vendor_status(e);
+      return s < 0 ? s : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    }
+    cl_int s = vendor_status(e);
+    return s < 0 ? s : CL_COMPLETE;
+  }
 
  private:
+  static constexpr cl_int kRunning = 1;  // not final yet (any value above CL_COMPLETE)
+  void finish(cl_int status) {
+    std::vector<std::function<void(cl_int)>> waiting;
+    {
+      std::lock_guard lock(mutex_);
+      final_.store(status < 0 ? status : CL_COMPLETE, std::memory_order_release);
+      waiting.swap(waiting_);
+    }
+    for (auto &fn : waiting) fn(final_.load(std::memory_order_acquire));
+  }
+
   VendorRef<cl_event> event_;
-  mutable std::atomic<bool> finished_{false};
+  VendorRef<cl_command_queue> queue_;  // held: an event does not keep its queue alive
+  std::atomic<cl_int> final_{kRunning};
+  std::mutex mutex_;
+  std::vector<std::function<void(cl_int)>> waiting_;
 };
 
 }  // namespace
 
-std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event) {
-  return std::make_shared<VendorCompletion>(std::move(event));
+std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event, VendorRef<cl_command_queue> queue) {
+  auto c = std::make_shared<VendorCompletion>(std::move(event), std::move(queue));
+  c->watch();
+  return c;
+}
+
+void PendingCompletion::fulfil(std::shared_ptr<Completion> issued) {
+  std::vector<std::function<void()>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    issued_ = std::move(issued);
+    waiting.swap(waiting_);
+  }
+  issued_cv_.notify_all();
+  for (auto &fn : waiting) fn();
+}
+
+void PendingCompletion::fail(cl_int error) {
+  std::vector<std::function<void()>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    error_ = error < 0 ? error : CL_OUT_OF_RESOURCES;
+    waiting.swap(waiting_);
+  }
+  issued_cv_.notify_all();
+  for (auto &fn : waiting) fn();
+}
+
+void PendingCompletion::withdraw(cl_int error) {
+  {
+    std::lock_guard lock(mutex_);
+    withdrawn_ = true;
+  }
+  fail(error);
+}
+
+bool PendingCompletion::withdrawn() const {
+  std::lock_guard lock(mutex_);
+  return withdrawn_;
+}
+
+void PendingCompletion::when_issued(std::function<void()> fn) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!issued_ && error_ == CL_SUCCESS) {
+      waiting_.push_back(std::move(fn));
+      return;
+    }
+  }
+  fn();
+}
+
+bool PendingCompletion::issued() const {
+  std::lock_guard lock(mutex_);
+  return issued_ || error_ != CL_SUCCESS;
+}
+
+bool PendingCompletion::refused() const {
+  std::lock_guard lock(mutex_);
+  return error_ != CL_SUCCESS;
+}
+
+std::shared_ptr<Completion> PendingCompletion::inner() const {
+  std::lock_guard lock(mutex_);
+  return issued_;
+}
+
+cl_int PendingCompletion::status() const {
+  std::lock_guard lock(mutex_);
+  if (issued_) return issued_->status();
+  return error_ != CL_SUCCESS ? error_ : CL_QUEUED;
+}
+
+void PendingCompletion::on_done(std::function<void(cl_int)> fn) {
+  // `this` is safe: the waiting list runs only from this object's own
+  // fulfil() or fail(), or at once.
+  when_issued([this, fn = std::move(fn)]() mutable {
+    if (auto issued = inner()) return issued->on_done(std::move(fn));
+    fn(status());
+  });
+}
+
+bool PendingCompletion::times(cl_ulong &start, cl_ulong &end) const {
+  auto issued = inner();
+  return issued && issued->times(start, end);
+}
+
+void PendingCompletion::flush() {
+  if (auto issued = inner()) issued->flush();
+}
+
+cl_event PendingCompletion::vendor_event() const {
+  auto issued = inner();
+  return issued ? issued->vendor_event() : nullptr;
+}
+
+cl_int PendingCompletion::wait() {
+  std::shared_ptr<Completion> issued;
+  {
+    std::unique_lock lock(mutex_);
+    issued_cv_.wait(lock, [this] { return issued_ || error_ != CL_SUCCESS; });
+    if (!issued_) return error_;
+    issued = issued_;
+  }
+  return issued->wait();
 }
 
 }  // namespace unicl

@@ -4,8 +4,11 @@
 // node) fit the same edges. The local backend's completions wrap a vendor
 // event.
 #pragma once
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "backend/vendor.hpp"
 
@@ -29,9 +32,59 @@ class Completion {
   // later command on the same device puts in its wait list); null for
   // completions of other backends.
   virtual cl_event vendor_event() const = 0;
+  // Blocks until done: CL_COMPLETE or the error.
+  virtual cl_int wait() = 0;
+  // Runs fn() once the work has reached its device (vendor_event() is then
+  // set, or the work was refused): at once for work issued directly.
+  virtual void when_issued(std::function<void()> fn) { fn(); }
+  // Failed before reaching its device, and the failure was reported to
+  // whoever asked for the work (an enqueue call's error): it never
+  // happened, so what waits for it need not fail.
+  virtual bool withdrawn() const { return false; }
+  // Makes sure the device runs the work (some vendors run commands only
+  // when their queue is flushed); nothing before it is issued.
+  virtual void flush() = 0;
 };
 
-// The completion of a local vendor command.
-std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event);
+// The completion of a local vendor command, issued on `queue`. Made
+// outside any context lock: it registers its one vendor callback then.
+std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event, VendorRef<cl_command_queue> queue);
+
+// The completion of work planned under a context lock and issued to its
+// device after the lock is released (IssueQueue): CL_QUEUED until then.
+// Whatever waits for it may do so from the moment it is planned.
+class PendingCompletion final : public Completion {
+ public:
+  // The work was issued: `issued` is its completion from now on.
+  void fulfil(std::shared_ptr<Completion> issued);
+  // The work could not be issued (the device refused it): done, with
+  // `error`; what waits for it fails. withdraw() is the same for work
+  // whose failure was reported at once: what waits for it goes on.
+  void fail(cl_int error);
+  void withdraw(cl_int error);
+  bool withdrawn() const override;
+  // Runs fn() once fulfilled or failed (at once if it is).
+  void when_issued(std::function<void()> fn) override;
+  // Fulfilled or failed.
+  bool issued() const;
+  // Failed before anything ran on the device: nothing to order after.
+  bool refused() const;
+
+  cl_int status() const override;
+  void on_done(std::function<void(cl_int)> fn) override;
+  bool times(cl_ulong &start, cl_ulong &end) const override;
+  cl_event vendor_event() const override;
+  cl_int wait() override;
+  void flush() override;
+
+ private:
+  std::shared_ptr<Completion> inner() const;
+  mutable std::mutex mutex_;
+  std::condition_variable issued_cv_;
+  std::shared_ptr<Completion> issued_;
+  cl_int error_ = CL_SUCCESS;
+  bool withdrawn_ = false;
+  std::vector<std::function<void()>> waiting_;
+};
 
 }  // namespace unicl

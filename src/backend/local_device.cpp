@@ -74,7 +74,7 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
               ? d.clEnqueueReadBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev)
               : d.clEnqueueWriteBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev);
   }
-  if (err == CL_SUCCESS) done = vendor_completion(VendorRef<cl_event>::adopt(ev));
+  if (err == CL_SUCCESS) done = vendor_completion(VendorRef<cl_event>::adopt(ev), VendorRef<cl_command_queue>::share(q));
   return err;
 }
 

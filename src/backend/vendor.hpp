@@ -4,11 +4,13 @@
 // not thread-safe through a table that serializes the calls
 // (vendor_execution.hpp).
 #pragma once
+#include <cassert>
 #include <mutex>
 #include <string>
 #include <utility>
 
 #include "backend/cl_headers.hpp"
+#include "backend/vendor_call_scope.hpp"
 #include "backend/vendor_execution.hpp"
 
 namespace unicl {
@@ -20,9 +22,10 @@ const cl_icd_dispatch *own_table(H h) {
 }
 
 // The table to call a vendor object through: every call to a vendor goes
-// through here.
+// through here, never from inside a context lock (vendor_call_scope.hpp).
 template <class H>
 const cl_icd_dispatch &vd(H h) {
+  assert(!VendorCallScope::inside() && "vendor call made while holding a context lock");
   return VendorExecution::table_for(own_table(h));
 }
 
@@ -79,8 +82,11 @@ class VendorRef {
     std::swap(h_, o.h_);
     return *this;
   }
+  // Inside a context lock the release waits until the lock is released.
   ~VendorRef() {
-    if (h_) VendorOps<H>::release(h_);
+    if (!h_) return;
+    if (VendorCallScope::inside()) VendorCallScope::defer([h = h_] { VendorOps<H>::release(h); });
+    else VendorOps<H>::release(h_);
   }
   H get() const { return h_; }
   explicit operator bool() const { return h_ != nullptr; }

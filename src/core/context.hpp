@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "backend/endpoint.hpp"
+#include "backend/issue_queue.hpp"
+#include "backend/vendor_call_scope.hpp"
 #include "core/device.hpp"
 
 namespace unicl {
@@ -29,6 +31,9 @@ struct DeviceSlot {
   // (multi-device contexts; guarded by the context's memory_mutex).
   size_t mem_limit = SIZE_MAX;
   size_t mem_used = 0;
+  // Vendor calls planned under the context lock for this device, issued
+  // in order after it is released (backend/issue_queue.hpp).
+  std::shared_ptr<unicl::IssueQueue> issue = std::make_shared<unicl::IssueQueue>();
 };
 
 struct _cl_context : unicl::ObjectHeader {
@@ -58,8 +63,10 @@ struct _cl_context : unicl::ObjectHeader {
   // Bytes UniCL copied between the copies of its buffers (host <-> device),
   // for CL_CONTEXT_BYTES_MOVED_UNICL.
   std::atomic<uint64_t> bytes_moved{0};
-  // Guards lazy per-slot state and, in multi-slot contexts, the coherence
-  // state of every buffer (one lock per context keeps lock order trivial).
+  // Guards lazy per-slot state and, in multi-slot contexts, the task graph
+  // and the coherence state of every buffer (one lock per context keeps
+  // lock order trivial). Taken through ContextLock: no vendor call runs
+  // under it.
   std::mutex mutex;
 
   static constexpr size_t npos = ~size_t{0};
@@ -71,3 +78,29 @@ struct _cl_context : unicl::ObjectHeader {
   bool multi() const { return slots.size() > 1; }
   cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
 };
+
+namespace unicl {
+
+// The context lock, held as a scope in which this thread calls no vendor
+// (backend/vendor_call_scope.hpp): what was planned for the devices
+// meanwhile is issued once the lock is released.
+class ContextLock {
+ public:
+  explicit ContextLock(_cl_context &ctx) : lock_(ctx.mutex) { VendorCallScope::enter(); }
+  ~ContextLock() {
+    if (lock_.owns_lock()) unlock();
+  }
+  ContextLock(const ContextLock &) = delete;
+  ContextLock &operator=(const ContextLock &) = delete;
+  // Releases the lock, then runs the vendor calls deferred under it.
+  void unlock() {
+    lock_.unlock();
+    VendorCallScope::leave();
+  }
+  bool owns_lock() const { return lock_.owns_lock(); }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+}  // namespace unicl

@@ -63,14 +63,38 @@ cl_int WaitList::add_user_list(_cl_context *ctx, cl_uint n, const cl_event *even
 
 void WaitList::add_from(const std::shared_ptr<Completion> &done, size_t from, size_t to) {
   if (!done) return;
-  if (from == to) return add(VendorRef<cl_event>::share(done->vendor_event()));
+  if (from == to) {
+    same_device_.push_back(done);
+    resolved_ = false;
+    return;
+  }
   if (blocker_ || done->done()) return;
-  blocker_ = done;
+  block_on(done, from);
+}
+
+void WaitList::resolve() {
+  if (resolved_) return;
+  raw_.clear();
+  for (auto &e : owned_) raw_.push_back(e.get());
+  for (auto &c : same_device_) {
+    if (cl_event e = c->vendor_event()) raw_.push_back(e);
+    else if (cl_int s = c->status(); s < 0 && !c->withdrawn()) failed_ = s;
+  }
+  resolved_ = true;
+}
+
+cl_int WaitList::failed() {
+  resolve();
+  return failed_;
+}
+
+cl_uint WaitList::size() {
+  resolve();
+  return static_cast<cl_uint>(raw_.size());
 }
 
 const cl_event *WaitList::data() {
-  raw_.clear();
-  for (auto &e : owned_) raw_.push_back(e.get());
+  resolve();
   return raw_.empty() ? nullptr : raw_.data();
 }
 

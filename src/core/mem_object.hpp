@@ -46,6 +46,19 @@ struct DestructionNotice {
 
 enum Access : unsigned { kRead = 1, kWrite = 2, kReadWrite = 3 };
 
+// The memory of a memory object on one device. In multi-device contexts it
+// is planned under the context lock and made by the slot's issue queue
+// (backend/issue_queue.hpp): work issued after it there finds `handle`
+// set, or `error` when the vendor refused it.
+struct DeviceCopy {
+  DeviceCopy() = default;
+  explicit DeviceCopy(VendorRef<cl_mem> h) : handle(std::move(h)) {}
+  VendorRef<cl_mem> handle;
+  std::atomic<cl_int> error{CL_SUCCESS};
+  cl_mem get() const { return handle.get(); }
+  bool refused() const { return error.load(std::memory_order_acquire) != CL_SUCCESS; }
+};
+
 }  // namespace unicl
 
 struct _cl_mem : unicl::ObjectHeader {
@@ -69,7 +82,9 @@ struct _cl_mem : unicl::ObjectHeader {
   std::atomic<int> children{0};  // sub-buffers and images made from it
   uint64_t last_use = 0;         // context->use_clock of its last command (context->mutex)
 
-  std::vector<unicl::VendorRef<cl_mem>> replicas;   // per slot; guarded by context->mutex
+  // Per slot; the vector and its pointers guarded by context->mutex, each
+  // copy's handle written once by its slot's issue queue.
+  std::vector<std::shared_ptr<unicl::DeviceCopy>> replicas;
   std::shared_ptr<unicl::Residency> coherence;       // root buffers in multi-slot contexts (src/memory)
   std::shared_ptr<unicl::DestructionNotice> notice;
   // Multi-slot contexts map the host copy; each live map and its access.

@@ -2,6 +2,7 @@
 // the program's devices; a kernel's arguments are recorded so that memory
 // arguments can be kept coherent and kernels cloned.
 #pragma once
+#include <span>
 #include <atomic>
 #include <cstddef>
 #include <mutex>
@@ -60,7 +61,9 @@ struct _cl_kernel : unicl::ObjectHeader {
 };
 
 namespace unicl {
-// The launch kernel of `slot` with `args` applied. Caller holds the context
-// mutex (replicas are looked up).
-cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, size_t slot, cl_kernel &out);
+// The launch kernel of `slot` with `args` applied, memory arguments taken
+// in order from `mems` (the launch's device copies). Called when the
+// launch is issued, outside the context lock.
+cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
+                     cl_kernel &out);
 }  // namespace unicl

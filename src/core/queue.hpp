@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/context.hpp"
@@ -17,9 +18,9 @@ struct _cl_command_queue : unicl::ObjectHeader {
   // places it, through a vendor queue per slot made on first use.
   bool scheduled = false;
   bool device_less = false;  // created without a device: CL_QUEUE_DEVICE is NULL
-  std::vector<unicl::VendorRef<cl_command_queue>> per_slot;  // guarded by context->mutex
-  // The vendor queue commands on `slot` go to. Caller holds context->mutex
-  // in multi-device contexts.
+  std::mutex per_slot_mutex;  // guards per_slot (commands are issued outside the context lock)
+  std::vector<unicl::VendorRef<cl_command_queue>> per_slot;
+  // The vendor queue commands on `slot` go to, made on first use.
   cl_int vendor_for(size_t slot, cl_command_queue &out);
   // Every vendor queue this queue has made.
   std::vector<cl_command_queue> vendor_queues();

@@ -9,27 +9,14 @@
 namespace unicl {
 namespace {
 
-// Issues the command of vendor event `e`, which another device waits for:
-// vendors need not run commands that were never flushed (oclgrind does not).
-cl_command_queue queue_of(cl_event e) {
-  cl_command_queue q = nullptr;
-  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS ? q : nullptr;
-}
-
-void flush_queue_of(cl_event e) {
-  if (cl_command_queue q = queue_of(e)) vd(q).clFlush(q);
-}
-
-// The same from the worker of the producer's device, outside the context
-// mutex: a vendor that runs its commands inside clFlush (oclgrind) then
-// holds up neither the caller nor the other devices. The queue is retained
-// now, while the pending command keeps it alive: an event does not keep
-// its queue alive once complete.
-void flush_on_worker(_cl_context &ctx, size_t slot, cl_event e) {
-  cl_command_queue q = queue_of(e);
-  if (!q) return;
-  Runtime::get().device_worker(ctx.slots[slot].device.get()).post([queue = VendorRef<cl_command_queue>::share(q)] {
-    vd(queue.get()).clFlush(queue.get());
+// Runs the command of `done`, which another device waits for: vendors
+// need not run commands that were never flushed (oclgrind does not). From
+// the worker of the producer's device, outside the context lock, once the
+// command is issued: a vendor that runs its commands inside clFlush
+// (oclgrind) then holds up neither the caller nor the other devices.
+void flush_on_worker(_cl_context &ctx, size_t slot, std::shared_ptr<Completion> done) {
+  Runtime::get().device_worker(ctx.slots[slot].device.get()).post([done = std::move(done)] {
+    done->when_issued([done] { done->flush(); });
   });
 }
 
@@ -43,12 +30,12 @@ cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn) {
                             [](std::function<void()> run) { Runtime::get().work_queue().post(std::move(run)); });
 }
 
-Task::Task(_cl_command_queue *queue, Submit submit)
+Task::Task(_cl_command_queue *queue, Plan plan)
     : context_(queue->context),
       queue_(queue),
       slot_(queue->scheduled ? kUnplaced : queue->slot),
       scheduled_(queue->scheduled),
-      submit_(std::move(submit)) {}
+      plan_(std::move(plan)) {}
 
 Task::~Task() = default;
 
@@ -72,7 +59,9 @@ cl_int Task::state() { return state_.load(std::memory_order_acquire); }
 
 cl_int Task::status() {
   cl_int s = state();
-  return s == CL_SUBMITTED ? vendor_status(vendor_.get()) : s;
+  if (s != CL_SUBMITTED) return s;
+  s = completion_->status();
+  return s == CL_QUEUED ? CL_SUBMITTED : s;  // planned, not yet issued
 }
 
 // Called with the context mutex held. Walks what the task follows: a
@@ -102,15 +91,15 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
       d.task->when_settled([self] { self->retry(); });
       return kWaiting;
     }
-    const std::shared_ptr<Completion> &done = d.task->completion();
+    std::shared_ptr<Completion> done = d.task->completion();
     if (same_device && d.task->slot() == slot()) {
-      same_device->add(VendorRef<cl_event>::share(done->vendor_event()));
+      same_device->add_from(done, slot(), slot());
       continue;
     }
     s = done->status();
     if (s < 0) return kFailed;
     if (s != CL_COMPLETE) {
-      flush_on_worker(*context_, d.task->slot(), done->vendor_event());
+      flush_on_worker(*context_, d.task->slot(), done);
       done->on_done(again);
       return kWaiting;
     }
@@ -118,7 +107,7 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
   return kReady;
 }
 
-void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
+void Task::advance(bool deferred) {
   if (state() != CL_QUEUED) return;
   if (!placed()) {
     if (pushed_) return;
@@ -137,56 +126,85 @@ void Task::advance(bool deferred, VendorRef<cl_command_queue> *flush_after) {
     case kFailed: return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
     case kReady: break;
   }
-  cl_command_queue vq = nullptr;
-  if (cl_int err = queue_->vendor_for(slot(), vq); err != CL_SUCCESS) return settle(err, nullptr);
-  cl_event out = nullptr;
-  cl_int err = submit_(slot(), vq, wait, deferred, &out);
+  auto planned = std::make_shared<PendingCompletion>();
+  Issue call;
+  cl_int err = plan_(slot(), wait, planned, call);
   if (err == kBlocked) {
     if (!wait.blocker()) return retry();
-    if (cl_event e = wait.blocker()->vendor_event()) flush_queue_of(e);
+    flush_on_worker(*context_, wait.blocker_slot(), wait.blocker());
     wait.blocker()->on_done([self = shared_from_this()](cl_int) { self->retry(); });
     return;
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
-  // Submitted later than its enqueue call: nobody else will flush it.
-  if (deferred && flush_after) *flush_after = VendorRef<cl_command_queue>::share(vq);
-  else if (deferred) vd(vq).clFlush(vq);
+  std::function<void()> issue_step = [self = shared_from_this(), call = std::move(call), queue = queue_,
+                                      wait = std::move(wait), deferred, planned]() mutable {
+    self->issue(call, queue, wait, deferred, planned);
+  };
+  // Settled before it is posted: another thread draining the device's
+  // issue queue may issue it at once.
+  settle(CL_SUBMITTED, planned);
+  context_->slots[slot_].issue->post(std::move(issue_step));
+}
+
+void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
+                 const std::shared_ptr<PendingCompletion> &planned) {
+  cl_command_queue vq = nullptr;
+  cl_event out = nullptr;
+  cl_int err = wait.failed() != CL_SUCCESS ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+  if (err == CL_SUCCESS) err = queue->vendor_for(slot(), vq);
+  if (err == CL_SUCCESS) err = call(slot(), vq, wait, deferred, &out);
+  if (err != CL_SUCCESS) {
+    mark_issued(err);
+    // Issued with its enqueue call, the error is that call's: the command
+    // never was, what waits for it goes on. Issued later, it failed.
+    if (deferred) planned->fail(err);
+    else planned->withdraw(err);
+    return;
+  }
+  // Issued later than its enqueue call: nobody else will flush it.
+  if (deferred) vd(vq).clFlush(vq);
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot()].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
-  settle(CL_SUBMITTED, out);
+  planned->fulfil(vendor_completion(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq)));
+  mark_issued(CL_SUCCESS);
+}
+
+void Task::mark_issued(cl_int error) {
+  {
+    std::lock_guard lock(mutex_);
+    if (error != CL_SUCCESS) state_ = error;
+    issued_ = true;
+  }
+  issued_cv_.notify_all();
 }
 
 void Task::retry() {
   if (placed()) return advance_on_worker();
   Runtime::get().work_queue().post([self = shared_from_this()] {
-    std::lock_guard lock(self->context_->mutex);
+    ContextLock lock(*self->context_);
     self->advance(true);
   });
 }
 
 void Task::advance_on_worker() {
   Runtime::get().device_worker(context_->slots[slot_].device.get()).post([self = shared_from_this()] {
-    VendorRef<cl_command_queue> flush;
-    {
-      std::lock_guard lock(self->context_->mutex);
-      self->advance(true, &flush);
-    }
-    if (flush) vd(flush.get()).clFlush(flush.get());
-  });
+    ContextLock lock(*self->context_);
+    self->advance(true);
+  });  // issued here, when the lock is released
 }
 
-void Task::settle(cl_int state, cl_event vendor) {
+void Task::settle(cl_int state, std::shared_ptr<PendingCompletion> planned) {
   std::vector<std::function<void()>> listeners;
   {
     std::lock_guard lock(mutex_);
+    completion_ = std::move(planned);
     state_ = state;
-    vendor_ = VendorRef<cl_event>::adopt(vendor);
-    if (vendor) completion_ = vendor_completion(vendor_);
+    if (state < 0) issued_ = true;  // nothing will be issued
     listeners.swap(listeners_);
   }
-  settled_cv_.notify_all();
-  submit_ = nullptr;  // releases what the command held (buffers, kernel)
+  if (state < 0) issued_cv_.notify_all();
+  plan_ = nullptr;  // what the command holds now lives in its issue step
   deps_.clear();
   queue_ = Ref<_cl_command_queue>();
   if (scheduled_) context_->engine->settled(shared_from_this());
@@ -211,28 +229,27 @@ void Task::when_settled(std::function<void()> fn) {
 
 void Task::on_status(cl_int type, StatusCallback fn) {
   when_settled([self = shared_from_this(), type, fn = std::move(fn)]() mutable {
-    cl_int s = self->state();
-    if (s < 0) return fn(s);
-    // The spec passes the status the callback was registered for, or an
-    // error; some vendors (oclgrind) pass CL_COMPLETE to every callback.
-    auto exact = [type, fn](cl_int status) { fn(status < 0 ? status : type); };
-    if (on_vendor_status(self->vendor_event(), type, exact) != CL_SUCCESS) exact(self->wait() == CL_SUCCESS ? type : -1);
+    if (cl_int s = self->state(); s < 0) return fn(s);
+    self->completion_->when_issued([self, type, fn = std::move(fn)] {
+      if (cl_int s = self->state(); s < 0) return fn(s);
+      // The spec passes the status the callback was registered for, or an
+      // error; some vendors (oclgrind) pass CL_COMPLETE to every callback.
+      auto exact = [type, fn](cl_int status) { fn(status < 0 ? status : type); };
+      if (on_vendor_status(self->vendor_event(), type, exact) != CL_SUCCESS)
+        exact(self->wait() == CL_SUCCESS ? type : -1);
+    });
   });
 }
 
-
 void Task::wait_submitted() {
   std::unique_lock lock(mutex_);
-  settled_cv_.wait(lock, [this] { return state_ != CL_QUEUED; });
+  issued_cv_.wait(lock, [this] { return issued_; });
 }
 
 cl_int Task::wait() {
   wait_submitted();
   if (state() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  cl_event v = vendor_event();
-  if (vd(v).clWaitForEvents(1, &v) != CL_SUCCESS || vendor_status(v) < 0)
-    return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  return CL_SUCCESS;
+  return completion_->wait() == CL_COMPLETE ? CL_SUCCESS : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 }
 
 }  // namespace unicl

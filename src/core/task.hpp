@@ -1,12 +1,19 @@
 // Commands of multi-device contexts as nodes of a task graph.
 //
 // A command that must follow something still pending on another device (a
-// user event, a command not yet submitted, a command running elsewhere, a
-// transfer it needs) is not submitted to its vendor until that is done;
-// the enqueue call returns at once and the command is submitted later from
-// the runtime's work queue. Dependencies on the same device are handed to
-// the vendor as its own wait list. Nothing ever waits on the host, so a
-// command held by an unset user event cannot block another enqueue.
+// user event, a command not yet planned, a command running elsewhere, a
+// transfer it needs) is not planned until that is done; the enqueue call
+// returns at once and the command is planned later from the runtime's
+// work queue or its device's worker. Dependencies on the same device are
+// handed to the vendor as its own wait list. Nothing ever waits on the
+// host, so a command held by an unset user event cannot block another
+// enqueue.
+//
+// Two steps, so that no vendor call runs under the context lock: the task
+// is *planned* under it (placed, its memory made valid, its accesses
+// recorded with a PendingCompletion that later commands may already wait
+// for), and its vendor call is *issued* after the lock is released,
+// through its device's IssueQueue, in plan order.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -37,13 +44,18 @@ constexpr cl_int kBlocked = 1;
 
 class Task : public std::enable_shared_from_this<Task> {
  public:
-  // Issues the command's vendor calls on `slot` (vendor queue `vq`) after
+  // The command's vendor call, issued on vendor queue `vq` of `slot` after
   // everything in `wait`; `deferred` is true when it runs later than the
   // enqueue call.
-  using Submit = std::function<cl_int(size_t slot, cl_command_queue vq, WaitList &wait, bool deferred, cl_event *out)>;
+  using Issue = std::function<cl_int(size_t slot, cl_command_queue vq, WaitList &wait, bool deferred, cl_event *out)>;
+  // Plans the command on `slot` (under the context lock): makes its
+  // memory valid there, adds to `wait` what it must follow, records its
+  // accesses as `done`'s, and hands back its vendor call in `issue`; or
+  // returns kBlocked or an error, having recorded nothing of its own.
+  using Plan = std::function<cl_int(size_t slot, WaitList &wait, const std::shared_ptr<Completion> &done, Issue &issue)>;
   using StatusCallback = std::function<void(cl_int)>;
 
-  Task(_cl_command_queue *queue, Submit submit);
+  Task(_cl_command_queue *queue, Plan plan);
   ~Task();
 
   // What a scheduling policy looks at (commands of scheduled queues).
@@ -56,6 +68,11 @@ class Task : public std::enable_shared_from_this<Task> {
   Work work;
   cl_command_type type = 0;
   bool counted = false;  // the engine counts it in flight on its slot
+  // When it ran (device clock), read by the engine once it completed.
+  struct Times {
+    cl_ulong start = 0, end = 0;
+    bool known = false;
+  } times;
   double mean_exec = -1;  // the engine's cache of its mean predicted time
   // The engine's cache of its predicted time per slot (NaN: not looked up
   // yet): a placement asks for each several times.
@@ -66,17 +83,17 @@ class Task : public std::enable_shared_from_this<Task> {
   void depend_on(std::shared_ptr<Task> task);
   void depend_on(_cl_event *user_event);
 
-  // Submits now if every dependency allows, else defers. Caller holds the
-  // context mutex. Returns the vendor's error when submitting now failed.
+  // Plans now if every dependency allows, else defers. Caller holds the
+  // context lock. Returns the error when planning now failed (the vendor's
+  // own errors come when the command is issued, after the lock).
   cl_int start();
   // Moves the task on as far as its dependencies allow (caller holds the
-  // context mutex); `deferred` when running later than its enqueue call.
-  // A deferred submission flushes its vendor queue, at once or, when
-  // `flush_after` is given, by the caller once the context mutex is free.
-  void advance(bool deferred, VendorRef<cl_command_queue> *flush_after = nullptr);
+  // context lock); `deferred` when running later than its enqueue call.
+  // A deferred command flushes its vendor queue when issued.
+  void advance(bool deferred);
   // advance(true) on the worker thread of the task's device, which then
-  // flushes outside the context mutex: a vendor that runs commands inside
-  // clFlush holds up only its own device. The task must be placed.
+  // issues and flushes: a vendor that runs commands inside clFlush holds
+  // up only its own device. The task must be placed.
   void advance_on_worker();
   // Commands of scheduled queues: the engine decides the slot.
   bool scheduled() const { return scheduled_; }
@@ -84,23 +101,24 @@ class Task : public std::enable_shared_from_this<Task> {
   void place(size_t slot) { slot_ = slot; }
   static constexpr size_t kUnplaced = ~size_t{0};
 
-  // CL_QUEUED before submission, CL_SUBMITTED after, or a negative error.
+  // CL_QUEUED before it is planned, CL_SUBMITTED after, or a negative
+  // error (when planning or issuing failed).
   cl_int state();
   // Execution status as the application sees it.
   cl_int status();
   size_t slot() const { return slot_; }
-  // The vendor event; only once state() is CL_SUBMITTED.
-  cl_event vendor_event() const { return vendor_.get(); }
-  // When the command is done, for what waits for it on other devices; only
-  // once state() is CL_SUBMITTED.
-  const std::shared_ptr<Completion> &completion() const { return completion_; }
+  // The vendor event; null until issued.
+  cl_event vendor_event() const { return completion_ ? completion_->vendor_event() : nullptr; }
+  // When the command is done, for what waits for it; only once state() is
+  // not CL_QUEUED (pending until issued).
+  std::shared_ptr<Completion> completion() const { return completion_; }
   // Runs fn(status) once the command reaches `type` (CL_SUBMITTED,
   // CL_RUNNING or CL_COMPLETE) or fails.
   void on_status(cl_int type, StatusCallback fn);
   // Blocks until the command completes; CL_SUCCESS or
   // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
   cl_int wait();
-  // Blocks until the command is submitted or failed.
+  // Blocks until the command is issued to its device or failed.
   void wait_submitted();
 
  private:
@@ -111,8 +129,13 @@ class Task : public std::enable_shared_from_this<Task> {
   void retry();
   enum Readiness { kReady, kWaiting, kFailed };
   Readiness walk_dependencies(WaitList *same_device);
-  void settle(cl_int state, cl_event vendor);
+  // Planned (CL_SUBMITTED, with its pending completion) or failed.
+  void settle(cl_int state, std::shared_ptr<PendingCompletion> planned);
   void when_settled(std::function<void()> fn);
+  // Outside the lock, in plan order on its device: the vendor call.
+  void issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
+             const std::shared_ptr<PendingCompletion> &planned);
+  void mark_issued(cl_int error);
 
   Ref<_cl_context> context_;
   Ref<_cl_command_queue> queue_;  // dropped once settled: queues keep their last tasks
@@ -120,14 +143,15 @@ class Task : public std::enable_shared_from_this<Task> {
   // by retry(), from vendor callbacks.
   std::atomic<size_t> slot_;
   bool scheduled_ = false, pushed_ = false;
-  Submit submit_;
+  Plan plan_;
   std::vector<Dep> deps_;
 
   std::mutex mutex_;
-  std::condition_variable settled_cv_;
+  std::condition_variable issued_cv_;
   std::atomic<cl_int> state_ = CL_QUEUED;  // written under mutex_, read without it
-  VendorRef<cl_event> vendor_;
-  std::shared_ptr<Completion> completion_;  // of vendor_
+  bool issued_ = false;                     // guarded by mutex_
+  // Set once, before state_ leaves CL_QUEUED.
+  std::shared_ptr<PendingCompletion> completion_;
   std::vector<std::function<void()>> listeners_;
 };
 

@@ -51,6 +51,15 @@ void RangeValidity::mark_undefined(ByteRange r) {
   map_.update(r, [&](ByteRange piece, LocationSet &holders) { assign(piece, holders, all); });
 }
 
+void RangeValidity::forget(Location l, ByteRange r) {
+  check_location(l);
+  map_.update(r, [&](ByteRange piece, LocationSet &holders) {
+    LocationSet now = holders;
+    now.erase(l);
+    assign(piece, holders, now);
+  });
+}
+
 void RangeValidity::drop(Location l) {
   check_location(l);
   map_.update_all([&](ByteRange piece, LocationSet &holders) {

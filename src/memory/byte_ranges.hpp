@@ -254,6 +254,8 @@ class RangeValidity {
   void mark_undefined(ByteRange r);
   // l's copy is gone: l holds nothing.
   void drop(Location l);
+  // Copy l no longer holds r (a transfer into it failed).
+  void forget(Location l, ByteRange r);
 
   bool valid_at(Location l, ByteRange r) const;
   // The pieces of r that l lacks, each with the locations holding it;
@@ -405,6 +407,9 @@ class RangeCoherence {
     history_.wrote(dst, r, t);
   }
   void mark_undefined(ByteRange r) { validity_.mark_undefined(r); }
+  // A transfer of r into dst failed: dst does not hold those bytes after
+  // all. Its record stays in the history (what waited for it still does).
+  void copy_failed(Location dst, ByteRange r) { validity_.forget(dst, r); }
   // Eviction of l's copy (after writing back sole_ranges(l)).
   void drop(Location l) {
     validity_.drop(l);

@@ -14,8 +14,19 @@ namespace {
 // Accesses recorded between two prunes of a buffer's history.
 constexpr size_t kPruneEvery = 64;
 
-void add_waits(const std::vector<AccessToken> &tokens, size_t to_slot, WaitList &wait) {
-  for (auto &t : tokens) wait.add_from(t->done, t->slot, to_slot);
+// Adds what a command on `to_slot` waits for; the error of a transfer it
+// needs that failed on its device (undone now: see SlotAccess).
+cl_int add_waits(Coherence &c, const std::vector<AccessToken> &tokens, size_t to_slot, WaitList &wait) {
+  for (auto &t : tokens) {
+    if (t->transfer && !t->failure_seen)
+      if (cl_int s = t->done->status(); s < 0) {
+        t->failure_seen = true;
+        c.ranges.copy_failed(t->dst, t->range);
+        return s;
+      }
+    wait.add_from(t->done, t->slot, to_slot);
+  }
+  return CL_SUCCESS;
 }
 
 
@@ -66,12 +77,11 @@ cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool ove
   // some bytes of a buffer must leave the rest as they were).
   if (!overwrites)
     if (cl_int err = make_valid(root, slot, range, wait); err != CL_SUCCESS) return err;
-  add_waits(c.ranges.command_waits(slot, range, access & kWrite), slot, wait);
-  return CL_SUCCESS;
+  return add_waits(c, c.ranges.command_waits(slot, range, access & kWrite), slot, wait);
 }
 
-AccessToken access_token(cl_event event, size_t slot) {
-  return std::make_shared<SlotAccess>(SlotAccess{vendor_completion(VendorRef<cl_event>::share(event)), slot});
+AccessToken access_token(std::shared_ptr<Completion> done, size_t slot) {
+  return std::make_shared<SlotAccess>(SlotAccess{std::move(done), slot});
 }
 
 void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {
@@ -85,8 +95,7 @@ cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot,
   _cl_mem *root = m->root();
   Coherence &c = coherence_of(root);
   if (cl_int err = make_valid(root, c.host(), range, wait); err != CL_SUCCESS) return err;
-  add_waits(c.ranges.command_waits(c.host(), range, access & kWrite), via_slot, wait);
-  return CL_SUCCESS;
+  return add_waits(c, c.ranges.command_waits(c.host(), range, access & kWrite), via_slot, wait);
 }
 
 void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {

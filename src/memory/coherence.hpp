@@ -12,6 +12,11 @@
 // Transfers go through the host copy (the local backend has no direct
 // device-to-device route); each is timed for the link models and counted in
 // the context's bytes moved. Images are kept whole: one range.
+//
+// Everything here runs under the context lock and only plans: copies and
+// transfers are posted to the slots' issue queues (backend/issue_queue.hpp)
+// and recorded with pending completions, so later commands are ordered
+// after them before they reach the vendor.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -32,6 +37,13 @@ class WaitList;
 struct SlotAccess {
   std::shared_ptr<Completion> done;
   size_t slot = 0;
+  // Transfers: the bytes copied and where to. A transfer that fails on its
+  // device is undone by the first command that finds it (which fails with
+  // its error); later ones plan a new one.
+  bool transfer = false;
+  Location dst = 0;
+  ByteRange range{};
+  mutable bool failure_seen = false;  // guarded by the context lock
 };
 using AccessToken = std::shared_ptr<const SlotAccess>;
 
@@ -58,12 +70,13 @@ inline Coherence &coherence_of(_cl_mem *root) { return static_cast<Coherence &>(
 constexpr size_t kWhole = ~size_t{0};
 ByteRange root_range(_cl_mem *m, size_t offset = 0, size_t size = kWhole);
 
-// The vendor object standing for `m` on `slot`, made on first use. Caller
-// holds context->mutex in multi-slot contexts. Making one may evict other
-// buffers' replicas from a full device: their data goes back to the host
-// copy first, and `wait` (when given) receives the blocker if that
-// write-back must wait for another device (kBlocked).
-cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait = nullptr);
+// The copy of `m` on `slot`, planned on first use (made by the slot's
+// issue queue once the context lock is released). Caller holds the
+// context lock. Planning one may evict other buffers' replicas from a
+// full device: their data goes back to the host copy first, and `wait`
+// (when given) receives the blocker if that write-back must wait for
+// another device (kBlocked).
+cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitList *wait = nullptr);
 // Multi-device contexts: the host copy and coherence record of a new
 // memory object, holding `initial` when given.
 cl_int init_coherence(_cl_mem *m, const void *initial);
@@ -84,8 +97,8 @@ bool apply_mem_limits(_cl_context &ctx, const std::string &spec);
 // it with `access` must wait for.
 cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool overwrites, WaitList &wait);
 // The token of a command's access, made once per command whatever the
-// number of its memory objects: its vendor `event`, run on `slot`.
-AccessToken access_token(cl_event event, size_t slot);
+// number of its memory objects: its completion `done`, run on `slot`.
+AccessToken access_token(std::shared_ptr<Completion> done, size_t slot);
 // Records the command of `token` (running on its slot) as the latest access.
 void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token);
 // The same for a command that touches the host copy (maps), ordered on the

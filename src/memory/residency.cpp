@@ -21,9 +21,11 @@ bool evictable(_cl_mem *m) {
   return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
 }
 
-// Gives up m's replica on `slot`; its data is elsewhere already.
+// Gives up m's replica on `slot`; its data is elsewhere already. Work
+// planned on it holds it until issued; the vendor frees it once its
+// commands are done.
 void drop_replica(_cl_mem *m, size_t slot) {
-  m->replicas[slot] = VendorRef<cl_mem>();  // the vendor frees it once its commands are done
+  m->replicas[slot].reset();
   coherence_of(m).ranges.drop(slot);
   m->context->slots[slot].mem_used -= m->device_bytes();
 }
@@ -55,7 +57,7 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
       WaitList write_back;
       cl_int err = transfer_range(m, slot, c.host(), r, write_back);
       if (err == kBlocked) {
-        if (wait) wait->block_on(write_back.blocker());
+        if (wait) wait->block_on(write_back.blocker(), write_back.blocker_slot());
         written_back = false;
         break;
       }
@@ -111,44 +113,66 @@ bool apply_mem_limits(_cl_context &ctx, const std::string &spec) {
   return true;
 }
 
-cl_int replica(_cl_mem *m, size_t slot, cl_mem &out, WaitList *wait) {
-  if (m->replicas[slot]) {
-    out = m->replicas[slot].get();
-    return CL_SUCCESS;
-  }
+cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitList *wait) {
+  _cl_context &ctx = *m->context;
   // Objects that own their storage count against the device's limit;
   // sub-buffers and images of a buffer live in their parent's.
-  std::unique_lock lock(m->context->memory_mutex, std::defer_lock);
-  if (m->coherence && !m->parent) {
-    lock.lock();
-    if (cl_int err = make_room(*m->context, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
-    m->context->memory->eviction[slot].missed(m);
+  bool owns_storage = m->coherence && !m->parent;
+  if (m->replicas[slot] && !m->replicas[slot]->refused()) {
+    out = m->replicas[slot];
+    return CL_SUCCESS;
   }
-  DeviceEndpoint &device = *m->context->slots[slot].endpoint;
-  // Replicas of a multi-device context hold no host pointer: the host copy
-  // is UniCL's own, and transfers use plain reads and writes.
-  cl_mem_flags vflags = m->flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
-  cl_int err = CL_SUCCESS;
-  VendorRef<cl_mem> made;
-  if (m->type == CL_MEM_OBJECT_BUFFER && m->parent) {
-    cl_mem parent_rep;
-    if ((err = replica(m->parent.get(), slot, parent_rep, wait)) != CL_SUCCESS) return err;
-    err = device.create_sub_buffer(parent_rep, vflags, m->origin, m->size, made);
-  } else if (m->type == CL_MEM_OBJECT_BUFFER) {
-    err = device.create_buffer(vflags, m->size, made);
-  } else {
-    cl_image_desc d = m->desc;
-    if (m->parent) {
-      if ((err = replica(m->parent.get(), slot, d.buffer, wait)) != CL_SUCCESS) return err;
+  std::unique_lock lock(ctx.memory_mutex, std::defer_lock);
+  if (owns_storage) lock.lock();
+  if (m->replicas[slot]) {
+    // The vendor refused to make it: plan it again.
+    m->replicas[slot].reset();
+    if (owns_storage) ctx.slots[slot].mem_used -= m->device_bytes();
+  }
+  if (owns_storage) {
+    if (cl_int err = make_room(ctx, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
+    ctx.memory->eviction[slot].missed(m);
+  }
+  std::shared_ptr<DeviceCopy> parent;
+  if (m->parent)
+    if (cl_int err = replica(m->parent.get(), slot, parent, wait); err != CL_SUCCESS) return err;
+  auto copy = std::make_shared<DeviceCopy>();
+  m->replicas[slot] = copy;
+  if (owns_storage) ctx.slots[slot].mem_used += m->device_bytes();
+  // The application's destructor callbacks wait for this copy too, from
+  // now: work planned on it may outlive the memory object.
+  m->notice->pending.fetch_add(1);
+  // Made by the device's issue queue, outside the context lock.
+  ctx.slots[slot].issue->post([copy, parent, ctx = Ref<_cl_context>(&ctx), slot, notice = m->notice,
+                               type = m->type, flags = m->flags, size = m->size, origin = m->origin,
+                               format = m->format, desc = m->desc] {
+    DeviceEndpoint &device = *ctx->slots[slot].endpoint;
+    // Replicas of a multi-device context hold no host pointer: the host
+    // copy is UniCL's own, and transfers use plain reads and writes.
+    cl_mem_flags vflags = flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+    cl_int err = CL_SUCCESS;
+    VendorRef<cl_mem> made;
+    if (parent && !parent->get()) {
+      err = parent->error.load();
+    } else if (type == CL_MEM_OBJECT_BUFFER && parent) {
+      err = device.create_sub_buffer(parent->get(), vflags, origin, size, made);
+    } else if (type == CL_MEM_OBJECT_BUFFER) {
+      err = device.create_buffer(vflags, size, made);
+    } else {
+      cl_image_desc d = desc;
+      if (parent) d.buffer = parent->get();
+      err = device.create_image(vflags, format, d, made);
     }
-    err = device.create_image(vflags, m->format, d, made);
-  }
-  if (err != CL_SUCCESS) return err;
-  cl_mem rep = made.get();
-  m->replicas[slot] = std::move(made);
-  if (lock.owns_lock()) m->context->slots[slot].mem_used += m->device_bytes();
-  register_replica(m, slot, rep);
-  out = rep;
+    if (err == CL_SUCCESS && device.on_freed(made.get(), [notice] { DestructionNotice::arrive(notice); }) != CL_SUCCESS)
+      DestructionNotice::arrive(notice);
+    if (err != CL_SUCCESS) {
+      copy->error.store(err, std::memory_order_release);
+      DestructionNotice::arrive(notice);
+      return;
+    }
+    copy->handle = std::move(made);
+  });
+  out = std::move(copy);
   return CL_SUCCESS;
 }
 

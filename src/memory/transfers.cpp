@@ -46,32 +46,49 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   bool to_host = dst == c.host();
   size_t slot = to_host ? src : dst;  // the device end carries the copy
   if (root->is_image()) range = {0, root->device_bytes()};
-  cl_mem rep;
+  std::shared_ptr<DeviceCopy> rep;
   if (cl_int err = replica(root, slot, rep, to_host ? nullptr : &outer); err != CL_SUCCESS) return err;
   // The copy follows the accesses of those bytes on both sides: on its own
-  // device through the device's own ordering, elsewhere by not being
-  // issued before they are done.
+  // device through the device's own ordering (work planned there earlier
+  // is issued earlier), elsewhere by not being planned before they are
+  // done.
   std::vector<std::shared_ptr<Completion>> wait;
   for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
+    if (t->transfer && !t->failure_seen)
+      if (cl_int s = t->done->status(); s < 0) {  // the source never got those bytes (see SlotAccess)
+        t->failure_seen = true;
+        c.ranges.copy_failed(t->dst, t->range);
+        return s;
+      }
     if (t->slot == slot) {
       wait.push_back(t->done);
     } else if (!t->done->done()) {
-      outer.block_on(t->done);
+      outer.block_on(t->done, t->slot);
       return kBlocked;
     }
   }
-  HostCopy what{rep, root->is_image(), range.offset, range.length, {0, 0, 0},
-                static_cast<std::byte *>(c.staging->ptr) + range.offset};
-  if (what.image) root->full_region(what.region);
-  DeviceEndpoint &device = *ctx.slots[slot].endpoint;
-  std::shared_ptr<Completion> done;
-  if (cl_int err = device.copy(to_host, what, wait, done); err != CL_SUCCESS) return err;
-  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot}));
+  auto done = std::make_shared<PendingCompletion>();
+  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
   c.note_access();
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
-  device.flush();
-  time_transfer(done, {ctx.memory, src, dst, device.name(), range.length});
-  Runtime::get().trace().record(done->vendor_event(), device.name(), to_host ? "to host" : "to device", "transfer");
+  HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0},
+                static_cast<std::byte *>(c.staging->ptr) + range.offset};
+  if (what.image) root->full_region(what.region);
+  TransferSample sample{ctx.memory, src, dst, ctx.slots[slot].endpoint->name(), range.length};
+  ctx.slots[slot].issue->post([what, rep, wait = std::move(wait), done, to_host, slot, sample = std::move(sample),
+                               staging = c.staging, ctx = Ref<_cl_context>(&ctx)]() mutable {
+    what.object = rep->get();
+    if (!what.object) return done->fail(rep->error.load());
+    for (auto &w : wait)  // bytes a failed transfer never brought
+      if (cl_int s = w->status(); s < 0 && !w->vendor_event() && !w->withdrawn()) return done->fail(s);
+    DeviceEndpoint &device = *ctx->slots[slot].endpoint;
+    std::shared_ptr<Completion> issued;
+    if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return done->fail(err);
+    done->fulfil(issued);
+    device.flush();
+    time_transfer(issued, std::move(sample));
+    Runtime::get().trace().record(issued->vendor_event(), device.name(), to_host ? "to host" : "to device", "transfer");
+  });
   return CL_SUCCESS;
 }
 

@@ -6,9 +6,9 @@
 
 namespace unicl {
 
-// Issues the copy of `range` from location `src` to `dst` (one of them the
+// Plans the copy of `range` from location `src` to `dst` (one of them the
 // host copy), ordered after the accesses of those bytes on both sides, and
-// records it. kBlocked (with the blocker in `outer`) when it must wait for
+// records it; the copy reaches the device through its issue queue. kBlocked (with the blocker in `outer`) when it must wait for
 // a command on another device first.
 cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer);
 
