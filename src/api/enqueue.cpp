@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
@@ -47,16 +48,18 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   _cl_mem::HostMapping mapping{ptr, access, touched.offset, touched.size};
   m->host_maps.push_back(mapping);
   m->map_count.fetch_add(1);
-  // Once, whichever path finds the failure first.
+  // Once, whichever path finds the failure first; the other returns only
+  // when it is done.
   auto unmap = [ctx = Ref<_cl_context>(q->context), mem = Ref<_cl_mem>(m), mapping,
-                once = std::make_shared<std::atomic_flag>()] {
-    if (once->test_and_set()) return;
-    ContextLock lock(*ctx);
-    auto it = std::find(mem->host_maps.begin(), mem->host_maps.end(), mapping);
-    if (it != mem->host_maps.end()) {
-      mem->host_maps.erase(it);
-      mem->map_count.fetch_sub(1);
-    }
+                once = std::make_shared<std::once_flag>()] {
+    std::call_once(*once, [&] {
+      ContextLock lock(*ctx);
+      auto it = std::find(mem->host_maps.begin(), mem->host_maps.end(), mapping);
+      if (it != mem->host_maps.end()) {
+        mem->host_maps.erase(it);
+        mem->map_count.fetch_sub(1);
+      }
+    });
   };
   // A map that fails after its enqueue call returned (a read-back it needs
   // failed on its device) was never mapped either.

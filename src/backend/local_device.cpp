@@ -39,24 +39,25 @@ cl_int LocalDevice::on_freed(cl_mem object, std::function<void()> fn) {
   return set_vendor_destructor_callback(object, [fn = std::move(fn)](cl_mem) { fn(); });
 }
 
-cl_int LocalDevice::transfer_queue(cl_command_queue &out) {
+cl_int LocalDevice::transfer_queue(bool to_host, cl_command_queue &out) {
   std::lock_guard lock(queue_mutex_);
-  if (!queue_) {
+  VendorRef<cl_command_queue> &queue = queues_[to_host ? 1 : 0];
+  if (!queue) {
     cl_int err = CL_SUCCESS;
     cl_context c = context_.get();
     // Profiled: transfer times refine the link models.
     cl_command_queue q = vd(c).clCreateCommandQueue(c, device_, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) return err;
-    queue_ = VendorRef<cl_command_queue>::adopt(q);
+    queue = VendorRef<cl_command_queue>::adopt(q);
   }
-  out = queue_.get();
+  out = queue.get();
   return CL_SUCCESS;
 }
 
 cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
                          std::shared_ptr<Completion> &done) {
   cl_command_queue q;
-  if (cl_int err = transfer_queue(q); err != CL_SUCCESS) return err;
+  if (cl_int err = transfer_queue(to_host, q); err != CL_SUCCESS) return err;
   std::vector<cl_event> events;
   for (auto &c : wait)
     if (cl_event e = c->vendor_event()) events.push_back(e);
@@ -79,14 +80,16 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
 }
 
 void LocalDevice::flush() {
-  cl_command_queue q;
+  cl_command_queue qs[2];
   {
     std::lock_guard lock(queue_mutex_);
-    q = queue_.get();
+    qs[0] = queues_[0].get();
+    qs[1] = queues_[1].get();
   }
   // Outside the lock: a vendor that runs its commands inside clFlush
   // (oclgrind) would hold up every other copy to this device meanwhile.
-  if (q) vd(q).clFlush(q);
+  for (cl_command_queue q : qs)
+    if (q) vd(q).clFlush(q);
 }
 
 }  // namespace unicl

@@ -1,6 +1,8 @@
 // A device of a local vendor as a DeviceEndpoint: memory made in the
-// device's vendor context, copies on an in-order, profiled queue of its own
-// (the transfer queue) whose times refine the link models.
+// device's vendor context, copies on in-order, profiled queues of its own
+// (one per direction, so that write-backs of evicted buffers overlap the
+// uploads that follow them) whose times refine the link models. Copies are
+// ordered by their wait lists, never by sharing a queue.
 #pragma once
 #include <mutex>
 
@@ -25,13 +27,13 @@ class LocalDevice final : public DeviceEndpoint {
   void flush() override;
 
  private:
-  cl_int transfer_queue(cl_command_queue &out);
+  cl_int transfer_queue(bool to_host, cl_command_queue &out);
 
   std::string name_;
   cl_device_id device_;
   VendorRef<cl_context> context_;
   std::mutex queue_mutex_;
-  VendorRef<cl_command_queue> queue_;  // made on first use
+  VendorRef<cl_command_queue> queues_[2];  // to the device, to the host; made on first use
 };
 
 }  // namespace unicl
