@@ -2,7 +2,21 @@
 
 #include "backend/vendor_call_scope.hpp"
 
+#include <vector>
+
 namespace unicl {
+namespace {
+
+// Per thread by nature: what this thread's drain runs once it has stopped.
+thread_local int draining = 0;
+thread_local std::vector<std::function<void()>> after_drain;
+
+}  // namespace
+
+void IssueQueue::after_issuing(std::function<void()> fn) {
+  if (draining == 0) return fn();
+  after_drain.push_back(std::move(fn));
+}
 
 void IssueQueue::post(std::function<void()> op) {
   {
@@ -13,19 +27,29 @@ void IssueQueue::post(std::function<void()> op) {
 }
 
 void IssueQueue::drain() {
-  // A thread that finds another draining waits for it: the other runs
-  // this thread's ops too (it stops only on an empty queue), so on return
-  // they have run either way.
-  std::lock_guard issuing(issue_mutex_);
-  for (;;) {
-    std::function<void()> op;
-    {
-      std::lock_guard lock(ops_mutex_);
-      if (ops_.empty()) return;
-      op = std::move(ops_.front());
-      ops_.pop_front();
+  {
+    // A thread that finds another draining waits for it: the other runs
+    // this thread's ops too (it stops only on an empty queue), so on return
+    // they have run either way.
+    std::lock_guard issuing(issue_mutex_);
+    ++draining;
+    for (;;) {
+      std::function<void()> op;
+      {
+        std::lock_guard lock(ops_mutex_);
+        if (ops_.empty()) break;
+        op = std::move(ops_.front());
+        ops_.pop_front();
+      }
+      op();
     }
-    op();
+    --draining;
+  }
+  if (draining > 0) return;
+  while (!after_drain.empty()) {
+    std::vector<std::function<void()>> now;
+    now.swap(after_drain);
+    for (auto &fn : now) fn();
   }
 }
 

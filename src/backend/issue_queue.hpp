@@ -26,6 +26,10 @@ class IssueQueue : public std::enable_shared_from_this<IssueQueue> {
   // Runs every posted op, in order; returns once the queue is empty and
   // whatever this thread posted before has run.
   void drain();
+  // From inside an op: runs `fn` once this thread has stopped issuing (the
+  // queue's lock released), e.g. a flush, which may take long and need not
+  // hold up other threads' issuing to the device.
+  static void after_issuing(std::function<void()> fn);
 
  private:
   std::mutex ops_mutex_;

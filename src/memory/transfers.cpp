@@ -85,7 +85,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
     std::shared_ptr<Completion> issued;
     if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return done->fail(err);
     done->fulfil(issued);
-    device.flush();
+    IssueQueue::after_issuing([issued] { issued->flush(); });
     time_transfer(issued, std::move(sample));
     Runtime::get().trace().record(issued->vendor_event(), device.name(), to_host ? "to host" : "to device", "transfer");
   });
