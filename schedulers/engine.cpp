@@ -257,13 +257,6 @@ void Engine::settled(const std::shared_ptr<Task> &t) {
 // task holds a reference to its context until it is destroyed, and the
 // task is held by the completion list until drained.
 void Engine::completed(std::shared_ptr<Task> t) {
-  // A profiling query is a vendor call: outside the context lock (this runs
-  // inside it when the task was done already when it settled).
-  VendorCallScope::defer([this, t = std::move(t)]() mutable { timed(std::move(t)); });
-}
-
-void Engine::timed(std::shared_ptr<Task> t) {
-  if (t->state() == CL_SUBMITTED) t->times.known = t->completion()->times(t->times.start, t->times.end);
   std::lock_guard lock(completions_mutex_);
   completions_.push_back(std::move(t));
   if (drain_posted_) return;
@@ -273,12 +266,17 @@ void Engine::timed(std::shared_ptr<Task> t) {
 
 void Engine::drain_completions() {
   std::vector<std::shared_ptr<Task>> done;  // destroyed after the unlock: freeing tasks needs no context lock
-  ContextLock lock(ctx_);
   {
     std::lock_guard c(completions_mutex_);
     done.swap(completions_);
     drain_posted_ = false;
   }
+  // Profiling queries are vendor calls: read before taking the context
+  // lock, here on the work queue rather than on the vendor's callback
+  // thread, which every completion of the device waits behind.
+  for (auto &t : done)
+    if (t->state() == CL_SUBMITTED) t->times.known = t->completion()->times(t->times.start, t->times.end);
+  ContextLock lock(ctx_);
   for (auto &t : done) finished(*t);
 }
 

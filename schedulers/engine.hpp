@@ -48,7 +48,6 @@ class Engine final : public ContextScheduler, public SchedulingView {
   // Completions arrive on vendor threads; one work-queue job takes the
   // context lock once for all that arrived meanwhile.
   void completed(std::shared_ptr<Task> t);
-  void timed(std::shared_ptr<Task> t);  // completed(), outside any context lock
   void drain_completions();
   bool has_room(size_t device) const;
   size_t nearest_copy(const Task &t) const;
