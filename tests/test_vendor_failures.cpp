@@ -5,10 +5,11 @@
 // (tests/sim_icd/README.md, "Injected failures"). In a multi-device context
 // a map or an unmap hands out or takes back UniCL's host copy: the vendor
 // sees a marker, preceded by a read when a device holds the only valid
-// copy. Failure counts are per process; meson runs the program twice:
+// copy. Failure counts are per process; meson runs the program three times:
 //   vendor_failures        [failures]  UNICL_SIM_FAIL=clEnqueueMarkerWithWaitList:CL_OUT_OF_RESOURCES,
 //                                                     clEnqueueReadBuffer:CL_OUT_OF_HOST_MEMORY
 //   vendor_failures_unmap  [unmap]     UNICL_SIM_FAIL=clEnqueueMarkerWithWaitList:CL_OUT_OF_RESOURCES:after=1
+//   slow_vendor_call       [slow]      UNICL_SIM_FAIL=clEnqueueMarkerWithWaitList:delay=400
 // Writes always work.
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <future>
 #include <memory>
+#include <atomic>
 #include <thread>
 
 #include "multi_device.hpp"
@@ -196,4 +198,39 @@ TEST_CASE("an unmap whose vendor call fails leaves the buffer mapped", "[unmap]"
     CHECK(map_count(b) == 1);
   }
   check_still_usable(md);
+}
+
+// A vendor call that takes long (the simulator waits 400 ms in every marker
+// enqueue, UNICL_SIM_FAIL=clEnqueueMarkerWithWaitList:delay=400) holds up
+// only its own device: no vendor is called under the context lock, so
+// another thread's command on the other device is enqueued meanwhile.
+TEST_CASE("a slow vendor call on one device does not hold up enqueues on another", "[slow]") {
+  using namespace std::chrono;
+  cltest::MultiDevice md;
+  REQUIRE(md.size() == 2);
+  std::vector<char> bytes(kBytes, 'w');
+  cl::Buffer b(md.context, CL_MEM_READ_WRITE, kBytes);
+  std::atomic<bool> started{false};
+  std::thread slow([&] {
+    started = true;
+    cl_event e = nullptr;
+    cl_int err = within_limit("clEnqueueMarkerWithWaitList", [&] {
+      return clEnqueueMarkerWithWaitList(md.queues[0](), 0, nullptr, &e);
+    });
+    CHECK(err == CL_SUCCESS);
+    if (e) clReleaseEvent(e);
+  });
+  while (!started) std::this_thread::yield();
+  std::this_thread::sleep_for(milliseconds(100));  // the marker is inside its vendor call now
+  auto start = steady_clock::now();
+  cl_int err = within_limit("clEnqueueWriteBuffer", [&] {
+    return clEnqueueWriteBuffer(md.queues[1](), b(), CL_FALSE, 0, kBytes, bytes.data(), 0, nullptr, nullptr);
+  });
+  auto took = duration_cast<milliseconds>(steady_clock::now() - start).count();
+  slow.join();
+  CHECK(err == CL_SUCCESS);
+  INFO("the write's enqueue call took " << took << " ms");
+  CHECK(took < 150);  // held up by the marker, it would take about 300 ms
+  CHECK(within_limit("clFinish", [&] { return clFinish(md.queues[1]()); }) == CL_SUCCESS);
+  CHECK(within_limit("clFinish", [&] { return clFinish(md.queues[0]()); }) == CL_SUCCESS);
 }

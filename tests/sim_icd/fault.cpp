@@ -3,10 +3,12 @@
 #include "api.hpp"
 #include "config.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace sim {
 namespace {
@@ -59,8 +61,16 @@ cl_int error_named(const std::string &text) {
 
 FaultRule parse_rule(const std::string &text) {
   auto parts = split(text, ':');
-  if (parts.size() < 2 || parts.size() > 3) throw std::runtime_error("expected entry:error[:after=N], got '" + text + "'");
-  FaultRule rule{entry_named(parts[0]), error_named(parts[1])};
+  if (parts.size() < 2 || parts.size() > 3)
+    throw std::runtime_error("expected entry:error[:after=N] or entry:delay=MS[:after=N], got '" + text + "'");
+  FaultRule rule{entry_named(parts[0]), CL_SUCCESS};
+  if (parts[1].rfind("delay=", 0) == 0) {
+    long long ms = integer(parts[1].substr(6), "delay");
+    if (ms <= 0 || ms > 60000) throw std::runtime_error("delay must be 1 to 60000 ms");
+    rule.delay_ms = static_cast<std::uint64_t>(ms);
+  } else {
+    rule.error = error_named(parts[1]);
+  }
   if (parts.size() == 3) {
     if (parts[2].rfind("after=", 0) != 0) throw std::runtime_error("unknown option '" + parts[2] + "' (after=N)");
     long long after = integer(parts[2].substr(6), "after");
@@ -96,6 +106,13 @@ Faults::Faults(const std::vector<FaultRule> &rules) {
 // Said once per rule: a test that fails for an unexpected reason then
 // shows where the injected error came from.
 cl_int Faults::fire(Armed &a) {
+  if (a.rule.delay_ms > 0) {
+    if (!a.announced.exchange(true))
+      std::fprintf(stderr, "unicl-sim: UNICL_SIM_FAIL: %s takes %llu ms more from now on\n", entry_name(a.rule.entry),
+                   static_cast<unsigned long long>(a.rule.delay_ms));
+    std::this_thread::sleep_for(std::chrono::milliseconds(a.rule.delay_ms));
+    return CL_SUCCESS;
+  }
   if (!a.announced.exchange(true))
     std::fprintf(stderr, "unicl-sim: UNICL_SIM_FAIL: %s fails with %d from now on\n", entry_name(a.rule.entry),
                  a.rule.error);

@@ -1,7 +1,9 @@
 // Injected failures (README.md, "Injected failures"): UNICL_SIM_FAIL makes
 // chosen entry points fail with a chosen error code once they have
 // succeeded a given number of times, so that the error paths of a caller
-// (UniCL) can be tested against a vendor that fails where real ones rarely do.
+// (UniCL) can be tested against a vendor that fails where real ones rarely do;
+// or take long (a delay before the call runs), so that a caller can be
+// shown not to hold others up while it is inside a vendor call.
 #pragma once
 
 #include <atomic>
@@ -25,12 +27,13 @@ const char *entry_name(Entry e);
 
 struct FaultRule {
   Entry entry;
-  cl_int error;             // what the call returns (or sets in errcode_ret) instead of running
+  cl_int error;             // what the call returns (or sets in errcode_ret) instead of running; CL_SUCCESS: a delay
   std::uint64_t after = 0;  // successful calls let through first
+  std::uint64_t delay_ms = 0;  // error CL_SUCCESS: how long the call waits before it runs
 };
 
-// Rules "entry:error[:after=N]", separated by commas; `error` is a CL_*
-// error name or a negative number. Throws std::runtime_error on anything
+// Rules "entry:error[:after=N]" or "entry:delay=MS[:after=N]", separated by
+// commas; `error` is a CL_* error name or a negative number. Throws std::runtime_error on anything
 // else (unknown entry point or error, an entry point given twice).
 std::vector<FaultRule> parse_faults(const std::string &spec);
 
@@ -40,7 +43,8 @@ class Faults {
   Faults() = default;
   explicit Faults(const std::vector<FaultRule> &rules);
 
-  // The error a call of `e` returns now instead of running, or CL_SUCCESS.
+  // The error a call of `e` returns now instead of running, or CL_SUCCESS
+  // (after the rule's delay, if it is one).
   cl_int injected(Entry e) {
     Armed *a = e < armed_.size() ? armed_[e].get() : nullptr;
     return a && a->passed.load(std::memory_order_relaxed) >= a->rule.after ? fire(*a) : CL_SUCCESS;

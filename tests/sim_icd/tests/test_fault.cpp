@@ -1,6 +1,7 @@
 // Injected failures (UNICL_SIM_FAIL): the rules' parser, and the rules of
 // the [fail] scenario (run_scenarios.py) seen through the ICD loader:
 //   clEnqueueReadBuffer:CL_OUT_OF_RESOURCES:after=2,clEnqueueMapBuffer:CL_MAP_FAILURE
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,23 @@ TEST_CASE("UNICL_SIM_FAIL rules", "[parser]") {
   CHECK_THAT(error_of("clEnqueueReadBuffer:-5:after=-1"), Catch::Contains("not be negative"));
   CHECK_THAT(error_of("clEnqueueReadBuffer:-5:times=2"), Catch::Contains("unknown option"));
   CHECK_THAT(error_of("clEnqueueReadBuffer:-5,clEnqueueReadBuffer:-6"), Catch::Contains("given twice"));
+}
+
+TEST_CASE("A delay rule lets the call run after waiting", "[parser]") {
+  auto rules = sim::parse_faults("clEnqueueMarkerWithWaitList:delay=30:after=1");
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].error == CL_SUCCESS);
+  CHECK(rules[0].delay_ms == 30);
+  CHECK(rules[0].after == 1);
+  sim::Faults faults(rules);
+  sim::Entry marker = rules[0].entry;
+  CHECK(faults.injected(marker) == CL_SUCCESS);  // let through at once
+  faults.succeeded(marker);
+  auto start = std::chrono::steady_clock::now();
+  CHECK(faults.injected(marker) == CL_SUCCESS);
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(30));
+  CHECK_THAT(error_of("clFinish:delay=0"), Catch::Contains("1 to 60000"));
+  CHECK_THAT(error_of("clFinish:delay=x"), Catch::Contains("not an integer"));
 }
 
 TEST_CASE("A rule lets `after` successful calls through, then fails every call", "[parser]") {
