@@ -27,7 +27,7 @@ class VendorCompletion final : public Completion, public std::enable_shared_from
   }
 
   cl_int status() const override {
-    if (cl_int s = final_.load(std::memory_order_acquire); s != kRunning) return s;
+    if (cl_int s = final_.load(std::memory_order_acquire); s != kNotFinal) return s;
     // Inside a context lock the vendor is not asked: not done is all that
     // matters there. Elsewhere (the application's status query) it is.
     if (VendorCallScope::inside()) return CL_SUBMITTED;
@@ -38,7 +38,7 @@ class VendorCompletion final : public Completion, public std::enable_shared_from
   void on_done(std::function<void(cl_int)> fn) override {
     {
       std::lock_guard lock(mutex_);
-      if (final_.load(std::memory_order_acquire) == kRunning) {
+      if (final_.load(std::memory_order_acquire) == kNotFinal) {
         waiting_.push_back(std::move(fn));
         return;
       }
@@ -49,21 +49,18 @@ class VendorCompletion final : public Completion, public std::enable_shared_from
   bool times(cl_ulong &start, cl_ulong &end) const override { return profiling_times(event_.get(), start, end); }
   cl_event vendor_event() const override { return event_.get(); }
   void flush() override {
-    if (final_.load(std::memory_order_acquire) == kRunning) vd(queue_.get()).clFlush(queue_.get());
+    if (final_.load(std::memory_order_acquire) == kNotFinal) vd(queue_.get()).clFlush(queue_.get());
   }
   cl_int wait() override {
-    if (cl_int s = final_.load(std::memory_order_acquire); s != kRunning) return s;
+    if (cl_int s = final_.load(std::memory_order_acquire); s != kNotFinal) return s;
     cl_event e = event_.get();
-    if (vd(e).clWaitForEvents(1, &e) != CL_SUCCESS) {
-      cl_int s = vendor_status(e);
-      return s < 0 ? s : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    }
-    cl_int s = vendor_status(e);
-    return s < 0 ? s : CL_COMPLETE;
+    cl_int waited = vd(e).clWaitForEvents(1, &e);
+    if (cl_int s = vendor_status(e); s < 0) return s;
+    return waited == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
 
  private:
-  static constexpr cl_int kRunning = 1;  // not final yet (any value above CL_COMPLETE)
+  static constexpr cl_int kNotFinal = 1;  // final_ before the end is known (any value above CL_COMPLETE)
   void finish(cl_int status) {
     std::vector<std::function<void(cl_int)>> waiting;
     {
@@ -76,7 +73,7 @@ class VendorCompletion final : public Completion, public std::enable_shared_from
 
   VendorRef<cl_event> event_;
   VendorRef<cl_command_queue> queue_;  // held: an event does not keep its queue alive
-  std::atomic<cl_int> final_{kRunning};
+  std::atomic<cl_int> final_{kNotFinal};
   std::mutex mutex_;
   std::vector<std::function<void(cl_int)>> waiting_;
 };

@@ -45,9 +45,6 @@ class DeviceEndpoint {
   // completion in `wait` (all of this device); `done` gets the copy's.
   virtual cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
                       std::shared_ptr<Completion> &done) = 0;
-  // Makes sure the copies issued so far run: some vendors run commands only
-  // when flushed.
-  virtual void flush() = 0;
 };
 
 }  // namespace unicl

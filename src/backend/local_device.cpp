@@ -79,17 +79,4 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
   return err;
 }
 
-void LocalDevice::flush() {
-  cl_command_queue qs[2];
-  {
-    std::lock_guard lock(queue_mutex_);
-    qs[0] = queues_[0].get();
-    qs[1] = queues_[1].get();
-  }
-  // Outside the lock: a vendor that runs its commands inside clFlush
-  // (oclgrind) would hold up every other copy to this device meanwhile.
-  for (cl_command_queue q : qs)
-    if (q) vd(q).clFlush(q);
-}
-
 }  // namespace unicl

@@ -24,7 +24,6 @@ class LocalDevice final : public DeviceEndpoint {
   cl_int on_freed(cl_mem object, std::function<void()> fn) override;
   cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
               std::shared_ptr<Completion> &done) override;
-  void flush() override;
 
  private:
   cl_int transfer_queue(bool to_host, cl_command_queue &out);

@@ -161,15 +161,15 @@ void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, boo
     else planned->withdraw(err);
     return;
   }
-  // Issued later than its enqueue call: nobody else will flush it. Once
-  // this thread stops issuing: a flush can take long (oclgrind runs the
-  // queue in it), and the next command's issue need not wait for it.
-  if (deferred)
-    IssueQueue::after_issuing([queue = VendorRef<cl_command_queue>::share(vq)] { vd(queue.get()).clFlush(queue.get()); });
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot()].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
-  planned->fulfil(vendor_completion(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq)));
+  auto issued = vendor_completion(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq));
+  // Issued later than its enqueue call: nobody else will flush it. Once
+  // this thread stops issuing: a flush can take long (oclgrind runs the
+  // queue in it), and the next command's issue need not wait for it.
+  if (deferred) IssueQueue::after_issuing([issued] { issued->flush(); });
+  planned->fulfil(std::move(issued));
   mark_issued(CL_SUCCESS);
 }
 

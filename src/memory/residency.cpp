@@ -21,6 +21,13 @@ bool evictable(_cl_mem *m) {
   return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
 }
 
+// One copy counted in `notice` (pending) arrives once the device has freed
+// `rep`; at once if the device cannot tell.
+void notice_when_freed(DeviceEndpoint &device, const std::shared_ptr<DestructionNotice> &notice, cl_mem rep) {
+  if (device.on_freed(rep, [notice] { DestructionNotice::arrive(notice); }) != CL_SUCCESS)
+    DestructionNotice::arrive(notice);
+}
+
 // Gives up m's replica on `slot`; its data is elsewhere already. Work
 // planned on it holds it until issued; the vendor frees it once its
 // commands are done.
@@ -163,8 +170,7 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
       if (parent) d.buffer = parent->get();
       err = device.create_image(vflags, format, d, made);
     }
-    if (err == CL_SUCCESS && device.on_freed(made.get(), [notice] { DestructionNotice::arrive(notice); }) != CL_SUCCESS)
-      DestructionNotice::arrive(notice);
+    if (err == CL_SUCCESS) notice_when_freed(device, notice, made.get());
     if (err != CL_SUCCESS) {
       copy->error.store(err, std::memory_order_release);
       DestructionNotice::arrive(notice);
@@ -207,8 +213,7 @@ cl_int init_coherence(_cl_mem *m, const void *initial) {
 
 cl_int register_replica(_cl_mem *m, size_t slot, cl_mem rep) {
   m->notice->pending.fetch_add(1);
-  cl_int err = m->context->slots[slot].endpoint->on_freed(rep, [notice = m->notice] { DestructionNotice::arrive(notice); });
-  if (err != CL_SUCCESS) m->notice->pending.fetch_sub(1);
+  notice_when_freed(*m->context->slots[slot].endpoint, m->notice, rep);
   return CL_SUCCESS;
 }
 
