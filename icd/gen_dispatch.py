@@ -2,8 +2,9 @@
 """Generate UniCL's ICD dispatch table from the Khronos header and one list.
 
 Inputs: the system's CL/cl_icd.h (slot order and every entry point's exact
-signature) and icd/entry_points.txt (the entry points UniCL implements, one
-name per line). Outputs:
+signature), UniCL's CL/cl_ext_unicl.h (the signatures of its own extension
+functions, from their clXxxUNICL_fn typedefs) and icd/entry_points.txt (the
+entry points UniCL implements, one name per line). Outputs:
   api_decls.hpp     - declarations of unicl::api::<name> for implemented calls
   dispatch_table.cpp - the cl_icd_dispatch instance, a typed stub for every slot
                        UniCL does not implement (returns the spec's error), and
@@ -40,6 +41,27 @@ def parse_typedefs(header):
         params = header[open_paren + 1:balanced(header, open_paren) - 1]
         sigs[name] = (ret, ' '.join(params.split()))
     return sigs
+
+
+def parse_extension_typedefs(header):
+    """Signatures of UniCL's extension functions: typedef ret (*clXxxUNICL_fn)(...)."""
+    sigs = {}
+    for m in re.finditer(r'typedef\s+([\w\s\*]+?)\s*\(\s*\*\s*(\w+UNICL)_fn\s*\)\s*\(', header):
+        ret, name = ' '.join(m.group(1).split()), m.group(2)
+        open_paren = m.end() - 1
+        params = header[open_paren + 1:balanced(header, open_paren) - 1]
+        sigs[name] = (ret, ' '.join(params.split()))
+    return sigs
+
+
+def preprocess(path, include_dir):
+    cc = os.environ.get('CC', 'cc')
+    pre = subprocess.run([cc, '-E', '-P', '-DCL_TARGET_OPENCL_VERSION=300',
+                          '-DCL_USE_DEPRECATED_OPENCL_1_0_APIS', '-DCL_USE_DEPRECATED_OPENCL_1_1_APIS',
+                          '-DCL_USE_DEPRECATED_OPENCL_1_2_APIS', '-DCL_USE_DEPRECATED_OPENCL_2_0_APIS',
+                          '-DCL_USE_DEPRECATED_OPENCL_2_1_APIS', '-DCL_USE_DEPRECATED_OPENCL_2_2_APIS',
+                          '-I', include_dir, path], check=True, capture_output=True, text=True).stdout
+    return re.sub(r'__attribute__\s*\(\(.*?\)\)', '', pre)
 
 
 def parse_slots(header):
@@ -80,17 +102,12 @@ def stub_params(params):
 
 
 def main():
-    header_path, list_path, decls_out, table_out = sys.argv[1:5]
+    header_path, ext_header_path, list_path, decls_out, table_out = sys.argv[1:6]
     header = open(header_path).read()
-    cc = os.environ.get('CC', 'cc')
-    pre = subprocess.run([cc, '-E', '-P', '-DCL_TARGET_OPENCL_VERSION=300',
-                          '-DCL_USE_DEPRECATED_OPENCL_1_0_APIS', '-DCL_USE_DEPRECATED_OPENCL_1_1_APIS',
-                          '-DCL_USE_DEPRECATED_OPENCL_1_2_APIS', '-DCL_USE_DEPRECATED_OPENCL_2_0_APIS',
-                          '-DCL_USE_DEPRECATED_OPENCL_2_1_APIS', '-DCL_USE_DEPRECATED_OPENCL_2_2_APIS',
-                          '-I', os.path.dirname(os.path.dirname(os.path.abspath(header_path))),
-                          header_path], check=True, capture_output=True, text=True).stdout
-    pre = re.sub(r'__attribute__\s*\(\(.*?\)\)', '', pre)
+    pre = preprocess(header_path, os.path.dirname(os.path.dirname(os.path.abspath(header_path))))
     sigs = parse_typedefs(pre)
+    sigs.update(parse_extension_typedefs(
+        preprocess(ext_header_path, os.path.dirname(os.path.dirname(os.path.abspath(ext_header_path))))))
     slots = parse_slots(header)
     implemented = [l.split('#')[0].strip() for l in open(list_path)]
     implemented = [n for n in implemented if n]

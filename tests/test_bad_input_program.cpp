@@ -1,4 +1,6 @@
 // Bad input to the program and kernel entry points.
+#include <CL/cl_ext_unicl.h>
+
 #include "bad_input.hpp"
 
 using bad::as;
@@ -305,4 +307,33 @@ TEST_CASE("clCloneKernel", "[bad_input]") {
   CHECK(clone(nullptr) == CL_INVALID_KERNEL);
   CHECK(clone(as<cl_kernel>(world().sampler())) == CL_INVALID_KERNEL);
   CHECK(clone(bad::dead_kernel()) == CL_INVALID_KERNEL);
+}
+
+TEST_CASE("clSetKernelSplitUNICL", "[bad_input]") {
+  auto set_split = reinterpret_cast<clSetKernelSplitUNICL_fn>(
+      clGetExtensionFunctionAddressForPlatform(world().platform(), "clSetKernelSplitUNICL"));
+  REQUIRE(set_split);
+  cl::Kernel copy(world().program, "copy");
+  cl::Kernel image(world().program, "with_image");
+  cl_kernel k = copy();
+  const cl_kernel_split_arg_unicl in{0, 0, sizeof(cl_int), sizeof(cl_int)};
+  CHECK(set_split(nullptr, 0, 1, &in) == CL_INVALID_KERNEL);
+  CHECK(set_split(as<cl_kernel>(world().buffer()), 0, 1, &in) == CL_INVALID_KERNEL);
+  CHECK(set_split(bad::dead_kernel(), 0, 1, &in) == CL_INVALID_KERNEL);
+  CHECK(set_split(k, 3, 1, &in) == CL_INVALID_VALUE);
+  CHECK(set_split(k, 0, 1, nullptr) == CL_INVALID_VALUE);
+  CHECK(set_split(k, 0, 0, &in) == CL_INVALID_VALUE);
+  const cl_kernel_split_arg_unicl twice[] = {in, in};
+  CHECK(set_split(k, 0, 2, twice) == CL_INVALID_VALUE);
+  const cl_kernel_split_arg_unicl no_stride{0, 0, 0, 4}, no_size{0, 0, 4, 0};
+  CHECK(set_split(k, 0, 1, &no_stride) == CL_INVALID_VALUE);
+  CHECK(set_split(k, 0, 1, &no_size) == CL_INVALID_VALUE);
+  const cl_kernel_split_arg_unicl past_end{3, 0, 4, 4}, scalar{2, 0, 4, 4}, an_image{0, 0, 4, 4};
+  CHECK(set_split(k, 0, 1, &past_end) == CL_INVALID_ARG_INDEX);
+  CHECK(set_split(k, 0, 1, &scalar) == CL_INVALID_ARG_INDEX);
+  CHECK(set_split(image(), 0, 1, &an_image) == CL_INVALID_ARG_INDEX);
+  // A valid declaration, then its removal.
+  const cl_kernel_split_arg_unicl both[] = {in, {1, 0, sizeof(cl_int), sizeof(cl_int)}};
+  CHECK(set_split(k, 0, 2, both) == CL_SUCCESS);
+  CHECK(set_split(k, 0, 0, nullptr) == CL_SUCCESS);
 }

@@ -452,6 +452,19 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
 
 namespace {
 
+// The bytes of buffer argument `index` a launch touches: the part of its
+// indices along the dimension the kernel declared independent
+// (clSetKernelSplitUNICL), all of the buffer otherwise.
+Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_uint dim, const size_t *offset,
+                      const size_t *global, cl_mem m) {
+  if (!split || !global || m->is_image() || split->dim >= dim) return {};
+  const cl_kernel_split_arg_unicl *arg = split->find(static_cast<cl_uint>(index));
+  if (!arg) return {};
+  auto bytes = split_bytes(*arg, offset ? offset[split->dim] : 0, global[split->dim], m->size);
+  if (!bytes || bytes->size == 0) return {};  // an empty part: take the whole, which is always safe
+  return {bytes->offset, bytes->size, false};
+}
+
 cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset, const size_t *global,
               const size_t *local, cl_uint n, const cl_event *events, cl_event *event, cl_command_type type) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
@@ -472,15 +485,19 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   // The arguments as they are now: the launch may be submitted after the
   // application has set others.
   std::vector<ArgValue> args;
+  std::optional<KernelSplit> split;
   {
     std::lock_guard lock(k->mutex);
     args = k->args;
+    split = k->split;
   }
   for (size_t i = 0; i < args.size(); ++i) {
     cl_mem m = args[i].mem;
     if (!m) continue;
     if (!live(m)) return CL_INVALID_KERNEL_ARGS;
-    if (cl_int err = c.use(m, arg_access(k->meta[i], m)); err != CL_SUCCESS) return err;
+    if (cl_int err = c.use(m, arg_access(k->meta[i], m), split_touched(split, i, dim, offset, global, m));
+        err != CL_SUCCESS)
+      return err;
   }
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   // Where the kernel exists: a scheduled launch may go to any of those slots.

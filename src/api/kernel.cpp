@@ -38,6 +38,7 @@ void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
                   type);
     m.known = true;
     bool image = type.find("image") != std::string::npos;
+    m.image = image;
     m.sampler = type == "sampler_t";
     m.local = aq == CL_KERNEL_ARG_ADDRESS_LOCAL;
     m.memory = image || aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT;
@@ -304,7 +305,30 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
     err = set_arg(clone.get(), i, args[i].size, args[i].bytes.empty() ? nullptr : args[i].bytes.data());
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   }
+  {
+    std::scoped_lock lock(source->mutex, clone->mutex);
+    clone->split = source->split;
+  }
   return hand_out(std::move(clone), errcode_ret);
+}
+
+cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_args,
+                                         const cl_kernel_split_arg_unicl *args) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  if (dim > 2 || (num_args == 0) != (args == nullptr)) return CL_INVALID_VALUE;
+  KernelSplit split{dim, {}};
+  for (cl_uint i = 0; i < num_args; ++i) {
+    const cl_kernel_split_arg_unicl &a = args[i];
+    if (a.arg_index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+    const ArgMeta &meta = k->meta[a.arg_index];
+    if (meta.known && (!meta.memory || meta.image)) return CL_INVALID_ARG_INDEX;
+    if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return CL_INVALID_VALUE;
+    split.args.push_back(a);
+  }
+  std::lock_guard lock(k->mutex);
+  if (num_args == 0) k->split.reset();
+  else k->split = std::move(split);
+  return CL_SUCCESS;
 }
 
 }  // namespace unicl::api

@@ -1,6 +1,7 @@
 // One place that fixes the OpenCL API level UniCL is compiled against:
 // OpenCL 3.0 headers, with every deprecated entry point still declared
-// because the ICD dispatch table must carry them all.
+// because the ICD dispatch table must carry them all; UniCL's own
+// extension (include/CL/cl_ext_unicl.h) beside them.
 #pragma once
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -14,3 +15,4 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
+#include <CL/cl_ext_unicl.h>

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/kernel_split.hpp"
 #include "core/mem_object.hpp"
 
 struct _cl_program : unicl::ObjectHeader {
@@ -30,6 +32,7 @@ namespace unicl {
 struct ArgMeta {
   bool known = false;        // arg info was available
   bool memory = false;       // global/constant pointer or image
+  bool image = false;
   bool sampler = false;
   bool local = false;
   Access access = kReadWrite;
@@ -57,7 +60,8 @@ struct _cl_kernel : unicl::ObjectHeader {
   // may be submitted after the application set others, and the replicas of
   // its buffers exist only from then).
   std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
-  std::mutex mutex;  // guards args and launch_per_slot
+  std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
+  std::mutex mutex;  // guards args, launch_per_slot and split
 };
 
 namespace unicl {
