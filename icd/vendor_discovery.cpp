@@ -1,6 +1,6 @@
 #include "vendor_discovery.hpp"
 
-#include "backend/vendor.hpp"
+#include "backend/vendor_info.hpp"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -137,7 +137,7 @@ std::vector<VendorPlatform> load_vendor_platforms(const VendorSources &sources, 
       if (!p || !*reinterpret_cast<void **>(p)) continue;
       std::string name, version;
       auto info = [p](cl_platform_info what) {
-        return [p, what](size_t sz, void *v, size_t *r) { return vd(p).clGetPlatformInfo(p, what, sz, v, r); };
+        return [p, what](size_t sz, void *v, size_t *r) { return vendor_info(p, what, sz, v, r); };
       };
       if (vendor_string(info(CL_PLATFORM_NAME), name) != CL_SUCCESS ||
           vendor_string(info(CL_PLATFORM_VERSION), version) != CL_SUCCESS) {

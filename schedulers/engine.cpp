@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "backend/profiling.hpp"
+#include "backend/vendor_info.hpp"
 #include "core/event.hpp"
 #include "core/mem_object.hpp"
 #include "core/runtime.hpp"
@@ -48,10 +49,9 @@ Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models
     d.name = s.device->name;
     d.upload = PerfModels::link_name(kHostMemory, d.name);
     d.read_back = PerfModels::link_name(d.name, kHostMemory);
-    cl_uint units = 1, mhz = 1000;
     cl_device_id v = s.device->vendor;
-    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-    vd(v).clGetDeviceInfo(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, nullptr);
+    auto units = vendor_value<cl_uint>(v, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
+    auto mhz = vendor_value<cl_uint>(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, 1000);
     d.speed = static_cast<double>(std::max<cl_uint>(units, 1)) * std::max<cl_uint>(mhz, 1);
     d.group = devices_.size();
     if (is_host_cpu_device(v)) {

@@ -8,6 +8,11 @@ Each folder may include itself and the folders listed for it; anything else
 is a layering error. The build also enforces the link order (each layer is
 a static library linking only those below it); this catches the includes,
 which a link does not see when they are header-only.
+
+It also checks that every call into a vendor is made in src/backend: the
+other layers reach vendors only through the backend's named operations
+(vendor_objects.hpp, vendor_commands.hpp, vendor_info.hpp, the endpoint),
+never through a vendor's dispatch table (vd()).
 """
 import pathlib
 import re
@@ -63,6 +68,9 @@ def main():
             errors.append(f'{rel}: not in any layer')
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split('//')[0]
+            if layer != 'src/backend' and re.search(r'\bvd\(', code):
+                errors.append(f'{rel}:{n}: calls a vendor through its dispatch table outside src/backend')
             m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
             if not m:
                 continue

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "backend/vendor_commands.hpp"
 #include "core/event.hpp"
 #include "memory/coherence.hpp"
 
@@ -32,10 +33,8 @@ struct Launch {
   cl_event *event;
   std::span<const cl_mem> mems;  // vendor handles, in the order of use()
 
-  const cl_icd_dispatch &vendor() const { return vd(vq); }
+  VendorEnqueue on() const { return {vq, wait->size(), wait->data(), event}; }
   cl_mem mem(size_t i) const { return mems[i]; }
-  cl_uint num_wait() const { return wait->size(); }
-  const cl_event *wait_list() const { return wait->data(); }
   // Multi-device contexts never block inside the vendor: the enqueue call
   // waits for the task after releasing the context lock.
   cl_bool blocking(cl_bool b) const { return multi ? CL_FALSE : b; }

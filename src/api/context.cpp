@@ -4,6 +4,8 @@
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"
 #include "core/info.hpp"
 #include "backend/local_device.hpp"
@@ -26,10 +28,9 @@ cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
     // Always profiled: the performance models need the times.
     auto &s = context->slots[slot];
     cl_int err = CL_SUCCESS;
-    cl_command_queue v = unicl::vd(s.vendor.get()).clCreateCommandQueue(
-        s.vendor.get(), s.device->vendor, properties | CL_QUEUE_PROFILING_ENABLE, &err);
+    auto v = unicl::vendor_queue(s.vendor.get(), s.device->vendor, properties | CL_QUEUE_PROFILING_ENABLE, err);
     if (err != CL_SUCCESS) return err;
-    q = unicl::VendorRef<cl_command_queue>::adopt(v);
+    q = std::move(v);
   }
   out = q.get();
   return CL_SUCCESS;
@@ -152,10 +153,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     cl_context_properties vprops[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(d->vendor_platform),
                                       interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
     cl_int err = CL_SUCCESS;
-    cl_context v = vd(d->vendor).clCreateContext(vprops, 1, &d->vendor, notify ? forward_context_notify : nullptr,
-                                                 notify ? ctx.get() : nullptr, &err);
+    auto vendor = vendor_context(vprops, d->vendor, notify ? forward_context_notify : nullptr,
+                                 notify ? ctx.get() : nullptr, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
-    auto vendor = VendorRef<cl_context>::adopt(v);
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
@@ -168,8 +168,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {
-      cl_ulong global = 0;
-      vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
+      cl_ulong global = vendor_value<cl_ulong>(s.device->vendor, CL_DEVICE_GLOBAL_MEM_SIZE);
       s.mem_limit = global ? static_cast<size_t>(global) : SIZE_MAX;
       if (own.mem_limit) s.mem_limit = std::min<size_t>(s.mem_limit, own.mem_limit);
     }
@@ -279,10 +278,10 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
     // Traced runs profile every queue (the application still sees its own
     // profiling setting: clGetEventProfilingInfo checks it).
     cl_command_queue_properties vprops = props | (Runtime::get().trace().on() ? CL_QUEUE_PROFILING_ENABLE : 0);
-    cl_command_queue vq = vd(vctx).clCreateCommandQueue(vctx, device->vendor, vprops, &err);
+    auto vq = vendor_queue(vctx, device->vendor, vprops, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     q->slot = slot;
-    q->vendor = VendorRef<cl_command_queue>::adopt(vq);
+    q->vendor = std::move(vq);
   }
   q->properties = props;
   q->property_list = std::move(property_list);
@@ -330,7 +329,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   // the queue, so the last release may come long after the application let
   // go of it, and a vendor that runs commands only when flushed (oclgrind)
   // would not run them meanwhile.
-  for (cl_command_queue v : q->vendor_queues()) vd(v).clFlush(v);
+  for (cl_command_queue v : q->vendor_queues()) vendor_flush(v);
   release(q);
   return CL_SUCCESS;
 }
@@ -353,9 +352,9 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // One-device contexts: straight through, no list to build.
-  if (!q->context->multi() && q->vendor) return vd(q->vendor.get()).clFlush(q->vendor.get());
+  if (!q->context->multi() && q->vendor) return vendor_flush(q->vendor.get());
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = vd(v).clFlush(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vendor_flush(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 
@@ -363,7 +362,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // One-device contexts: straight through, no list to build (a kernel's
   // round trip is enqueue + finish).
-  if (!q->context->multi() && q->vendor) return vd(q->vendor.get()).clFinish(q->vendor.get());
+  if (!q->context->multi() && q->vendor) return vendor_finish(q->vendor.get());
   if (q->context->multi()) {
     // Commands still waiting for submission first (queue.hpp); the vendor
     // queue then holds all of them.
@@ -376,7 +375,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
     for (auto &t : pending) t->wait_submitted();
   }
   for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = vd(v).clFinish(v); err != CL_SUCCESS) return err;
+    if (cl_int err = vendor_finish(v); err != CL_SUCCESS) return err;
   return CL_SUCCESS;
 }
 

@@ -64,7 +64,7 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   // A map that fails after its enqueue call returned (a read-back it needs
   // failed on its device) was never mapped either.
   c.on_later_failure([unmap](cl_int) { unmap(); });
-  err = c.run([](Launch &l) { return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event); },
+  err = c.run([](Launch &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); },
               event, blocking);
   if (err == CL_SUCCESS) {
     set_error(errcode_ret, CL_SUCCESS);
@@ -119,8 +119,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueReadBuffer(l.vq, l.mem(0), l.blocking(blocking), offset, size, ptr, l.num_wait(),
-                                          l.wait_list(), l.event);
+    return vendor_enqueue::ReadBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
   }, event, blocking);
 }
 
@@ -133,8 +132,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
   if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueWriteBuffer(l.vq, l.mem(0), l.blocking(blocking), offset, size, ptr, l.num_wait(),
-                                           l.wait_list(), l.event);
+    return vendor_enqueue::WriteBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
   }, event, blocking);
 }
 
@@ -150,9 +148,9 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueReadBufferRect(l.vq, l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
+    return vendor_enqueue::ReadBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
                                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
-                                              ptr, l.num_wait(), l.wait_list(), l.event);
+                                              ptr);
   }, event, blocking);
 }
 
@@ -168,9 +166,9 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueWriteBufferRect(l.vq, l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
+    return vendor_enqueue::WriteBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
                                                buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
-                                               ptr, l.num_wait(), l.wait_list(), l.event);
+                                               ptr);
   }, event, blocking);
 }
 
@@ -183,8 +181,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueCopyBuffer(l.vq, l.mem(0), l.mem(1), src_offset, dst_offset, size, l.num_wait(),
-                                          l.wait_list(), l.event);
+    return vendor_enqueue::CopyBuffer(l.on(), l.mem(0), l.mem(1), src_offset, dst_offset, size);
   }, event);
 }
 
@@ -199,9 +196,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), dso(dst_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueCopyBufferRect(l.vq, l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), src_row_pitch,
-                                              src_slice_pitch, dst_row_pitch, dst_slice_pitch, l.num_wait(),
-                                              l.wait_list(), l.event);
+    return vendor_enqueue::CopyBufferRect(l.on(), l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), src_row_pitch,
+                                              src_slice_pitch, dst_row_pitch, dst_slice_pitch);
   }, event);
 }
 
@@ -214,8 +210,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   if (!valid_pattern(pattern, pattern_size)) return CL_INVALID_VALUE;
   return c.run([=, bytes = copy_bytes(pattern, pattern_size)](Launch &l) {
-    return l.vendor().clEnqueueFillBuffer(l.vq, l.mem(0), bytes.data(), pattern_size, offset, size, l.num_wait(),
-                                          l.wait_list(), l.event);
+    return vendor_enqueue::FillBuffer(l.on(), l.mem(0), bytes.data(), pattern_size, offset, size);
   }, event);
 }
 
@@ -230,8 +225,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes o(origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueReadImage(l.vq, l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
-                                         slice_pitch, ptr, l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::ReadImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
+                                         slice_pitch, ptr);
   }, event, blocking);
 }
 
@@ -246,8 +241,8 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes o(origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueWriteImage(l.vq, l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
-                                          slice_pitch, ptr, l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::WriteImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
+                                          slice_pitch, ptr);
   }, event, blocking);
 }
 
@@ -263,8 +258,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), dso(dst_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueCopyImage(l.vq, l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), l.num_wait(),
-                                         l.wait_list(), l.event);
+    return vendor_enqueue::CopyImage(l.on(), l.mem(0), l.mem(1), so.get(), dso.get(), r.get());
   }, event);
 }
 
@@ -278,8 +272,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
   Sizes o(origin), r(region);
   // A fill colour is four 32-bit channels whatever the image format.
   return c.run([=, color = copy_bytes(fill_color, 16)](Launch &l) {
-    return l.vendor().clEnqueueFillImage(l.vq, l.mem(0), color.empty() ? nullptr : color.data(), o.get(), r.get(),
-                                         l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::FillImage(l.on(), l.mem(0), color.empty() ? nullptr : color.data(), o.get(), r.get());
   }, event);
 }
 
@@ -294,8 +287,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueCopyImageToBuffer(l.vq, l.mem(0), l.mem(1), so.get(), r.get(), dst_offset,
-                                                 l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::CopyImageToBuffer(l.on(), l.mem(0), l.mem(1), so.get(), r.get(), dst_offset);
   }, event);
 }
 
@@ -310,8 +302,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes dso(dst_origin), r(region);
   return c.run([=](Launch &l) {
-    return l.vendor().clEnqueueCopyBufferToImage(l.vq, l.mem(0), l.mem(1), src_offset, dso.get(), r.get(),
-                                                 l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::CopyBufferToImage(l.on(), l.mem(0), l.mem(1), src_offset, dso.get(), r.get());
   }, event);
 }
 
@@ -338,8 +329,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   void *ptr = nullptr;
   err = c.run([&](Launch &l) {
     cl_int e = CL_SUCCESS;
-    ptr = l.vendor().clEnqueueMapBuffer(l.vq, l.mem(0), blocking, flags, offset, size, l.num_wait(), l.wait_list(),
-                                        l.event, &e);
+    ptr = vendor_enqueue::MapBuffer(l.on(), e, l.mem(0), blocking, flags, offset, size);
     return e;
   }, event);
   if (err == CL_SUCCESS) buffer->map_count.fetch_add(1);
@@ -375,8 +365,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   void *ptr = nullptr;
   err = c.run([&](Launch &l) {
     cl_int e = CL_SUCCESS;
-    ptr = l.vendor().clEnqueueMapImage(l.vq, l.mem(0), blocking, flags, origin, region, row_pitch, slice_pitch,
-                                       l.num_wait(), l.wait_list(), l.event, &e);
+    ptr = vendor_enqueue::MapImage(l.on(), e, l.mem(0), blocking, flags, origin, region, row_pitch, slice_pitch);
     return e;
   }, event);
   if (err == CL_SUCCESS) image->map_count.fetch_add(1);
@@ -404,7 +393,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
     m->host_maps.erase(it);
     m->map_count.fetch_sub(1);
     cl_int err = c.run([](Launch &l) {
-      return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+      return vendor_enqueue::MarkerWithWaitList(l.on());
     }, event);
     if (err != CL_SUCCESS) {
       // Still mapped: the unmap was not enqueued.
@@ -417,7 +406,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
   if (cl_int err = c.use(m, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   cl_int err = c.run([=](Launch &l) {
-    return l.vendor().clEnqueueUnmapMemObject(l.vq, l.mem(0), mapped_ptr, l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::UnmapMemObject(l.on(), l.mem(0), mapped_ptr);
   }, event);
   if (err == CL_SUCCESS) m->map_count.fetch_sub(1);
   return err;
@@ -440,13 +429,12 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
   if (c.multi()) {
     // The task moves the data where it is asked for; the marker orders the queue.
     return c.run([](Launch &l) {
-      return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+      return vendor_enqueue::MarkerWithWaitList(l.on());
     }, event);
   }
   return c.run([=](Launch &l) {
     std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
-    return l.vendor().clEnqueueMigrateMemObjects(l.vq, num_mem_objects, vmems.data(), flags, l.num_wait(),
-                                                 l.wait_list(), l.event);
+    return vendor_enqueue::MigrateMemObjects(l.on(), num_mem_objects, vmems.data(), flags);
   }, event);
 }
 
@@ -478,8 +466,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
     if (Runtime::get().trace().on()) c.describe_launch(k->name, 0, {});
     return c.run([&](Launch &l) {
-      return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, offset, global, local, l.num_wait(), l.wait_list(),
-                                               l.event);
+      return vendor_enqueue::NDRangeKernel(l.on(), vk, dim, offset, global, local);
     }, event);
   }
   // The arguments as they are now: the launch may be submitted after the
@@ -511,8 +498,7 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
     cl_kernel vk = nullptr;
     if (cl_int err = launch_kernel(kernel.get(), args, l.mems, l.slot, vk); err != CL_SUCCESS) return err;
-    return l.vendor().clEnqueueNDRangeKernel(l.vq, vk, dim, o.get(), g.get(), lw.get(), l.num_wait(), l.wait_list(),
-                                             l.event);
+    return vendor_enqueue::NDRangeKernel(l.on(), vk, dim, o.get(), g.get(), lw.get());
   }, event);
 }
 
@@ -557,9 +543,8 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
       std::memcpy(copy.data() + at[i], &vmems[i], sizeof(cl_mem));
       locs[i] = copy.data() + at[i];
     }
-    return l.vendor().clEnqueueNativeKernel(l.vq, user_func, args ? copy.data() : nullptr, cb_args, num_mem_objects,
-                                            vmems.empty() ? nullptr : vmems.data(), locs.empty() ? nullptr : locs.data(),
-                                            l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::NativeKernel(l.on(), user_func, args ? copy.data() : nullptr, cb_args, num_mem_objects,
+                                            vmems.empty() ? nullptr : vmems.data(), locs.empty() ? nullptr : locs.data());
   }, event);
 }
 
@@ -569,7 +554,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, co
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   if (n == 0) c.follow_all(false);
   return c.run([](Launch &l) {
-    return l.vendor().clEnqueueMarkerWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::MarkerWithWaitList(l.on());
   }, event);
 }
 
@@ -580,7 +565,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, c
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   c.follow_all(true);
   return c.run([](Launch &l) {
-    return l.vendor().clEnqueueBarrierWithWaitList(l.vq, l.num_wait(), l.wait_list(), l.event);
+    return vendor_enqueue::BarrierWithWaitList(l.on());
   }, event);
 }
 

@@ -1,6 +1,7 @@
 // Event entry points.
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
 #include "core/event.hpp"
 #include "core/info.hpp"
 #include "CL/cl_ext_unicl.h"
@@ -54,7 +55,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   unsigned version = e->context->slots[slot].device->vendor_version;
   // COMPLETE is a 2.0 query; for older vendors it equals END (no child commands).
   if (param == CL_PROFILING_COMMAND_COMPLETE && version < 200) param = CL_PROFILING_COMMAND_END;
-  return vd(v).clGetEventProfilingInfo(v, param, size, value, size_ret);
+  return vendor_profiling_info(v, param, size, value, size_ret);
 }
 
 cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) {

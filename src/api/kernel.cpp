@@ -6,6 +6,8 @@
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
 #include "core/program.hpp"
 #include "core/sampler.hpp"
@@ -19,32 +21,23 @@ namespace unicl {
 namespace {
 
 void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
-  cl_uint n = 0;
-  vd(vk).clGetKernelInfo(vk, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+  cl_uint n = vendor_value<cl_uint>(vk, CL_KERNEL_NUM_ARGS);
   k.meta.resize(n);
   k.args.resize(n);
   if (version < 120) return;
   for (cl_uint i = 0; i < n; ++i) {
     ArgMeta &m = k.meta[i];
-    cl_kernel_arg_address_qualifier aq = 0;
-    cl_kernel_arg_type_qualifier tq = 0;
-    cl_kernel_arg_access_qualifier acc = 0;
-    std::string type;
-    if (vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, nullptr) != CL_SUCCESS)
-      continue;
-    vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, nullptr);
-    vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, nullptr);
-    vendor_string([&](size_t sz, void *v, size_t *r) { return vd(vk).clGetKernelArgInfo(vk, i, CL_KERNEL_ARG_TYPE_NAME, sz, v, r); },
-                  type);
+    VendorArgInfo info;
+    if (!vendor_arg(vk, i, info)) continue;
     m.known = true;
-    bool image = type.find("image") != std::string::npos;
+    bool image = info.type_name.find("image") != std::string::npos;
     m.image = image;
-    m.sampler = type == "sampler_t";
-    m.local = aq == CL_KERNEL_ARG_ADDRESS_LOCAL;
-    m.memory = image || aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT;
-    bool read_only = aq == CL_KERNEL_ARG_ADDRESS_CONSTANT || (tq & CL_KERNEL_ARG_TYPE_CONST) ||
-                     (image && acc == CL_KERNEL_ARG_ACCESS_READ_ONLY);
-    bool write_only = image && acc == CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    m.sampler = info.type_name == "sampler_t";
+    m.local = info.address == CL_KERNEL_ARG_ADDRESS_LOCAL;
+    m.memory = image || info.address == CL_KERNEL_ARG_ADDRESS_GLOBAL || info.address == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    bool read_only = info.address == CL_KERNEL_ARG_ADDRESS_CONSTANT || (info.type_qualifier & CL_KERNEL_ARG_TYPE_CONST) ||
+                     (image && info.access == CL_KERNEL_ARG_ACCESS_READ_ONLY);
+    bool write_only = image && info.access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
     m.access = read_only ? kRead : write_only ? kWrite : kReadWrite;
   }
 }
@@ -53,17 +46,8 @@ void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
 // Asked here rather than left to clCreateKernel because vendors differ on
 // unbuilt programs (oclgrind answers CL_INVALID_KERNEL_NAME).
 bool has_executable(_cl_program &program, size_t slot) {
-  cl_program vp = program.per_slot[slot].get();
   const _cl_device_id &dev = *program.context->slots[slot].device;
-  cl_build_status status = CL_BUILD_NONE;
-  if (vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr) !=
-          CL_SUCCESS ||
-      status != CL_BUILD_SUCCESS)
-    return false;
-  if (dev.vendor_version < 120) return true;
-  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-  vd(vp).clGetProgramBuildInfo(vp, dev.vendor, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
-  return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  return vendor_has_executable(program.per_slot[slot].get(), dev.vendor, dev.vendor_version);
 }
 
 cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_ret) {
@@ -75,10 +59,11 @@ cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_re
     cl_program vp = program->per_slot[s].get();
     if (!vp || !has_executable(*program, s)) continue;
     cl_int err = CL_SUCCESS;
-    cl_kernel vk = vd(vp).clCreateKernel(vp, name, &err);
+    VendorRef<cl_kernel> made = vendor_kernel(vp, name, err);
     if (err == CL_INVALID_PROGRAM_EXECUTABLE) continue;  // not built for this device
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    k->per_slot[s] = VendorRef<cl_kernel>::adopt(vk);
+    cl_kernel vk = made.get();
+    k->per_slot[s] = std::move(made);
     if (result != CL_SUCCESS) read_arg_meta(*k, vk, program->context->slots[s].device->vendor_version);
     result = CL_SUCCESS;
   }
@@ -130,15 +115,15 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
       continue;
     } else if (is_mem && arg.mem) {
       cl_mem rep = arg.mem->replicas[s]->get();
-      err = vd(vk).clSetKernelArg(vk, index, size, &rep);
+      err = vendor_set_arg(vk, index, size, &rep);
     } else if (is_mem) {
       cl_mem none = nullptr;
-      err = vd(vk).clSetKernelArg(vk, index, size, value ? &none : nullptr);
+      err = vendor_set_arg(vk, index, size, value ? &none : nullptr);
     } else if (is_sampler) {
       cl_sampler vs = static_cast<cl_sampler>(given)->per_slot[s].get();
-      err = vd(vk).clSetKernelArg(vk, index, size, &vs);
+      err = vendor_set_arg(vk, index, size, &vs);
     } else {
-      err = vd(vk).clSetKernelArg(vk, index, size, value);
+      err = vendor_set_arg(vk, index, size, value);
     }
     if (err != CL_SUCCESS) return err;
   }
@@ -160,9 +145,9 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span
   if (!dk) {
     cl_program vp = k->program->per_slot[slot].get();
     cl_int err = CL_SUCCESS;
-    cl_kernel vk = vd(vp).clCreateKernel(vp, k->name.c_str(), &err);
+    VendorRef<cl_kernel> made = vendor_kernel(vp, k->name.c_str(), err);
     if (err != CL_SUCCESS) return err;
-    dk = VendorRef<cl_kernel>::adopt(vk);
+    dk = std::move(made);
   }
   cl_kernel vk = dk.get();
   size_t next_mem = 0;
@@ -178,14 +163,14 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span
       // The launch's device copies, in the order of its memory arguments.
       if (next_mem >= mems.size()) return CL_INVALID_KERNEL_ARGS;
       cl_mem rep = mems[next_mem++];
-      err = vd(vk).clSetKernelArg(vk, i, a.size, &rep);
+      err = vendor_set_arg(vk, i, a.size, &rep);
     } else if (sampler && given) {
       auto *smp = static_cast<cl_sampler>(given);
       if (!live(smp)) return CL_INVALID_KERNEL_ARGS;
       cl_sampler vs = smp->per_slot[slot].get();
-      err = vd(vk).clSetKernelArg(vk, i, a.size, &vs);
+      err = vendor_set_arg(vk, i, a.size, &vs);
     } else {
-      err = vd(vk).clSetKernelArg(vk, i, a.size, value);
+      err = vendor_set_arg(vk, i, a.size, value);
     }
     if (err != CL_SUCCESS) return err;
   }
@@ -211,7 +196,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   for (auto &vp : program->per_slot) {
     if (!vp) continue;
     err = vendor_string([&](size_t n, void *v, size_t *r) {
-      return vd(vp.get()).clGetProgramInfo(vp.get(), CL_PROGRAM_KERNEL_NAMES, n, v, r);
+      return vendor_info(vp.get(), CL_PROGRAM_KERNEL_NAMES, n, v, r);
     }, names);
     if (err == CL_SUCCESS) break;
   }
@@ -252,7 +237,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
     case CL_KERNEL_NUM_ARGS:
     case CL_KERNEL_ATTRIBUTES: {
       cl_kernel vk = first_vendor_kernel(k);
-      return vd(vk).clGetKernelInfo(vk, param, size, value, size_ret);
+      return vendor_info(vk, param, size, value, size_ret);
     }
     default: return CL_INVALID_VALUE;
   }
@@ -274,7 +259,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
   }
   cl_kernel vk = k->per_slot[slot].get();
   cl_device_id vdev = k->program->context->slots[slot].device->vendor;
-  return vd(vk).clGetKernelWorkGroupInfo(vk, vdev, param, size, value, size_ret);
+  return vendor_work_group_info(vk, vdev, param, size, value, size_ret);
 }
 
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_arg_info param, size_t size,
@@ -285,7 +270,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_
     if (!k->per_slot[s]) continue;
     if (k->program->context->slots[s].device->vendor_version < 120) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     cl_kernel vk = k->per_slot[s].get();
-    return vd(vk).clGetKernelArgInfo(vk, arg_index, param, size, value, size_ret);
+    return vendor_arg_info(vk, arg_index, param, size, value, size_ret);
   }
   return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
 }

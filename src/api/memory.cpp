@@ -3,6 +3,8 @@
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/image_desc.hpp"
 #include "core/image_format.hpp"
 #include "core/info.hpp"
@@ -58,9 +60,10 @@ Ref<_cl_mem> new_mem(cl_context ctx, cl_mem_object_type type, cl_mem_flags flags
 template <class Create>
 cl_int single_slot_create(_cl_mem &m, Create &&create) {
   cl_int err = CL_SUCCESS;
-  cl_mem v = create(m.context->vendor(0), &err);
+  VendorRef<cl_mem> made = create(m.context->vendor(0), err);
   if (err != CL_SUCCESS) return err;
-  m.replicas[0] = std::make_shared<DeviceCopy>(VendorRef<cl_mem>::adopt(v));
+  cl_mem v = made.get();
+  m.replicas[0] = std::make_shared<DeviceCopy>(std::move(made));
   return register_replica(&m, 0, v);
 }
 
@@ -74,18 +77,15 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
   if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
   m->size = size;
   if (!context->multi()) {
-    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int *e) {
-      return vd(v).clCreateBuffer(v, flags, size, host_ptr, e);
+    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int &e) {
+      return vendor_buffer(v, flags, size, host_ptr, e);
     });
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     return hand_out(std::move(m), errcode_ret);
   }
   cl_ulong largest = 0;
   for (auto &s : context->slots) {
-    cl_ulong max_alloc = 0;
-    vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
-                                         nullptr);
-    largest = std::max(largest, max_alloc);
+    largest = std::max(largest, vendor_value<cl_ulong>(s.device->vendor, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
   }
   if (size > largest) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
   if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -115,8 +115,8 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
   if (!context->multi()) {
     cl_image_desc d = *desc;
     if (buffer) d.buffer = buffer->replicas[0]->get();
-    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int *e) {
-      return vd(v).clCreateImage(v, flags, format, &d, host_ptr, e);
+    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int &e) {
+      return vendor_image(v, flags, *format, d, host_ptr, e);
     });
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   } else {
@@ -134,8 +134,7 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
       if (cl_int err = rep->error.load(); err != CL_SUCCESS) return fail(errcode_ret, err);
   }
   if (m->replicas[0]) {
-    cl_mem v = m->replicas[0]->get();
-    vd(v).clGetMemObjectInfo(v, CL_MEM_SIZE, sizeof m->size, &m->size, nullptr);
+    m->size = vendor_value<size_t>(m->replicas[0]->get(), CL_MEM_SIZE, m->size);
   }
   return hand_out(std::move(m), errcode_ret);
 }
@@ -209,8 +208,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   sub_flags |= pf & kHostPtrFlags;
   bool aligned = false;
   for (auto &s : ctx->slots) {
-    cl_uint bits = 0;
-    vd(s.device->vendor).clGetDeviceInfo(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
+    cl_uint bits = vendor_value<cl_uint>(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     if (bits == 0 || region->origin % (bits / 8) == 0) aligned = true;
   }
   if (!aligned) return fail(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
@@ -223,8 +221,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   if (buffer->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = static_cast<std::byte *>(buffer->host_ptr) + region->origin;
   if (!ctx->multi()) {
     cl_mem parent_v = buffer->replicas[0]->get();
-    cl_int err = single_slot_create(*m, [&](cl_context, cl_int *e) {
-      return vd(parent_v).clCreateSubBuffer(parent_v, flags, type, info, e);
+    cl_int err = single_slot_create(*m, [&](cl_context, cl_int &e) {
+      return vendor_sub_buffer(parent_v, flags, type, info, e);
     });
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   } else {
@@ -281,10 +279,8 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
   std::vector<cl_image_format> all;
   for (auto &s : context->slots) {
     cl_context v = s.vendor.get();
-    cl_uint n = 0;
-    if (cl_int err = vd(v).clGetSupportedImageFormats(v, flags, type, 0, nullptr, &n); err != CL_SUCCESS) return err;
-    std::vector<cl_image_format> mine(n);
-    if (n) vd(v).clGetSupportedImageFormats(v, flags, type, n, mine.data(), nullptr);
+    std::vector<cl_image_format> mine;
+    if (cl_int err = vendor_image_formats(v, flags, type, mine); err != CL_SUCCESS) return err;
     for (auto &f : mine) {
       bool seen = std::any_of(all.begin(), all.end(), [&](const cl_image_format &g) {
         return g.image_channel_order == f.image_channel_order && g.image_channel_data_type == f.image_channel_data_type;
@@ -328,7 +324,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
     case CL_IMAGE_SLICE_PITCH: {
       cl_mem v = m->replicas[0]->get();
       size_t pitch = 0;
-      if (cl_int err = vd(v).clGetImageInfo(v, param, sizeof pitch, &pitch, nullptr); err != CL_SUCCESS) return err;
+      if (cl_int err = vendor_image_info(v, param, sizeof pitch, &pitch, nullptr); err != CL_SUCCESS) return err;
       // Some vendors (oclgrind) echo the pitch the application passed,
       // 0 included; the specification wants the pitch in effect.
       if (pitch == 0) pitch = param == CL_IMAGE_ROW_PITCH ? image_row_pitch(*m) : image_slice_pitch(*m);
@@ -336,7 +332,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
     }
     default: {
       cl_mem v = m->replicas[0]->get();
-      return vd(v).clGetImageInfo(v, param, size, value, size_ret);
+      return vendor_image_info(v, param, size, value, size_ret);
     }
   }
 }

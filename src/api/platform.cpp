@@ -6,6 +6,7 @@
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
@@ -123,13 +124,12 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_pa
   if (in_device->vendor_version < 120) return CL_INVALID_DEVICE_PARTITION_COUNT;
   cl_uint n = 0;
   cl_device_id vdev = in_device->vendor;
-  if (cl_int err = vd(vdev).clCreateSubDevices(vdev, properties, 0, nullptr, &n); err != CL_SUCCESS) return err;
+  if (cl_int err = vendor_sub_devices(vdev, properties, nullptr, n); err != CL_SUCCESS) return err;
   if (num_devices) *num_devices = n;
   if (!out_devices) return CL_SUCCESS;
   if (num_entries < n) return CL_INVALID_VALUE;
-  std::vector<cl_device_id> vendor_subs(n);
-  if (cl_int err = vd(vdev).clCreateSubDevices(vdev, properties, n, vendor_subs.data(), nullptr); err != CL_SUCCESS)
-    return err;
+  std::vector<cl_device_id> vendor_subs;
+  if (cl_int err = vendor_sub_devices(vdev, properties, &vendor_subs, n); err != CL_SUCCESS) return err;
   for (cl_uint i = 0; i < n; ++i) {
     retain(in_device);  // released with the sub-device
     out_devices[i] = make_object_raw<_cl_device_id>(vendor_subs[i], in_device->vendor_platform,

@@ -4,6 +4,8 @@
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
 #include "core/program.hpp"
 
@@ -58,9 +60,9 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
   for (size_t s = 0; s < context->slots.size(); ++s) {
     cl_context v = context->vendor(s);
     cl_int err = CL_SUCCESS;
-    cl_program vp = vd(v).clCreateProgramWithSource(v, count, strings, lengths, &err);
+    VendorRef<cl_program> vp = vendor_program_with_source(v, count, strings, lengths, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->per_slot[s] = std::move(vp);
     p->devices.push_back(context->slots[s].device.get());
   }
   return hand_out(std::move(p), errcode_ret);
@@ -86,13 +88,13 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
     size_t s = context->slot_of(devices[i]);
     cl_context v = context->vendor(s);
     cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    cl_program vp = vd(v).clCreateProgramWithBinary(v, 1, &devices[i]->vendor, &lengths[i], &binaries[i], &status, &err);
+    VendorRef<cl_program> vp = vendor_program_with_binary(v, devices[i]->vendor, lengths[i], binaries[i], status, err);
     if (binary_status) binary_status[i] = status;
     if (err != CL_SUCCESS) {
       result = err;
       continue;
     }
-    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->per_slot[s] = std::move(vp);
     p->devices.push_back(devices[i]);
   }
   if (result != CL_SUCCESS) return fail(errcode_ret, result);
@@ -111,9 +113,9 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
     if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
     cl_context v = context->vendor(s);
     cl_int err = CL_SUCCESS;
-    cl_program vp = vd(v).clCreateProgramWithBuiltInKernels(v, 1, &devices[i]->vendor, kernel_names, &err);
+    VendorRef<cl_program> vp = vendor_program_with_built_in_kernels(v, devices[i]->vendor, kernel_names, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+    p->per_slot[s] = std::move(vp);
     p->devices.push_back(devices[i]);
   }
   return hand_out(std::move(p), errcode_ret);
@@ -136,7 +138,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
     for (size_t s : slots) {
       cl_program vp = program->per_slot[s].get();
       cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vd(vp).clBuildProgram(vp, 1, &vdev, options, nullptr, nullptr));
+      result = combine(result, vendor_build(vp, vdev, options));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
@@ -166,9 +168,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
       if (std::count(headers.begin(), headers.end(), nullptr)) return CL_INVALID_OPERATION;
       cl_program vp = program->per_slot[s].get();
       cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vd(vp).clCompileProgram(vp, 1, &vdev, options, num_input_headers,
-                                                       headers.empty() ? nullptr : headers.data(),
-                                                       header_include_names, nullptr, nullptr));
+      result = combine(result, vendor_compile(vp, vdev, options, headers, header_include_names));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
@@ -211,10 +211,10 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
     cl_context v = context->vendor(s);
     cl_device_id vdev = context->slots[s].device->vendor;
     cl_int err = CL_SUCCESS;
-    cl_program vp = vd(v).clLinkProgram(v, 1, &vdev, options, num_input_programs, inputs.data(), nullptr, nullptr, &err);
+    VendorRef<cl_program> vp = vendor_link(v, vdev, options, inputs, err);
     result = combine(result, err);
     if (vp) {
-      p->per_slot[s] = VendorRef<cl_program>::adopt(vp);
+      p->per_slot[s] = std::move(vp);
       p->devices.push_back(context->slots[s].device.get());
     }
   }
@@ -242,7 +242,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       for (size_t s : slots_in_order()) {
         size_t n = 0;
         cl_program vp = p->per_slot[s].get();
-        if (cl_int err = vd(vp).clGetProgramInfo(vp, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, nullptr); err != CL_SUCCESS)
+        if (cl_int err = vendor_info(vp, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, nullptr); err != CL_SUCCESS)
           return err;
         sizes.push_back(n);
       }
@@ -257,7 +257,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
         for (size_t s : slots_in_order()) {
           cl_program vp = p->per_slot[s].get();
           if (out[i])
-            if (cl_int err = vd(vp).clGetProgramInfo(vp, CL_PROGRAM_BINARIES, sizeof(unsigned char *), &out[i], nullptr);
+            if (cl_int err = vendor_info(vp, CL_PROGRAM_BINARIES, sizeof(unsigned char *), &out[i], nullptr);
                 err != CL_SUCCESS)
               return err;
           ++i;
@@ -275,14 +275,14 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
       for (size_t s : slots_in_order()) {
         cl_program vp = p->per_slot[s].get();
-        err = vd(vp).clGetProgramInfo(vp, param, size, value, size_ret);
+        err = vendor_info(vp, param, size, value, size_ret);
         if (err != CL_INVALID_PROGRAM_EXECUTABLE) return err;
       }
       return err;
     }
     case CL_PROGRAM_SOURCE: {
       cl_program vp = p->first_vendor();
-      return vd(vp).clGetProgramInfo(vp, param, size, value, size_ret);
+      return vendor_info(vp, param, size, value, size_ret);
     }
     default: return CL_INVALID_VALUE;
   }
@@ -301,10 +301,10 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_p
     // A program never built for the device has an empty log and no options;
     // PoCL answers CL_INVALID_PROGRAM instead.
     cl_build_status status = CL_BUILD_NONE;
-    vd(vp).clGetProgramBuildInfo(vp, device->vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
+    vendor_build_info(vp, device->vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
     if (status == CL_BUILD_NONE) return info_string(size, value, size_ret, "");
   }
-  return vd(vp).clGetProgramBuildInfo(vp, device->vendor, param, size, value, size_ret);
+  return vendor_build_info(vp, device->vendor, param, size, value, size_ret);
 }
 
 }  // namespace unicl::api

@@ -1,6 +1,8 @@
 // Sampler entry points: one vendor sampler per slot.
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
 #include "core/sampler.hpp"
 
@@ -38,9 +40,9 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
   for (size_t i = 0; i < context->slots.size(); ++i) {
     cl_context v = context->vendor(i);
     cl_int err = CL_SUCCESS;
-    cl_sampler vs = vd(v).clCreateSampler(v, normalized, addressing, filter, &err);
+    auto vs = vendor_sampler(v, normalized, addressing, filter, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    s->per_slot.push_back(VendorRef<cl_sampler>::adopt(vs));
+    s->per_slot.push_back(std::move(vs));
   }
   return hand_out(std::move(s), errcode_ret);
 }
@@ -67,7 +69,7 @@ cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t 
     case CL_SAMPLER_ADDRESSING_MODE:
     case CL_SAMPLER_FILTER_MODE: {
       cl_sampler v = s->per_slot[0].get();
-      return vd(v).clGetSamplerInfo(v, param, size, value, size_ret);
+      return vendor_info(v, param, size, value, size_ret);
     }
     default: return CL_INVALID_VALUE;
   }

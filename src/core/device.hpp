@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/object.hpp"
-#include "backend/vendor.hpp"
+#include "backend/vendor_info.hpp"
 
 struct _cl_platform_id : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Platform;
@@ -23,9 +23,7 @@ struct _cl_device_id : unicl::ObjectHeader {
         vendor_version(vendor_version),
         parent(parent_device) {
     if (parent) owned_vendor = unicl::VendorRef<cl_device_id>::adopt(vendor_device);
-    unicl::vendor_string([&](size_t n, void *v, size_t *r) {
-      return unicl::vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_NAME, n, v, r);
-    }, name);
+    name = unicl::vendor_text(vendor_device, CL_DEVICE_NAME);
   }
   std::string name;  // the vendor's device name (performance models key on it)
   cl_device_id vendor;

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <string>
 
+#include "backend/vendor_info.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
 
@@ -11,16 +12,10 @@ namespace {
 
 template <class T>
 T vendor_scalar(cl_device_id d, cl_device_info param, T fallback) {
-  T v{};
-  return vd(d->vendor).clGetDeviceInfo(d->vendor, param, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
+  return vendor_value<T>(d->vendor, param, fallback);
 }
 
-std::string vendor_device_string(cl_device_id d, cl_device_info param) {
-  std::string s;
-  vendor_string([&](size_t n, void *v, size_t *r) { return vd(d->vendor).clGetDeviceInfo(d->vendor, param, n, v, r); },
-                s);
-  return s;
-}
+std::string vendor_device_string(cl_device_id d, cl_device_info param) { return vendor_text(d->vendor, param); }
 
 std::string filtered_extensions(cl_device_id d) {
   std::istringstream in(vendor_device_string(d, CL_DEVICE_EXTENSIONS));
@@ -170,12 +165,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
     }
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
       if (d->vendor_version >= 300) {
-        size_t n = 0;
-        cl_device_id v = d->vendor;
-        if (cl_int err = vd(v).clGetDeviceInfo(v, param, 0, nullptr, &n); err != CL_SUCCESS) return err;
-        std::vector<cl_name_version> all(n / sizeof(cl_name_version)), kept;
-        vd(v).clGetDeviceInfo(v, param, n, all.data(), nullptr);
-        for (const auto &nv : all)
+        std::vector<cl_name_version> kept;
+        for (const auto &nv : vendor_array<cl_name_version>(d->vendor, param))
           if (extension_passes(nv.name)) kept.push_back(nv);
         return info_vector(size, value, size_ret, kept);
       }
@@ -185,11 +176,11 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
   }
   if (cl_int err = unsupported_feature_answer(d, param, size, value, size_ret, false); err != CL_INVALID_VALUE)
     return err;
-  cl_int err = vd(d->vendor).clGetDeviceInfo(d->vendor, param, size, value, size_ret);
+  cl_int err = vendor_info(d->vendor, param, size, value, size_ret);
   if (err == CL_INVALID_VALUE && d->vendor_version < 300) {
     // Distinguish "size too small" from "query unknown to this vendor".
     size_t needed = 0;
-    if (vd(d->vendor).clGetDeviceInfo(d->vendor, param, 0, nullptr, &needed) == CL_INVALID_VALUE)
+    if (vendor_info(d->vendor, param, 0, nullptr, &needed) == CL_INVALID_VALUE)
       return unsupported_feature_answer(d, param, size, value, size_ret, true);
   }
   return err;

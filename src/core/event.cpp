@@ -1,18 +1,11 @@
 // Events: status, callbacks, waits, and bridging between device slots.
 #include "core/event.hpp"
 
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/runtime.hpp"
 
 namespace unicl {
-namespace {
-
-VendorRef<cl_event> vendor_user_event(cl_context vctx) {
-  cl_int err = CL_SUCCESS;
-  cl_event e = vd(vctx).clCreateUserEvent(vctx, &err);
-  return err == CL_SUCCESS ? VendorRef<cl_event>::adopt(e) : VendorRef<cl_event>();
-}
-
-}  // namespace
 
 cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {
   if (!e->is_user()) {
@@ -20,10 +13,11 @@ cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {
     return CL_SUCCESS;
   }
   // The vendor sees a user event of its own, as when used directly.
-  out = vendor_user_event(e->context->vendor(0));
-  if (!out) return CL_OUT_OF_RESOURCES;
+  cl_int err = CL_SUCCESS;
+  out = vendor_user_event(e->context->vendor(0), err);
+  if (err != CL_SUCCESS || !out) return CL_OUT_OF_RESOURCES;
   e->on_complete([target = out](cl_int status) {
-    vd(target.get()).clSetUserEventStatus(target.get(), status < 0 ? status : CL_COMPLETE);
+    vendor_set_user_event_status(target.get(), status < 0 ? status : CL_COMPLETE);
   });
   return CL_SUCCESS;
 }
@@ -109,8 +103,7 @@ cl_int _cl_event::status() {
     return user_status_;
   }
   cl_int s = CL_QUEUED;
-  cl_event v = vendor.get();
-  cl_int err = vd(v).clGetEventInfo(v, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+  cl_int err = vendor_info(vendor.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
   return err == CL_SUCCESS ? s : err;
 }
 
@@ -129,8 +122,7 @@ void _cl_event::on_complete(std::function<void(cl_int)> fn) {
   if (task) return task->on_status(CL_COMPLETE, std::move(fn));
   if (is_user()) return add_pending(CL_COMPLETE, std::move(fn));
   if (on_vendor_status(vendor.get(), CL_COMPLETE, fn) != CL_SUCCESS) {
-    cl_event v = vendor.get();
-    vd(v).clWaitForEvents(1, &v);
+    vendor_wait(vendor.get());
     fn(status());
   }
 }
@@ -170,6 +162,5 @@ cl_int _cl_event::wait() {
     done_.wait(lock, [this] { return user_status_ <= CL_COMPLETE; });
     return user_status_ < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
   }
-  cl_event v = vendor.get();
-  return vd(v).clWaitForEvents(1, &v);
+  return vendor_wait(vendor.get());
 }

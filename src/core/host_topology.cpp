@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "backend/vendor.hpp"
+#include "backend/vendor_info.hpp"
 
 namespace unicl {
 namespace {
@@ -16,8 +16,7 @@ using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 }  // namespace
 
 bool is_host_cpu_device(cl_device_id vendor_device) {
-  cl_device_type type = 0;
-  vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  auto type = vendor_value<cl_device_type>(vendor_device, CL_DEVICE_TYPE);
   return (type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU;
 }
 
@@ -57,7 +56,7 @@ std::string HostTopology::bind_worker(cl_device_id vendor_device, size_t acceler
   hwloc_const_cpuset_t near = hwloc_topology_get_topology_cpuset(t);
   std::string where = "the machine";
   cl_device_pci_bus_info_khr pci{};
-  if (vd(vendor_device).clGetDeviceInfo(vendor_device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, nullptr) ==
+  if (vendor_info(vendor_device, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof pci, &pci, nullptr) ==
       CL_SUCCESS)
     if (hwloc_obj_t dev = hwloc_get_pcidev_by_busid(t, pci.pci_domain, pci.pci_bus, pci.pci_device, pci.pci_function))
       if (hwloc_obj_t parent = hwloc_get_non_io_ancestor_obj(t, dev); parent && parent->cpuset) {

@@ -1,5 +1,7 @@
 #include "core/image_desc.hpp"
 
+#include "backend/vendor_info.hpp"
+
 namespace unicl {
 namespace {
 
@@ -14,9 +16,7 @@ bool is_image_type(cl_mem_object_type t) {
 }
 
 size_t device_limit(cl_device_id d, cl_device_info param) {
-  size_t v = 0;
-  vd(d->vendor).clGetDeviceInfo(d->vendor, param, sizeof v, &v, nullptr);
-  return v;
+  return vendor_value<size_t>(d->vendor, param);
 }
 
 // True when `desc`'s dimensions fit the limits of device `d`.

@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdlib>
 
+#include "backend/vendor_objects.hpp"
 
 namespace unicl {
 
@@ -71,14 +72,12 @@ void Runtime::discover() {
   vendors_ = load_vendor_platforms(sources,
                                    [this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
   for (const auto &v : vendors_) {
-    if (v.name.find("Oclgrind") != std::string::npos) execution_.add_runs_on_caller(&vd(v.platform));
-    cl_uint n = 0;
-    if (vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
+    if (v.name.find("Oclgrind") != std::string::npos) serialize_vendor(execution_, v.platform);
+    std::vector<cl_device_id> ids = vendor_devices(v.platform);
+    if (ids.empty()) {
       log(1, "vendor platform '%s' (%s) has no devices; skipped", v.name.c_str(), v.library.c_str());
       continue;
     }
-    std::vector<cl_device_id> ids(n);
-    vd(v.platform).clGetDeviceIDs(v.platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
     for (cl_device_id id : ids) {
       auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
       dev->host_cpu = is_host_cpu_device(id);

@@ -49,7 +49,7 @@ class Runtime {
   // The submission worker of `device` (its root device's), started and
   // placed on first use (host_topology.hpp).
   WorkQueue &device_worker(_cl_device_id *device);
-  // The vendors that are not thread-safe (oclgrind): vd() serializes every
+  // The vendors that are not thread-safe (oclgrind): the backend serializes every
   // call into them (backend/vendor_execution.hpp).
   VendorExecution &execution() { return execution_; }
   void log(int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

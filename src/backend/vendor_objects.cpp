@@ -1,0 +1,134 @@
+#include "backend/vendor_objects.hpp"
+
+#include "backend/vendor_info.hpp"
+
+namespace unicl {
+
+std::vector<cl_device_id> vendor_devices(cl_platform_id platform) {
+  cl_uint n = 0;
+  if (vd(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::vector<cl_device_id> ids(n);
+  if (vd(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr) != CL_SUCCESS) return {};
+  return ids;
+}
+
+void serialize_vendor(VendorExecution &execution, cl_platform_id platform) {
+  execution.add_runs_on_caller(own_table(platform));
+}
+
+cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
+                          std::vector<cl_device_id> *out, cl_uint &count) {
+  if (cl_int err = vd(device).clCreateSubDevices(device, properties, 0, nullptr, &count); err != CL_SUCCESS)
+    return err;
+  if (!out) return CL_SUCCESS;
+  out->resize(count);
+  return vd(device).clCreateSubDevices(device, properties, count, out->data(), nullptr);
+}
+
+VendorRef<cl_context> vendor_context(const cl_context_properties *properties, cl_device_id device,
+                                     VendorContextNotify notify, void *user_data, cl_int &err) {
+  return VendorRef<cl_context>::adopt(vd(device).clCreateContext(properties, 1, &device, notify, user_data, &err));
+}
+
+VendorRef<cl_command_queue> vendor_queue(cl_context context, cl_device_id device,
+                                         cl_command_queue_properties properties, cl_int &err) {
+  return VendorRef<cl_command_queue>::adopt(vd(context).clCreateCommandQueue(context, device, properties, &err));
+}
+
+cl_int vendor_flush(cl_command_queue queue) { return vd(queue).clFlush(queue); }
+cl_int vendor_finish(cl_command_queue queue) { return vd(queue).clFinish(queue); }
+
+VendorRef<cl_mem> vendor_buffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int &err) {
+  return VendorRef<cl_mem>::adopt(vd(context).clCreateBuffer(context, flags, size, host_ptr, &err));
+}
+
+VendorRef<cl_mem> vendor_image(cl_context context, cl_mem_flags flags, const cl_image_format &format,
+                               const cl_image_desc &desc, void *host_ptr, cl_int &err) {
+  return VendorRef<cl_mem>::adopt(vd(context).clCreateImage(context, flags, &format, &desc, host_ptr, &err));
+}
+
+VendorRef<cl_mem> vendor_sub_buffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
+                                    const void *info, cl_int &err) {
+  return VendorRef<cl_mem>::adopt(vd(parent).clCreateSubBuffer(parent, flags, type, info, &err));
+}
+
+VendorRef<cl_sampler> vendor_sampler(cl_context context, cl_bool normalized, cl_addressing_mode addressing,
+                                     cl_filter_mode filter, cl_int &err) {
+  return VendorRef<cl_sampler>::adopt(vd(context).clCreateSampler(context, normalized, addressing, filter, &err));
+}
+
+VendorRef<cl_program> vendor_program_with_source(cl_context context, cl_uint count, const char **strings,
+                                                 const size_t *lengths, cl_int &err) {
+  return VendorRef<cl_program>::adopt(vd(context).clCreateProgramWithSource(context, count, strings, lengths, &err));
+}
+
+VendorRef<cl_program> vendor_program_with_binary(cl_context context, cl_device_id device, size_t length,
+                                                 const unsigned char *binary, cl_int &status, cl_int &err) {
+  return VendorRef<cl_program>::adopt(
+      vd(context).clCreateProgramWithBinary(context, 1, &device, &length, &binary, &status, &err));
+}
+
+VendorRef<cl_program> vendor_program_with_built_in_kernels(cl_context context, cl_device_id device,
+                                                           const char *names, cl_int &err) {
+  return VendorRef<cl_program>::adopt(
+      vd(context).clCreateProgramWithBuiltInKernels(context, 1, &device, names, &err));
+}
+
+cl_int vendor_build(cl_program program, cl_device_id device, const char *options) {
+  return vd(program).clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+}
+
+cl_int vendor_compile(cl_program program, cl_device_id device, const char *options,
+                      const std::vector<cl_program> &headers, const char **header_names) {
+  return vd(program).clCompileProgram(program, 1, &device, options, static_cast<cl_uint>(headers.size()),
+                                      headers.empty() ? nullptr : headers.data(), header_names, nullptr, nullptr);
+}
+
+VendorRef<cl_program> vendor_link(cl_context context, cl_device_id device, const char *options,
+                                  const std::vector<cl_program> &inputs, cl_int &err) {
+  return VendorRef<cl_program>::adopt(vd(context).clLinkProgram(
+      context, 1, &device, options, static_cast<cl_uint>(inputs.size()), inputs.data(), nullptr, nullptr, &err));
+}
+
+bool vendor_has_executable(cl_program program, cl_device_id device, unsigned version) {
+  cl_build_status status = CL_BUILD_NONE;
+  if (vendor_build_info(program, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
+      status != CL_BUILD_SUCCESS)
+    return false;
+  if (version < 120) return true;
+  cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  vendor_build_info(program, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
+  return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
+VendorRef<cl_kernel> vendor_kernel(cl_program program, const char *name, cl_int &err) {
+  return VendorRef<cl_kernel>::adopt(vd(program).clCreateKernel(program, name, &err));
+}
+
+cl_int vendor_set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
+  return vd(kernel).clSetKernelArg(kernel, index, size, value);
+}
+
+bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
+  if (vendor_arg_info(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof out.address, &out.address, nullptr) !=
+      CL_SUCCESS)
+    return false;
+  vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof out.type_qualifier, &out.type_qualifier,
+                  nullptr);
+  vendor_arg_info(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof out.access, &out.access, nullptr);
+  vendor_string([&](size_t n, void *v, size_t *r) { return vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_NAME, n, v, r); },
+                out.type_name);
+  return true;
+}
+
+VendorRef<cl_event> vendor_user_event(cl_context context, cl_int &err) {
+  return VendorRef<cl_event>::adopt(vd(context).clCreateUserEvent(context, &err));
+}
+
+cl_int vendor_set_user_event_status(cl_event event, cl_int status) {
+  return vd(event).clSetUserEventStatus(event, status);
+}
+
+cl_int vendor_wait(cl_event event) { return vd(event).clWaitForEvents(1, &event); }
+
+}  // namespace unicl
