@@ -71,6 +71,7 @@ run bench-real-mix --out "$out"
 run bench-host-swap --out "$out"
 # Two devices updating disjoint slices of one buffer (coherence per byte range).
 run bench-slices --out "$out"
+run bench-slices --mode split --out "$out"
 # The simulated 1 CPU + 3 GPUs (tests/sim_icd): the benchmark points UniCL
 # at the simulator itself (UNICL_VENDORS, UNICL_SIM_CONFIG=bench/sim_machine.conf).
 if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/libunicl-sim.so" ]; then

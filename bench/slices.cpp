@@ -13,6 +13,10 @@
 //   offsets     the buffer starts empty; each device first writes its slice
 //               with clEnqueueWriteBuffer at the slice's offset, then runs
 //               its kernels on a sub-buffer as above
+//   split       the buffer starts with the host's data; each device's kernel
+//               gets the whole buffer and runs at its slice's global offset,
+//               the kernel declaring (clSetKernelSplitUNICL) that index i
+//               touches element i only
 // Disjoint slices need not wait for each other nor move between devices:
 // only the final read gathers the other devices' slices on device 0.
 //
@@ -77,7 +81,7 @@ Options parse(int argc, char **argv) {
   Options o;
   bool no_baselines = false;
   bench::Args("bench-slices",
-              "[--devices NAME,NAME...] [--mode subbuffers|offsets] [--slice-kib K] [--work STEPS] [--rounds R] "
+              "[--devices NAME,NAME...] [--mode subbuffers|offsets|split] [--slice-kib K] [--work STEPS] [--rounds R] "
               "[--reps N] [--no-baselines] [--out DIR]")
       .value("--devices", o.devices)
       .value("--mode", o.mode)
@@ -88,7 +92,8 @@ Options parse(int argc, char **argv) {
       .flag("--no-baselines", no_baselines)
       .value("--out", o.out)
       .parse(argc, argv);
-  if (o.mode != "subbuffers" && o.mode != "offsets") throw std::runtime_error("--mode: subbuffers or offsets");
+  if (o.mode != "subbuffers" && o.mode != "offsets" && o.mode != "split")
+    throw std::runtime_error("--mode: subbuffers, offsets or split");
   if (o.rounds < 1 || o.reps < 1 || o.slice == 0) throw std::runtime_error("--rounds, --reps and --slice-kib: >= 1");
   o.baselines = !no_baselines;
   return o;
@@ -211,7 +216,7 @@ class Bench {
     std::vector<cl::Event> last(count()), ran;
     for (int r = 0; r < o_.rounds; ++r) {
       for (size_t d = 0; d < count(); ++d) {
-        queues_[d].enqueueNDRangeKernel(kernels[d], cl::NullRange, cl::NDRange(slice_items()), cl::NullRange, nullptr,
+        queues_[d].enqueueNDRangeKernel(kernels[d], offset_of(d), cl::NDRange(slice_items()), cl::NullRange, nullptr,
                                         &last[d]);
         ran.push_back(last[d]);
       }
@@ -259,7 +264,7 @@ class Bench {
     if (o_.mode == "offsets")
       queues_[d].enqueueWriteBuffer(whole, CL_FALSE, d * slice_bytes_, slice_bytes_, &initial_[d * slice_items()]);
     for (int r = 0; r < o_.rounds; ++r) {
-      queues_[d].enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(slice_items()), cl::NullRange);
+      queues_[d].enqueueNDRangeKernel(kernel, offset_of(d), cl::NDRange(slice_items()), cl::NullRange);
       queues_[d].flush();
     }
     queues_[d].enqueueReadBuffer(whole, CL_TRUE, d * slice_bytes_, slice_bytes_, out.data());
@@ -273,14 +278,26 @@ class Bench {
     if (o_.mode == "offsets") return cl::Buffer(ctx_, CL_MEM_READ_WRITE, bytes);
     return cl::Buffer(ctx_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, initial_.data());
   }
+  // What device d's kernel gets: its slice as a sub-buffer, or (split)
+  // the whole buffer, at its slice's global offset.
   cl::Buffer slice_of(cl::Buffer &whole, size_t d) {
+    if (o_.mode == "split") return whole;
     cl_buffer_region region{d * slice_bytes_, slice_bytes_};
     return whole.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
   }
+  cl::NDRange offset_of(size_t d) const { return o_.mode == "split" ? cl::NDRange(d * slice_items()) : cl::NullRange; }
   cl::Kernel churn(const cl::Buffer &target) {
     cl::Kernel k(program_, "churn");
     k.setArg(0, target);
     k.setArg(1, o_.work);
+    if (o_.mode == "split") {
+      auto set_split = reinterpret_cast<clSetKernelSplitUNICL_fn>(
+          clGetExtensionFunctionAddressForPlatform(ctx_.getInfo<CL_CONTEXT_DEVICES>()[0].getInfo<CL_DEVICE_PLATFORM>(),
+                                                   "clSetKernelSplitUNICL"));
+      if (!set_split) throw std::runtime_error("--mode split needs UniCL's clSetKernelSplitUNICL");
+      const cl_kernel_split_arg_unicl element{0, 0, sizeof(cl_uint), sizeof(cl_uint)};
+      if (set_split(k(), 0, 1, &element) != CL_SUCCESS) throw std::runtime_error("clSetKernelSplitUNICL failed");
+    }
     return k;
   }
   std::optional<cl_ulong> moved_since(std::optional<cl_ulong> before) {
@@ -400,12 +417,14 @@ int run(const Options &o) {
             << "load average at end: " << load_average() << "\n";
 
   std::string dir = bench::output_dir(o.out);
-  bench::write_csv(dir + "/slices.csv", {"configuration", "makespan ms"}, rows);
-  if (bench::plot(dir + "/slices.csv", dir + "/slices.png",
+  // One file per mode, so that run.sh's runs of several modes all stay.
+  std::string stem = o.mode == "subbuffers" ? "slices" : "slices-" + o.mode;
+  bench::write_csv(dir + "/" + stem + ".csv", {"configuration", "makespan ms"}, rows);
+  if (bench::plot(dir + "/" + stem + ".csv", dir + "/" + stem + ".png",
                   "Slices of one buffer: " + std::to_string(n) + " devices, " + std::to_string(o.rounds) +
                       " rounds (" + o.mode + "), makespan ms",
                   {"--ylabel", "ms", "--hline", bench::fixed(ideal * 1e3, 3) + ":ideal"}))
-    std::cout << "wrote " << dir << "/slices.csv and " << dir << "/slices.png\n";
+    std::cout << "wrote " << dir << "/" << stem << ".csv and " << dir << "/" << stem << ".png\n";
   std::cout << '\n';
 
   std::string what = std::to_string(n) + " slices, " + std::to_string(o.rounds) + " rounds, " + o.mode;
