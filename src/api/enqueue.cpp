@@ -461,6 +461,11 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
   cl_kernel vk = q->scheduled ? nullptr : k->per_slot[q->slot].get();
   if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
+  // The common launch of a one-device context (no wait list, no event, no
+  // trace; clpeak's kernel-latency pattern): straight to the vendor, with
+  // none of a command's bookkeeping, which is all it would do.
+  if (n == 0 && !events && !event && !q->scheduled && !q->context->multi() && !Runtime::get().trace().on())
+    return vendor_enqueue::NDRangeKernel({q->vendor.get(), 0, nullptr, nullptr}, vk, dim, offset, global, local);
   Command c(q, type);
   if (!c.multi()) {
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
