@@ -91,6 +91,7 @@ void PendingCompletion::fulfil(std::shared_ptr<Completion> issued) {
   {
     std::lock_guard lock(mutex_);
     issued_ = std::move(issued);
+    fulfilled_.store(true, std::memory_order_release);
     waiting.swap(waiting_);
   }
   issued_cv_.notify_all();
@@ -133,6 +134,7 @@ void PendingCompletion::when_issued(std::function<void()> fn) {
 }
 
 bool PendingCompletion::issued() const {
+  if (fulfilled_.load(std::memory_order_acquire)) return true;
   std::lock_guard lock(mutex_);
   return issued_ || error_ != CL_SUCCESS;
 }
@@ -142,37 +144,34 @@ bool PendingCompletion::refused() const {
   return error_ != CL_SUCCESS;
 }
 
-std::shared_ptr<Completion> PendingCompletion::inner() const {
-  std::lock_guard lock(mutex_);
-  return issued_;
-}
-
 cl_int PendingCompletion::status() const {
+  if (Completion *issued = inner()) return issued->status();
   std::lock_guard lock(mutex_);
   if (issued_) return issued_->status();
   return error_ != CL_SUCCESS ? error_ : CL_QUEUED;
 }
 
 void PendingCompletion::on_done(std::function<void(cl_int)> fn) {
+  if (Completion *issued = inner()) return issued->on_done(std::move(fn));
   // `this` is safe: the waiting list runs only from this object's own
   // fulfil() or fail(), or at once.
   when_issued([this, fn = std::move(fn)]() mutable {
-    if (auto issued = inner()) return issued->on_done(std::move(fn));
+    if (Completion *issued = inner()) return issued->on_done(std::move(fn));
     fn(status());
   });
 }
 
 bool PendingCompletion::times(cl_ulong &start, cl_ulong &end) const {
-  auto issued = inner();
+  Completion *issued = inner();
   return issued && issued->times(start, end);
 }
 
 void PendingCompletion::flush() {
-  if (auto issued = inner()) issued->flush();
+  if (Completion *issued = inner()) issued->flush();
 }
 
 cl_event PendingCompletion::vendor_event() const {
-  auto issued = inner();
+  Completion *issued = inner();
   return issued ? issued->vendor_event() : nullptr;
 }
 

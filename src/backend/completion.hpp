@@ -4,6 +4,7 @@
 // node) fit the same edges. The local backend's completions wrap a vendor
 // event.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -78,10 +79,15 @@ class PendingCompletion final : public Completion {
   void flush() override;
 
  private:
-  std::shared_ptr<Completion> inner() const;
+  // The issued work's completion, once fulfilled: set once, under the
+  // mutex, before `fulfilled_` (release); read without the lock after it
+  // (acquire), so that the status, times and vendor event of issued work,
+  // asked for several times per command, take no lock.
+  Completion *inner() const { return fulfilled_.load(std::memory_order_acquire) ? issued_.get() : nullptr; }
   mutable std::mutex mutex_;
   std::condition_variable issued_cv_;
   std::shared_ptr<Completion> issued_;
+  std::atomic<bool> fulfilled_{false};
   cl_int error_ = CL_SUCCESS;
   bool withdrawn_ = false;
   std::vector<std::function<void()>> waiting_;

@@ -50,6 +50,8 @@ void IssueQueue::drain() {
     std::vector<std::function<void()>> now;
     now.swap(after_drain);
     for (auto &fn : now) fn();
+    now.clear();
+    if (after_drain.capacity() == 0) after_drain.swap(now);  // keep the storage for the next drain
   }
 }
 

@@ -21,6 +21,8 @@ void VendorCallScope::leave() {
     std::vector<std::function<void()>> now;
     now.swap(deferred);
     for (auto &fn : now) fn();
+    now.clear();
+    if (deferred.capacity() == 0) deferred.swap(now);  // keep the storage for the next scope
   }
 }
 

@@ -111,7 +111,7 @@ class Task : public std::enable_shared_from_this<Task> {
   cl_event vendor_event() const { return completion_ ? completion_->vendor_event() : nullptr; }
   // When the command is done, for what waits for it; only once state() is
   // not CL_QUEUED (pending until issued).
-  std::shared_ptr<Completion> completion() const { return completion_; }
+  const std::shared_ptr<PendingCompletion> &completion() const { return completion_; }
   // Runs fn(status) once the command reaches `type` (CL_SUBMITTED,
   // CL_RUNNING or CL_COMPLETE) or fails.
   void on_status(cl_int type, StatusCallback fn);
