@@ -54,9 +54,20 @@ std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event, VendorR
 // The completion of work planned under a context lock and issued to its
 // device after the lock is released (IssueQueue): CL_QUEUED until then.
 // Whatever waits for it may do so from the moment it is planned.
-class PendingCompletion final : public Completion {
+//
+// Work issued as one local vendor command (the common case: every command
+// of a multi-device context) is watched here directly: one object, one
+// list of what waits for its end, one vendor callback, registered when it
+// is issued (outside any context lock). Its end is then answered from this
+// object's own state, so that under a context lock, where no vendor may be
+// called, whether it is done is a plain read. Other work (a copy an
+// endpoint made) is followed through its own completion.
+class PendingCompletion final : public Completion, public std::enable_shared_from_this<PendingCompletion> {
  public:
-  // The work was issued: `issued` is its completion from now on.
+  // The work was issued as the vendor command of `event`, on `queue` (held:
+  // an event does not keep its queue alive, and flush() needs it).
+  void fulfil(VendorRef<cl_event> event, VendorRef<cl_command_queue> queue);
+  // The work was issued otherwise: `issued` is its completion from now on.
   void fulfil(std::shared_ptr<Completion> issued);
   // The work could not be issued (the device refused it): done, with
   // `error`; what waits for it fails. withdraw() is the same for work
@@ -67,9 +78,9 @@ class PendingCompletion final : public Completion {
   // Runs fn() once fulfilled or failed (at once if it is).
   void when_issued(std::function<void()> fn) override;
   // Fulfilled or failed.
-  bool issued() const;
+  bool issued() const { return phase_.load(std::memory_order_acquire) != kPlanned; }
   // Failed before anything ran on the device: nothing to order after.
-  bool refused() const;
+  bool refused() const { return phase_.load(std::memory_order_acquire) == kFailed; }
 
   cl_int status() const override;
   void on_done(std::function<void(cl_int)> fn) override;
@@ -79,18 +90,25 @@ class PendingCompletion final : public Completion {
   void flush() override;
 
  private:
-  // The issued work's completion, once fulfilled: set once, under the
-  // mutex, before `fulfilled_` (release); read without the lock after it
-  // (acquire), so that the status, times and vendor event of issued work,
-  // asked for several times per command, take no lock.
-  Completion *inner() const { return fulfilled_.load(std::memory_order_acquire) ? issued_.get() : nullptr; }
-  mutable std::mutex mutex_;
-  std::condition_variable issued_cv_;
+  // What the work became. The fields it names (event_ and queue_, or
+  // issued_, or error_) are written once, under the mutex, before phase_
+  // (release); read without the lock after it (acquire).
+  enum Phase : int { kPlanned, kVendor, kOther, kFailed };
+  static constexpr cl_int kNotFinal = 1;  // final_ before the end is known (any value above CL_COMPLETE)
+  void finish(cl_int status);
+  void issued_now(Phase phase, std::unique_lock<std::mutex> &lock);
+
+  std::atomic<int> phase_{kPlanned};
+  std::atomic<cl_int> final_{kNotFinal};  // CL_COMPLETE or the error, once known (vendor work, failures)
+  VendorRef<cl_event> event_;
+  VendorRef<cl_command_queue> queue_;
   std::shared_ptr<Completion> issued_;
-  std::atomic<bool> fulfilled_{false};
   cl_int error_ = CL_SUCCESS;
   bool withdrawn_ = false;
-  std::vector<std::function<void()>> waiting_;
+  mutable std::mutex mutex_;
+  std::condition_variable issued_cv_;
+  std::vector<std::function<void()>> issued_waiting_;
+  std::vector<std::function<void(cl_int)>> done_waiting_;
 };
 
 }  // namespace unicl

@@ -164,12 +164,11 @@ void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, boo
   if (Runtime::get().trace().on())
     Runtime::get().trace().record(out, context_->slots[slot()].device->name,
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
-  auto issued = vendor_completion(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq));
+  planned->fulfil(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq));
   // Issued later than its enqueue call: nobody else will flush it. Once
   // this thread stops issuing: a flush can take long (oclgrind runs the
   // queue in it), and the next command's issue need not wait for it.
-  if (deferred) IssueQueue::after_issuing([issued] { issued->flush(); });
-  planned->fulfil(std::move(issued));
+  if (deferred) IssueQueue::after_issuing([planned] { planned->flush(); });
   mark_issued(CL_SUCCESS);
 }
 
