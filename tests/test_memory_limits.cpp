@@ -8,7 +8,10 @@
 
 #include <CL/cl_ext_unicl.h>
 
+#include <atomic>
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "isolated.hpp"
 #include "multi_device.hpp"
@@ -117,6 +120,64 @@ TEST_CASE("isolated: a two-device context is refused", "[.]") {
   CHECK(err == CL_INVALID_PROPERTY);
   CHECK(c == nullptr);
   if (c) clReleaseContext(c);
+}
+
+namespace {
+std::atomic<int> destructor_calls{0};
+void CL_CALLBACK count_destructor(cl_mem, void *) { destructor_calls.fetch_add(1); }
+}  // namespace
+
+TEST_CASE("isolated: a cycle over buffers of one size on a device holding two", "[.]") {
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  constexpr size_t kBuffers = 6;
+  cl::Context ctx = limited_context(devices, 2 * kBytes);
+  cl::CommandQueue queue(ctx, devices[0]);
+  cl::Program program = cltest::build(ctx, kSource);
+  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
+  std::vector<cl::Buffer> buffers;
+  for (size_t b = 0; b < kBuffers; ++b) {
+    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 131 + i);
+    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
+  }
+  cl::Kernel k(program, "bump");
+  for (int pass = 0; pass < 3; ++pass)
+    for (size_t b = 0; b < kBuffers; ++b) {
+      k.setArg(0, buffers[b]);
+      k.setArg(1, static_cast<cl_uint>(pass));
+      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount));
+      for (auto &v : host[b]) v = v * 5u + static_cast<cl_uint>(pass);
+    }
+  // Each buffer is right, wherever its bytes went in between.
+  for (size_t b = 0; b < kBuffers; ++b) {
+    std::vector<cl_uint> out(kCount);
+    queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, out.data());
+    INFO("buffer " << b);
+    CHECK(out == host[b]);
+  }
+  // The destructor callbacks of buffers whose memory went to others still
+  // come once they are released.
+  for (auto &b : buffers) REQUIRE(clSetMemObjectDestructorCallback(b(), count_destructor, nullptr) == CL_SUCCESS);
+  buffers.clear();
+  for (int i = 0; i < 5000 && destructor_calls.load() < static_cast<int>(kBuffers); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(destructor_calls.load() == static_cast<int>(kBuffers));
+}
+
+TEST_CASE("an evicted buffer's device memory goes to the buffer that needed the room", "[memory]") {
+  // UNICL_LOG=2 names each eviction and each hand-over on stderr.
+  auto run = child_process::run_self({"isolated: a cycle over buffers of one size on a device holding two"},
+                                     {{"UNICL_LOG", "2"}}, 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  size_t evicted = 0, handed = 0;
+  for (auto &line : run.err_lines()) {
+    evicted += line.rfind("unicl: evicted ", 0) == 0;
+    handed += line.find("gave the memory of an evicted buffer") != std::string::npos;
+  }
+  // Every miss after the first two evicts one buffer of the same size and
+  // takes over its memory: no new allocation on the device.
+  CHECK(evicted > 0);
+  CHECK(handed == evicted);
 }
 
 TEST_CASE("buffers totalling 4x a device's limit, used in random order, stay right", "[memory]") {

@@ -57,6 +57,17 @@ struct DeviceCopy {
   std::atomic<cl_int> error{CL_SUCCESS};
   cl_mem get() const { return handle.get(); }
   bool refused() const { return error.load(std::memory_order_acquire) != CL_SUCCESS; }
+
+  // Whose destruction notice the vendor's freeing of this memory counts
+  // in: the memory object it was made for, or the one it was handed to
+  // when that one was evicted (residency.cpp recycles the memory of
+  // evicted buffers). Multi-device contexts only.
+  struct Owner {
+    std::mutex mutex;
+    std::shared_ptr<DestructionNotice> notice;
+    bool unwatched = false;  // the vendor could not tell when it frees the memory: not to be handed on
+  };
+  std::shared_ptr<Owner> owner;
 };
 
 }  // namespace unicl

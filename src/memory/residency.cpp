@@ -17,6 +17,10 @@
 namespace unicl {
 namespace {
 
+// The access bits a device copy is made with (no host pointer: the host
+// copy is UniCL's own).
+constexpr cl_mem_flags kDeviceAccessFlags = CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY;
+
 bool evictable(_cl_mem *m) {
   return m->type == CL_MEM_OBJECT_BUFFER && !m->parent && m->children.load() == 0 && m->map_count.load() == 0;
 }
@@ -28,13 +32,86 @@ void notice_when_freed(DeviceEndpoint &device, const std::shared_ptr<Destruction
     DestructionNotice::arrive(notice);
 }
 
+// One copy counted in the notice `owner` holds when the vendor frees
+// `rep` arrives then; at once if the device cannot tell (the copy is then
+// never handed to another buffer).
+void owner_notice_when_freed(DeviceEndpoint &device, const std::shared_ptr<DeviceCopy::Owner> &owner, cl_mem rep) {
+  auto arrive = [owner] {
+    std::shared_ptr<DestructionNotice> notice;
+    {
+      std::lock_guard lock(owner->mutex);
+      notice = std::move(owner->notice);
+    }
+    if (notice) DestructionNotice::arrive(std::move(notice));
+  };
+  if (device.on_freed(rep, arrive) == CL_SUCCESS) return;
+  {
+    std::lock_guard lock(owner->mutex);
+    owner->unwatched = true;
+  }
+  arrive();
+}
+
+// The memory of a buffer evicted from a slot, and the accesses of its old
+// bytes there that may not have ended yet (the write-back among them):
+// another buffer of the same size may take it over, after those.
+struct Evicted {
+  std::shared_ptr<DeviceCopy> copy;
+  size_t bytes;
+  cl_mem_flags flags;
+  std::vector<AccessToken> after;
+};
+
 // Gives up m's replica on `slot`; its data is elsewhere already. Work
 // planned on it holds it until issued; the vendor frees it once its
-// commands are done.
-void drop_replica(_cl_mem *m, size_t slot) {
+// commands are done, unless `evicted` takes it for another buffer.
+void drop_replica(_cl_mem *m, size_t slot, std::vector<Evicted> *evicted) {
+  Coherence &c = coherence_of(m);
+  if (evicted && m->replicas[slot] && m->replicas[slot]->owner && !m->replicas[slot]->refused()) {
+    std::vector<AccessToken> after;
+    for (auto &t : c.ranges.command_waits(slot, {0, m->device_bytes()}, true))
+      if (!t->done->done()) after.push_back(t);
+    evicted->push_back({m->replicas[slot], m->device_bytes(), m->flags & kDeviceAccessFlags, std::move(after)});
+  }
   m->replicas[slot].reset();
-  coherence_of(m).ranges.drop(slot);
+  c.ranges.drop(slot);
   m->context->slots[slot].mem_used -= m->device_bytes();
+}
+
+// Hands the memory of an evicted buffer to `m` on `slot`: m's work there
+// waits for the end of every access of the old bytes (recorded as reads
+// of m's copy there, which a transfer into it and a command overwriting it
+// wait for), and the old buffer's destruction notice stops waiting for the
+// memory once they have ended. Saves the vendor a new allocation (and the
+// system the zeroing of its fresh pages) on every miss of a host-swapped
+// cycle. False when it cannot be handed on.
+bool take_over(_cl_mem *m, size_t slot, Evicted &from) {
+  auto &owner = *from.copy->owner;
+  std::shared_ptr<DestructionNotice> old;
+  {
+    std::lock_guard lock(owner.mutex);
+    if (owner.unwatched) return false;
+    m->notice->pending.fetch_add(1);
+    old = std::exchange(owner.notice, m->notice);
+  }
+  Coherence &c = coherence_of(m);
+  for (auto &t : from.after) c.ranges.read(slot, {0, m->device_bytes()}, access_token(t->done, t->slot));
+  c.note_access();
+  if (old) {
+    // Released once every old access has ended; outside the context lock
+    // (application callbacks may run then).
+    auto left = std::make_shared<std::atomic<size_t>>(from.after.size() + 1);
+    auto one = [left, old](cl_int) {
+      if (left->fetch_sub(1, std::memory_order_acq_rel) == 1)
+        VendorCallScope::defer([old] { DestructionNotice::arrive(old); });
+    };
+    for (auto &t : from.after) t->done->on_done(one);
+    one(CL_SUCCESS);
+  }
+  m->replicas[slot] = from.copy;
+  Runtime::get().log(2, "gave the memory of an evicted buffer (%zu bytes) on %s to another",
+                     m->device_bytes(), m->context->slots[slot].device->name.c_str());
+  return true;
 }
 
 // Makes `need` bytes fit under `slot`'s limit by evicting replicas there in
@@ -42,7 +119,7 @@ void drop_replica(_cl_mem *m, size_t slot) {
 // command being prepared (used at the current use_clock). A replica holding
 // the only valid copy of some bytes writes them back to the host copy
 // first. Caller holds ctx.mutex and memory_mutex.
-cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
+cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait, std::vector<Evicted> *evicted) {
   DeviceSlot &s = ctx.slots[slot];
   if (need > s.mem_limit) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
@@ -74,7 +151,7 @@ cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait) {
       blocked = true;
       continue;
     }
-    drop_replica(m, slot);
+    drop_replica(m, slot, evicted);
     order.evicted(m);
     Runtime::get().log(2, "evicted %zu bytes from %s (limit %zu)", m->device_bytes(), s.device->name.c_str(),
                        s.mem_limit);
@@ -136,27 +213,40 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
     m->replicas[slot].reset();
     if (owns_storage) ctx.slots[slot].mem_used -= m->device_bytes();
   }
+  std::vector<Evicted> evicted;
   if (owns_storage) {
-    if (cl_int err = make_room(ctx, slot, m->device_bytes(), wait); err != CL_SUCCESS) return err;
+    if (cl_int err = make_room(ctx, slot, m->device_bytes(), wait, &evicted); err != CL_SUCCESS) return err;
     ctx.memory->eviction[slot].missed(m);
   }
+  // A plain buffer takes over the memory of an evicted one of its size and
+  // access, if there is one.
+  if (owns_storage && m->type == CL_MEM_OBJECT_BUFFER)
+    for (auto &e : evicted)
+      if (e.copy && e.bytes == m->device_bytes() && e.flags == (m->flags & kDeviceAccessFlags) && take_over(m, slot, e)) {
+        ctx.slots[slot].mem_used += m->device_bytes();
+        out = m->replicas[slot];
+        return CL_SUCCESS;
+      }
+  evicted.clear();  // the others' memory goes back to the vendor (after their work)
   std::shared_ptr<DeviceCopy> parent;
   if (m->parent)
     if (cl_int err = replica(m->parent.get(), slot, parent, wait); err != CL_SUCCESS) return err;
   auto copy = std::make_shared<DeviceCopy>();
+  copy->owner = std::make_shared<DeviceCopy::Owner>();
+  copy->owner->notice = m->notice;
   m->replicas[slot] = copy;
   if (owns_storage) ctx.slots[slot].mem_used += m->device_bytes();
   // The application's destructor callbacks wait for this copy too, from
   // now: work planned on it may outlive the memory object.
   m->notice->pending.fetch_add(1);
   // Made by the device's issue queue, outside the context lock.
-  ctx.slots[slot].issue->post([copy, parent, ctx = Ref<_cl_context>(&ctx), slot, notice = m->notice,
+  ctx.slots[slot].issue->post([copy, parent, ctx = Ref<_cl_context>(&ctx), slot, owner = copy->owner,
                                type = m->type, flags = m->flags, size = m->size, origin = m->origin,
                                format = m->format, desc = m->desc] {
     DeviceEndpoint &device = *ctx->slots[slot].endpoint;
     // Replicas of a multi-device context hold no host pointer: the host
     // copy is UniCL's own, and transfers use plain reads and writes.
-    cl_mem_flags vflags = flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+    cl_mem_flags vflags = flags & kDeviceAccessFlags;
     cl_int err = CL_SUCCESS;
     VendorRef<cl_mem> made;
     if (parent && !parent->get()) {
@@ -170,10 +260,15 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
       if (parent) d.buffer = parent->get();
       err = device.create_image(vflags, format, d, made);
     }
-    if (err == CL_SUCCESS) notice_when_freed(device, notice, made.get());
+    if (err == CL_SUCCESS) owner_notice_when_freed(device, owner, made.get());
     if (err != CL_SUCCESS) {
       copy->error.store(err, std::memory_order_release);
-      DestructionNotice::arrive(notice);
+      std::shared_ptr<DestructionNotice> notice;
+      {
+        std::lock_guard lock(owner->mutex);
+        notice = std::move(owner->notice);
+      }
+      if (notice) DestructionNotice::arrive(std::move(notice));
       return;
     }
     copy->handle = std::move(made);
