@@ -32,21 +32,13 @@ def balanced(text, start):
     raise ValueError('unbalanced parentheses')
 
 
-def parse_typedefs(header):
-    """Signatures from the preprocessed header (so #ifdef'd variants resolve)."""
+def parse_typedefs(header, pattern=r'cl_api_(\w+)'):
+    """Signatures from the preprocessed header (so #ifdef'd variants resolve),
+    from typedefs of function pointers whose name matches `pattern` (its
+    group: the entry point's name): cl_icd.h's cl_api_<name>, or UniCL's
+    <name>_fn for its own extension functions."""
     sigs = {}
-    for m in re.finditer(r'typedef\s+([\w\s\*]+?)\s*\(\s*\*\s*cl_api_(\w+)\s*\)\s*\(', header):
-        ret, name = ' '.join(m.group(1).split()), m.group(2)
-        open_paren = m.end() - 1
-        params = header[open_paren + 1:balanced(header, open_paren) - 1]
-        sigs[name] = (ret, ' '.join(params.split()))
-    return sigs
-
-
-def parse_extension_typedefs(header):
-    """Signatures of UniCL's extension functions: typedef ret (*clXxxUNICL_fn)(...)."""
-    sigs = {}
-    for m in re.finditer(r'typedef\s+([\w\s\*]+?)\s*\(\s*\*\s*(\w+UNICL)_fn\s*\)\s*\(', header):
+    for m in re.finditer(r'typedef\s+([\w\s\*]+?)\s*\(\s*\*\s*' + pattern + r'\s*\)\s*\(', header):
         ret, name = ' '.join(m.group(1).split()), m.group(2)
         open_paren = m.end() - 1
         params = header[open_paren + 1:balanced(header, open_paren) - 1]
@@ -106,8 +98,9 @@ def main():
     header = open(header_path).read()
     pre = preprocess(header_path, os.path.dirname(os.path.dirname(os.path.abspath(header_path))))
     sigs = parse_typedefs(pre)
-    sigs.update(parse_extension_typedefs(
-        preprocess(ext_header_path, os.path.dirname(os.path.dirname(os.path.abspath(ext_header_path))))))
+    sigs.update(parse_typedefs(
+        preprocess(ext_header_path, os.path.dirname(os.path.dirname(os.path.abspath(ext_header_path)))),
+        r'(\w+UNICL)_fn'))
     slots = parse_slots(header)
     implemented = [l.split('#')[0].strip() for l in open(list_path)]
     implemented = [n for n in implemented if n]

@@ -42,128 +42,97 @@ cl::Buffer sub_buffer(cl::Buffer &parent, size_t origin, size_t size) {
   return parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
 }
 
+clSetKernelSplitUNICL_fn set_split() {
+  auto fn = reinterpret_cast<clSetKernelSplitUNICL_fn>(
+      clGetExtensionFunctionAddressForPlatform(cltest::platform()(), "clSetKernelSplitUNICL"));
+  REQUIRE(fn);
+  return fn;
+}
+
+
+// How each device's kernel reaches its half of the buffer.
+enum class Halves { kSubBuffers, kGlobalOffsets };
+
+// PoCL pthread and `other` each update their half of one buffer: a long
+// kernel on pthread, a short one on the other device. The short one is
+// launched once the long one runs, and must finish while it still runs:
+// it waited neither for it nor for its bytes; each half moves to its
+// device once.
+void update_halves(const char *other, Halves how) {
+  INFO("pthread + " << other);
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", other});
+  REQUIRE(md.size() == 2);
+  size_t slow = md.find("pthread"), fast = 1 - slow;
+  cl::Context &ctx = md.context;
+  cl::Program program = cltest::build(ctx, kSource);
+  // Halves of whole alignment units (sub-buffer origins must be aligned),
+  // small enough for oclgrind, which simulates every work-item.
+  const size_t half_bytes = std::max<size_t>(md.base_align(), 4096);
+  const size_t half = half_bytes / sizeof(cl_uint);
+  std::vector<cl_uint> initial(2 * half);
+  for (size_t i = 0; i < initial.size(); ++i) initial[i] = static_cast<cl_uint>(i);
+  cl::Buffer whole(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * half_bytes, initial.data());
+  cl::CommandQueue queue[2] = {cl::CommandQueue(ctx, md.devices[slow], CL_QUEUE_PROFILING_ENABLE),
+                               cl::CommandQueue(ctx, md.devices[fast], CL_QUEUE_PROFILING_ENABLE)};
+  const cl_uint rounds[2] = {400000, 1};  // about a second on pthread; next to nothing on the other
+
+  cl::Buffer part[2] = {sub_buffer(whole, 0, half_bytes), sub_buffer(whole, half_bytes, half_bytes)};
+  cl::Event done[2];
+  auto launch = [&](int d) {
+    cl::Kernel k(program, "churn");
+    k.setArg(1, rounds[d]);
+    if (how == Halves::kSubBuffers) {
+      k.setArg(0, part[d]);
+      queue[d].enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(half), cl::NullRange, nullptr, &done[d]);
+    } else {
+      // Index i touches element i of `a` only.
+      const cl_kernel_split_arg_unicl a{0, 0, sizeof(cl_uint), sizeof(cl_uint)};
+      REQUIRE(set_split()(k(), 0, 1, &a) == CL_SUCCESS);
+      k.setArg(0, whole);
+      queue[d].enqueueNDRangeKernel(k, cl::NDRange(d * half), cl::NDRange(half), cl::NullRange, nullptr, &done[d]);
+    }
+    queue[d].flush();
+  };
+  launch(0);
+  for (int i = 0; i < 2000 && status(done[0]) > CL_RUNNING; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  launch(1);
+  queue[1].finish();
+  CHECK(status(done[0]) != CL_COMPLETE);
+  queue[0].finish();
+  REQUIRE(status(done[0]) == CL_COMPLETE);
+  REQUIRE(status(done[1]) == CL_COMPLETE);
+  if (std::string(other) == "basic") {  // one vendor, one clock: the profiled runs overlap
+    auto start = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_START>(); };
+    auto end = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_END>(); };
+    INFO("long " << start(done[0]) << ".." << end(done[0]) << ", short " << start(done[1]) << ".." << end(done[1]));
+    CHECK(std::max(start(done[0]), start(done[1])) < std::min(end(done[0]), end(done[1])));
+  }
+
+  // Each half went up to its device once; gathering the whole buffer on
+  // the slow device moves the fast device's half back and up once more.
+  CHECK(bytes_moved(ctx) == 2 * half_bytes);
+  std::vector<cl_uint> out(2 * half);
+  queue[0].enqueueReadBuffer(whole, CL_TRUE, 0, 2 * half_bytes, out.data());
+  CHECK(bytes_moved(ctx) == 4 * half_bytes);
+  bool right = true;
+  for (size_t i = 0; i < 2 * half; ++i) right &= out[i] == churn(initial[i], rounds[i < half ? 0 : 1]);
+  CHECK(right);
+}
+
 }  // namespace
 
 TEST_CASE("two devices update disjoint sub-buffers of one buffer at the same time", "[coherence][ranges]") {
-  for (const char *other : {"basic", "Oclgrind"}) {
-    INFO("pthread + " << other);
-    cltest::MultiDevice md(std::vector<std::string>{"pthread", other});
-    REQUIRE(md.size() == 2);
-    size_t slow = md.find("pthread"), fast = 1 - slow;
-    cl::Context &ctx = md.context;
-    cl::Program program = cltest::build(ctx, kSource);
-    // Halves of whole alignment units, small enough for oclgrind, which
-    // simulates every work-item.
-    const size_t half_bytes = std::max<size_t>(md.base_align(), 4096);
-    const size_t half = half_bytes / sizeof(cl_uint);
-    std::vector<cl_uint> initial(2 * half);
-    for (size_t i = 0; i < initial.size(); ++i) initial[i] = static_cast<cl_uint>(i);
-    cl::Buffer whole(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * half_bytes, initial.data());
-    cl::Buffer part[2] = {sub_buffer(whole, 0, half_bytes), sub_buffer(whole, half_bytes, half_bytes)};
-    cl::CommandQueue queue[2] = {cl::CommandQueue(ctx, md.devices[slow], CL_QUEUE_PROFILING_ENABLE),
-                                 cl::CommandQueue(ctx, md.devices[fast], CL_QUEUE_PROFILING_ENABLE)};
-    const cl_uint rounds[2] = {400000, 1};  // about a second on pthread; next to nothing on the other
-
-    cl::Event done[2];
-    auto launch = [&](int d) {
-      cl::Kernel k(program, "churn");
-      k.setArg(0, part[d]);
-      k.setArg(1, rounds[d]);
-      queue[d].enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(half), cl::NullRange, nullptr, &done[d]);
-      queue[d].flush();
-    };
-    // The short kernel is launched once the long one runs, and finishes
-    // while it still runs: it waited neither for it nor for its bytes.
-    launch(0);
-    for (int i = 0; i < 2000 && status(done[0]) > CL_RUNNING; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    launch(1);
-    queue[1].finish();
-    CHECK(status(done[0]) != CL_COMPLETE);
-    queue[0].finish();
-    REQUIRE(status(done[0]) == CL_COMPLETE);
-    REQUIRE(status(done[1]) == CL_COMPLETE);
-    if (std::string(other) == "basic") {  // one vendor, one clock: the profiled runs overlap
-      auto start = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_START>(); };
-      auto end = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_END>(); };
-      INFO("long " << start(done[0]) << ".." << end(done[0]) << ", short " << start(done[1]) << ".." << end(done[1]));
-      CHECK(std::max(start(done[0]), start(done[1])) < std::min(end(done[0]), end(done[1])));
-    }
-
-    // Each half went up to its device once; gathering the whole buffer on
-    // the slow device moves the fast device's half back and up once more.
-    CHECK(bytes_moved(ctx) == 2 * half_bytes);
-    std::vector<cl_uint> out(2 * half);
-    queue[0].enqueueReadBuffer(whole, CL_TRUE, 0, 2 * half_bytes, out.data());
-    CHECK(bytes_moved(ctx) == 4 * half_bytes);
-    bool right = true;
-    for (size_t i = 0; i < 2 * half; ++i) right &= out[i] == churn(initial[i], rounds[i < half ? 0 : 1]);
-    CHECK(right);
-  }
+  for (const char *other : {"basic", "Oclgrind"}) update_halves(other, Halves::kSubBuffers);
 }
 
 TEST_CASE("two devices update disjoint halves of one buffer through global offsets at the same time",
           "[coherence][ranges][split]") {
-  auto set_split = reinterpret_cast<clSetKernelSplitUNICL_fn>(
-      clGetExtensionFunctionAddressForPlatform(cltest::platform()(), "clSetKernelSplitUNICL"));
-  REQUIRE(set_split);
-  for (const char *other : {"basic", "Oclgrind"}) {
-    INFO("pthread + " << other);
-    cltest::MultiDevice md(std::vector<std::string>{"pthread", other});
-    REQUIRE(md.size() == 2);
-    size_t slow = md.find("pthread"), fast = 1 - slow;
-    cl::Context &ctx = md.context;
-    cl::Program program = cltest::build(ctx, kSource);
-    const size_t half = 1024, half_bytes = half * sizeof(cl_uint);
-    std::vector<cl_uint> initial(2 * half);
-    for (size_t i = 0; i < initial.size(); ++i) initial[i] = static_cast<cl_uint>(i);
-    cl::Buffer whole(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 2 * half_bytes, initial.data());
-    cl::CommandQueue queue[2] = {cl::CommandQueue(ctx, md.devices[slow], CL_QUEUE_PROFILING_ENABLE),
-                                 cl::CommandQueue(ctx, md.devices[fast], CL_QUEUE_PROFILING_ENABLE)};
-    const cl_uint rounds[2] = {400000, 1};
-
-    // Index i of the kernel's one dimension touches element i of `a`.
-    cl::Kernel k[2] = {cl::Kernel(program, "churn"), cl::Kernel(program, "churn")};
-    const cl_kernel_split_arg_unicl a{0, 0, sizeof(cl_uint), sizeof(cl_uint)};
-    cl::Event done[2];
-    auto launch = [&](int d) {
-      REQUIRE(set_split(k[d](), 0, 1, &a) == CL_SUCCESS);
-      k[d].setArg(0, whole);
-      k[d].setArg(1, rounds[d]);
-      queue[d].enqueueNDRangeKernel(k[d], cl::NDRange(d * half), cl::NDRange(half), cl::NullRange, nullptr,
-                                    &done[d]);
-      queue[d].flush();
-    };
-    launch(0);
-    for (int i = 0; i < 2000 && status(done[0]) > CL_RUNNING; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    launch(1);
-    queue[1].finish();
-    CHECK(status(done[0]) != CL_COMPLETE);
-    queue[0].finish();
-    REQUIRE(status(done[0]) == CL_COMPLETE);
-    REQUIRE(status(done[1]) == CL_COMPLETE);
-    if (std::string(other) == "basic") {
-      auto start = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_START>(); };
-      auto end = [](cl::Event &e) { return e.getProfilingInfo<CL_PROFILING_COMMAND_END>(); };
-      INFO("long " << start(done[0]) << ".." << end(done[0]) << ", short " << start(done[1]) << ".." << end(done[1]));
-      CHECK(std::max(start(done[0]), start(done[1])) < std::min(end(done[0]), end(done[1])));
-    }
-    // Each half went up to its own device, no more.
-    CHECK(bytes_moved(ctx) == 2 * half_bytes);
-    std::vector<cl_uint> out(2 * half);
-    queue[0].enqueueReadBuffer(whole, CL_TRUE, 0, 2 * half_bytes, out.data());
-    CHECK(bytes_moved(ctx) == 4 * half_bytes);
-    bool right = true;
-    for (size_t i = 0; i < 2 * half; ++i) right &= out[i] == churn(initial[i], rounds[i < half ? 0 : 1]);
-    CHECK(right);
-  }
+  for (const char *other : {"basic", "Oclgrind"}) update_halves(other, Halves::kGlobalOffsets);
 }
 
 TEST_CASE("a declared halo moves with its part; an undeclared argument is taken whole", "[coherence][ranges][split]") {
-  auto set_split = reinterpret_cast<clSetKernelSplitUNICL_fn>(
-      clGetExtensionFunctionAddressForPlatform(cltest::platform()(), "clSetKernelSplitUNICL"));
-  REQUIRE(set_split);
+  auto split = set_split();
   cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
   REQUIRE(md.size() == 2);
   cl::Context &ctx = md.context;
@@ -183,7 +152,7 @@ __kernel void blur(__global const uint *in, __global uint *out, uint n) {
   const cl_kernel_split_arg_unicl parts[] = {{0, -static_cast<cl_long>(sizeof(cl_uint)), sizeof(cl_uint),
                                               3 * sizeof(cl_uint)},
                                              {1, 0, sizeof(cl_uint), sizeof(cl_uint)}};
-  REQUIRE(set_split(k(), 0, 2, parts) == CL_SUCCESS);
+  REQUIRE(split(k(), 0, 2, parts) == CL_SUCCESS);
   k.setArg(0, in);
   k.setArg(1, out);
   k.setArg(2, static_cast<cl_uint>(n));
@@ -202,7 +171,7 @@ __kernel void blur(__global const uint *in, __global uint *out, uint n) {
 
   // Without the declaration the launch takes its buffers whole: all of
   // `in` that is not on device 0 yet goes up (it was made from host memory).
-  REQUIRE(set_split(k(), 0, 0, nullptr) == CL_SUCCESS);
+  REQUIRE(split(k(), 0, 0, nullptr) == CL_SUCCESS);
   cl_ulong before = bytes_moved(ctx);
   md.queues[0].enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(quarter), cl::NullRange);
   md.queues[0].finish();

@@ -37,17 +37,45 @@ cl::Context limited_context(const std::vector<cl::Device> &devices, size_t limit
   return cltest::scheduling_context(devices, policy, limit);
 }
 
+// `n` buffers of kCount words, word i of buffer b starting as b * seed + i,
+// and the host's model of them.
+struct FilledBuffers {
+  std::vector<std::vector<cl_uint>> host;
+  std::vector<cl::Buffer> buffers;
+  FilledBuffers(cl::Context &ctx, size_t n, cl_uint seed) : host(n, std::vector<cl_uint>(kCount)) {
+    for (size_t b = 0; b < n; ++b) {
+      for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * seed + i);
+      buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
+    }
+  }
+  // One bump(k = pass) over every buffer, in order, on `queue`.
+  void bump_all(cl::CommandQueue &queue, cl::Kernel &bump, int pass) {
+    for (size_t b = 0; b < buffers.size(); ++b) {
+      bump.setArg(0, buffers[b]);
+      bump.setArg(1, static_cast<cl_uint>(pass));
+      queue.enqueueNDRangeKernel(bump, cl::NullRange, cl::NDRange(kCount));
+      for (auto &v : host[b]) v = v * 5u + static_cast<cl_uint>(pass);
+    }
+  }
+  // Every buffer holds what the host expects.
+  void check(cl::CommandQueue &queue) {
+    for (size_t b = 0; b < buffers.size(); ++b) {
+      std::vector<cl_uint> out(kCount);
+      queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, out.data());
+      INFO("buffer " << b);
+      CHECK(out == host[b]);
+    }
+  }
+};
+
 // 16 buffers, 4x what one device may hold, updated in random order.
 void random_updates(cl::Context &ctx, std::vector<cl::CommandQueue> &queues, unsigned seed) {
   cl::Program program = cltest::build(ctx, kSource);
   constexpr size_t kBuffers = 16;
-  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
-  std::vector<cl::Buffer> buffers;
+  FilledBuffers filled(ctx, kBuffers, 7919);
+  auto &host = filled.host;
+  auto &buffers = filled.buffers;
   std::vector<cl::Event> last(kBuffers);
-  for (size_t b = 0; b < kBuffers; ++b) {
-    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 7919 + i);
-    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
-  }
   std::mt19937 rng(seed);
   for (int step = 0; step < 120; ++step) {
     size_t a = rng() % kBuffers, b = rng() % kBuffers;
@@ -133,31 +161,16 @@ TEST_CASE("isolated: a cycle over buffers of one size on a device holding two", 
   cl::Context ctx = limited_context(devices, 2 * kBytes);
   cl::CommandQueue queue(ctx, devices[0]);
   cl::Program program = cltest::build(ctx, kSource);
-  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
-  std::vector<cl::Buffer> buffers;
-  for (size_t b = 0; b < kBuffers; ++b) {
-    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 131 + i);
-    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
-  }
+  FilledBuffers filled(ctx, kBuffers, 131);
   cl::Kernel k(program, "bump");
-  for (int pass = 0; pass < 3; ++pass)
-    for (size_t b = 0; b < kBuffers; ++b) {
-      k.setArg(0, buffers[b]);
-      k.setArg(1, static_cast<cl_uint>(pass));
-      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount));
-      for (auto &v : host[b]) v = v * 5u + static_cast<cl_uint>(pass);
-    }
+  for (int pass = 0; pass < 3; ++pass) filled.bump_all(queue, k, pass);
   // Each buffer is right, wherever its bytes went in between.
-  for (size_t b = 0; b < kBuffers; ++b) {
-    std::vector<cl_uint> out(kCount);
-    queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, out.data());
-    INFO("buffer " << b);
-    CHECK(out == host[b]);
-  }
+  filled.check(queue);
   // The destructor callbacks of buffers whose memory went to others still
   // come once they are released.
-  for (auto &b : buffers) REQUIRE(clSetMemObjectDestructorCallback(b(), count_destructor, nullptr) == CL_SUCCESS);
-  buffers.clear();
+  for (auto &b : filled.buffers)
+    REQUIRE(clSetMemObjectDestructorCallback(b(), count_destructor, nullptr) == CL_SUCCESS);
+  filled.buffers.clear();
   for (int i = 0; i < 5000 && destructor_calls.load() < static_cast<int>(kBuffers); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK(destructor_calls.load() == static_cast<int>(kBuffers));
@@ -263,12 +276,7 @@ TEST_CASE("a cycle over more buffers than fit moves less than one miss per launc
   cl::Context ctx = limited_context(devices, kFit * kBytes);
   cl::CommandQueue queue(ctx, devices[0]);
   cl::Program program = cltest::build(ctx, kSource);
-  std::vector<std::vector<cl_uint>> host(kBuffers, std::vector<cl_uint>(kCount));
-  std::vector<cl::Buffer> buffers;
-  for (size_t b = 0; b < kBuffers; ++b) {
-    for (size_t i = 0; i < kCount; ++i) host[b][i] = static_cast<cl_uint>(b * 31 + i);
-    buffers.emplace_back(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, host[b].data());
-  }
+  FilledBuffers filled(ctx, kBuffers, 31);
   cl::Kernel k(program, "bump");
   auto moved = [&] {
     cl_ulong n = 0;
@@ -279,12 +287,7 @@ TEST_CASE("a cycle over more buffers than fit moves less than one miss per launc
   cl_ulong before_last_passes = 0;
   for (int pass = 0; pass < kPasses; ++pass) {
     if (pass == kPasses - 2) before_last_passes = moved();
-    for (size_t b = 0; b < kBuffers; ++b) {
-      k.setArg(0, buffers[b]);
-      k.setArg(1, static_cast<cl_uint>(pass));
-      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kCount));
-      for (auto &v : host[b]) v = v * 5u + static_cast<cl_uint>(pass);
-    }
+    filled.bump_all(queue, k, pass);
     queue.finish();
   }
   // The last two passes, once the order has adapted.
@@ -292,10 +295,5 @@ TEST_CASE("a cycle over more buffers than fit moves less than one miss per launc
   cl_ulong every_launch_missing = 2 * kBuffers * kBytes;
   INFO("bytes moved per pass: " << per_pass << ", one miss per launch: " << every_launch_missing);
   CHECK(per_pass < every_launch_missing);
-  for (size_t b = 0; b < kBuffers; ++b) {
-    std::vector<cl_uint> out(kCount);
-    queue.enqueueReadBuffer(buffers[b], CL_TRUE, 0, kBytes, out.data());
-    INFO("buffer " << b);
-    CHECK(out == host[b]);
-  }
+  filled.check(queue);
 }
