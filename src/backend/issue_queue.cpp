@@ -21,8 +21,20 @@ void IssueQueue::after_issuing(std::function<void()> fn) {
 void IssueQueue::post(std::function<void()> op) {
   {
     std::lock_guard lock(ops_mutex_);
-    ops_.push_back(std::move(op));
+    ops_.push_back({std::move(op), nullptr});
   }
+  posted();
+}
+
+void IssueQueue::post(std::shared_ptr<IssueStep> step) {
+  {
+    std::lock_guard lock(ops_mutex_);
+    ops_.push_back({nullptr, std::move(step)});
+  }
+  posted();
+}
+
+void IssueQueue::posted() {
   VendorCallScope::defer([self = shared_from_this()] { self->drain(); });
 }
 
@@ -34,14 +46,15 @@ void IssueQueue::drain() {
     std::lock_guard issuing(issue_mutex_);
     ++draining;
     for (;;) {
-      std::function<void()> op;
+      Op op;
       {
         std::lock_guard lock(ops_mutex_);
         if (ops_.empty()) break;
         op = std::move(ops_.front());
         ops_.pop_front();
       }
-      op();
+      if (op.step) op.step->issue_now();
+      else op.fn();
     }
     --draining;
   }

@@ -18,11 +18,20 @@
 
 namespace unicl {
 
+// Work that keeps what its issue needs itself (a command: its task), so
+// that posting it allocates nothing.
+class IssueStep {
+ public:
+  virtual ~IssueStep() = default;
+  virtual void issue_now() = 0;
+};
+
 class IssueQueue : public std::enable_shared_from_this<IssueQueue> {
  public:
-  // Appends `op`; it runs at the latest when this thread leaves its
-  // context-lock scope (vendor_call_scope.hpp), at once outside of one.
+  // Appends `op` (or `step`); it runs at the latest when this thread leaves
+  // its context-lock scope (vendor_call_scope.hpp), at once outside of one.
   void post(std::function<void()> op);
+  void post(std::shared_ptr<IssueStep> step);
   // Runs every posted op, in order; returns once the queue is empty and
   // whatever this thread posted before has run.
   void drain();
@@ -32,8 +41,13 @@ class IssueQueue : public std::enable_shared_from_this<IssueQueue> {
   static void after_issuing(std::function<void()> fn);
 
  private:
+  struct Op {
+    std::function<void()> fn;
+    std::shared_ptr<IssueStep> step;
+  };
+  void posted();
   std::mutex ops_mutex_;
-  std::deque<std::function<void()>> ops_;
+  std::deque<Op> ops_;
   std::recursive_mutex issue_mutex_;  // held while ops run: one thread issues at a time (an op that posts drains again)
 };
 

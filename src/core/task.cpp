@@ -136,14 +136,14 @@ void Task::advance(bool deferred) {
     return;
   }
   if (err != CL_SUCCESS) return settle(err, nullptr);
-  std::function<void()> issue_step = [self = shared_from_this(), call = std::move(call), queue = queue_,
-                                      wait = std::move(wait), deferred, planned]() mutable {
-    self->issue(call, queue, wait, deferred, planned);
-  };
+  issue_call_ = std::move(call);
+  issue_queue_ = queue_;
+  issue_wait_ = std::move(wait);
+  issue_deferred_ = deferred;
   // Settled before it is posted: another thread draining the device's
   // issue queue may issue it at once.
   settle(CL_SUBMITTED, planned);
-  context_->slots[slot_].issue->post(std::move(issue_step));
+  context_->slots[slot_].issue->post(std::shared_ptr<IssueStep>(shared_from_this()));
 }
 
 void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
@@ -170,6 +170,15 @@ void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, boo
   // queue in it), and the next command's issue need not wait for it.
   if (deferred) IssueQueue::after_issuing([planned] { planned->flush(); });
   mark_issued(CL_SUCCESS);
+}
+
+void Task::issue_now() {
+  issue(issue_call_, issue_queue_, issue_wait_, issue_deferred_, completion_);
+  // What the call held goes now, not with the task (queues keep their last
+  // tasks).
+  issue_call_ = nullptr;
+  issue_queue_ = Ref<_cl_command_queue>();
+  issue_wait_ = WaitList();
 }
 
 void Task::mark_issued(cl_int error) {

@@ -28,6 +28,8 @@
 #include "backend/completion.hpp"
 #include "backend/vendor.hpp"
 #include "backend/vendor_status.hpp"
+#include "backend/issue_queue.hpp"
+#include "core/wait_list.hpp"
 
 struct _cl_context;
 struct _cl_command_queue;
@@ -36,13 +38,12 @@ struct _cl_mem;
 
 namespace unicl {
 
-class WaitList;
 
 // A submit function's answer when a transfer it needs waits for a command
 // on another device (WaitList::blocker() names it). Not an OpenCL code.
 constexpr cl_int kBlocked = 1;
 
-class Task : public std::enable_shared_from_this<Task> {
+class Task : public std::enable_shared_from_this<Task>, public IssueStep {
  public:
   // The command's vendor call, issued on vendor queue `vq` of `slot` after
   // everything in `wait`; `deferred` is true when it runs later than the
@@ -133,6 +134,7 @@ class Task : public std::enable_shared_from_this<Task> {
   void settle(cl_int state, std::shared_ptr<PendingCompletion> planned);
   void when_settled(std::function<void()> fn);
   // Outside the lock, in plan order on its device: the vendor call.
+  void issue_now() override;
   void issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
              const std::shared_ptr<PendingCompletion> &planned);
   void mark_issued(cl_int error);
@@ -145,6 +147,13 @@ class Task : public std::enable_shared_from_this<Task> {
   bool scheduled_ = false, pushed_ = false;
   Plan plan_;
   std::vector<Dep> deps_;
+  // What the issue step needs, from planning (under the context lock) to
+  // its issue (after it, from the device's issue queue, which orders the
+  // two and holds the task meanwhile).
+  Issue issue_call_;
+  Ref<_cl_command_queue> issue_queue_;
+  WaitList issue_wait_;
+  bool issue_deferred_ = false;
 
   std::mutex mutex_;
   std::condition_variable issued_cv_;
