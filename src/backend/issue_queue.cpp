@@ -7,15 +7,20 @@
 namespace unicl {
 namespace {
 
-// Per thread by nature: what this thread's drain runs once it has stopped.
-thread_local int draining = 0;
-thread_local std::vector<std::function<void()>> after_drain;
+// Per thread by nature: what this thread's drain runs once it has stopped
+// (one thread-local object: one lookup per call).
+struct Issuing {
+  int draining = 0;
+  std::vector<std::function<void()>> after_drain;
+};
+thread_local Issuing issuing_here;
 
 }  // namespace
 
 void IssueQueue::after_issuing(std::function<void()> fn) {
-  if (draining == 0) return fn();
-  after_drain.push_back(std::move(fn));
+  Issuing &here = issuing_here;
+  if (here.draining == 0) return fn();
+  here.after_drain.push_back(std::move(fn));
 }
 
 void IssueQueue::post(std::function<void()> op) {
@@ -39,12 +44,13 @@ void IssueQueue::posted() {
 }
 
 void IssueQueue::drain() {
+  Issuing &here = issuing_here;
   {
     // A thread that finds another draining waits for it: the other runs
     // this thread's ops too (it stops only on an empty queue), so on return
     // they have run either way.
     std::lock_guard issuing(issue_mutex_);
-    ++draining;
+    ++here.draining;
     for (;;) {
       Op op;
       {
@@ -56,15 +62,15 @@ void IssueQueue::drain() {
       if (op.step) op.step->issue_now();
       else op.fn();
     }
-    --draining;
+    --here.draining;
   }
-  if (draining > 0) return;
-  while (!after_drain.empty()) {
+  if (here.draining > 0) return;
+  while (!here.after_drain.empty()) {
     std::vector<std::function<void()>> now;
-    now.swap(after_drain);
+    now.swap(here.after_drain);
     for (auto &fn : now) fn();
     now.clear();
-    if (after_drain.capacity() == 0) after_drain.swap(now);  // keep the storage for the next drain
+    if (here.after_drain.capacity() == 0) here.after_drain.swap(now);  // keep the storage for the next drain
   }
 }
 

@@ -6,31 +6,38 @@ namespace unicl {
 namespace {
 
 // Per thread by nature: a scope is a stretch of one thread's execution.
-thread_local int depth = 0;
-thread_local std::vector<std::function<void()>> deferred;
+// One thread-local object, so that each call looks it up once (in a
+// shared library every lookup is a call into the dynamic loader).
+struct Scope {
+  int depth = 0;
+  std::vector<std::function<void()>> deferred;
+};
+thread_local Scope scope;
 
 }  // namespace
 
-void VendorCallScope::enter() { ++depth; }
+void VendorCallScope::enter() { ++scope.depth; }
 
 void VendorCallScope::leave() {
-  if (--depth > 0) return;
+  Scope &s = scope;
+  if (--s.depth > 0) return;
   // Deferred work may defer more (it runs outside any scope, so that runs
   // at once) or enter and leave scopes of its own: take the list first.
-  while (!deferred.empty()) {
+  while (!s.deferred.empty()) {
     std::vector<std::function<void()>> now;
-    now.swap(deferred);
+    now.swap(s.deferred);
     for (auto &fn : now) fn();
     now.clear();
-    if (deferred.capacity() == 0) deferred.swap(now);  // keep the storage for the next scope
+    if (s.deferred.capacity() == 0) s.deferred.swap(now);  // keep the storage for the next scope
   }
 }
 
-bool VendorCallScope::inside() { return depth > 0; }
+bool VendorCallScope::inside() { return scope.depth > 0; }
 
 void VendorCallScope::defer(std::function<void()> fn) {
-  if (depth == 0) return fn();
-  deferred.push_back(std::move(fn));
+  Scope &s = scope;
+  if (s.depth == 0) return fn();
+  s.deferred.push_back(std::move(fn));
 }
 
 }  // namespace unicl
