@@ -21,6 +21,8 @@
 #include <atomic>
 #include <thread>
 
+#include <CL/cl_ext_unicl.h>
+
 #include "multi_device.hpp"
 
 namespace {
@@ -233,4 +235,37 @@ TEST_CASE("a slow vendor call on one device does not hold up enqueues on another
   CHECK(took < 150);  // held up by the marker, it would take about 300 ms
   CHECK(within_limit("clFinish", [&] { return clFinish(md.queues[1]()); }) == CL_SUCCESS);
   CHECK(within_limit("clFinish", [&] { return clFinish(md.queues[0]()); }) == CL_SUCCESS);
+}
+
+// Host swap hands the device memory of an evicted buffer to the buffer that
+// needed the room, whose work there follows every access of the old bytes.
+// Here the eviction's write-back (a read) fails on the device: it never
+// touched the memory, so the new owner's work goes on.
+TEST_CASE("a buffer taking over the memory of one whose write-back failed still works", "[failures]") {
+  cltest::MultiDevice md;
+  REQUIRE(md.size() == 2);
+  // Each device holds one buffer.
+  std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
+                                              CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, (cl_context_properties)kBytes, 0};
+  cl::Context ctx(md.devices, props.data());
+  cl::CommandQueue queue(ctx, md.devices[0]);
+  std::vector<char> bytes(kBytes, 'a');
+  cl::Buffer first(ctx, CL_MEM_READ_WRITE, kBytes), second(ctx, CL_MEM_READ_WRITE, kBytes);
+  // The device holds the only copy of `first`...
+  CHECK(within_limit("write first", [&] {
+    return clEnqueueWriteBuffer(queue(), first(), CL_TRUE, 0, kBytes, bytes.data(), 0, nullptr, nullptr);
+  }) == CL_SUCCESS);
+  // ...so making room for `second` writes it back, which fails; `second`
+  // takes over its memory all the same.
+  cl_event written = nullptr;
+  cl_int err = within_limit("write second", [&] {
+    return clEnqueueWriteBuffer(queue(), second(), CL_FALSE, 0, kBytes, bytes.data(), 0, nullptr, &written);
+  });
+  CHECK(err == CL_SUCCESS);
+  if (written) {
+    CHECK(within_limit("wait", [&] { return clWaitForEvents(1, &written); }) == CL_SUCCESS);
+    CHECK(status_of(written) == CL_COMPLETE);
+    clReleaseEvent(written);
+  }
+  CHECK(within_limit("clFinish", [&] { return clFinish(queue()); }) == CL_SUCCESS);
 }

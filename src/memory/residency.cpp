@@ -78,6 +78,26 @@ void drop_replica(_cl_mem *m, size_t slot, std::vector<Evicted> *evicted) {
   m->context->slots[slot].mem_used -= m->device_bytes();
 }
 
+// An access of device memory that has since changed hands, as the new
+// owner's work follows it: for ordering only. Work that never reached the
+// device touched nothing there, so its failure is not the new owner's: it
+// counts as withdrawn (WaitList skips it).
+class PreviousAccess final : public Completion {
+ public:
+  explicit PreviousAccess(std::shared_ptr<Completion> access) : access_(std::move(access)) {}
+  cl_int status() const override { return access_->status(); }
+  void on_done(std::function<void(cl_int)> fn) override { access_->on_done(std::move(fn)); }
+  bool times(cl_ulong &, cl_ulong &) const override { return false; }
+  cl_event vendor_event() const override { return access_->vendor_event(); }
+  cl_int wait() override { return access_->wait(); }
+  void when_issued(std::function<void()> fn) override { access_->when_issued(std::move(fn)); }
+  bool withdrawn() const override { return access_->status() < 0; }
+  void flush() override { access_->flush(); }
+
+ private:
+  std::shared_ptr<Completion> access_;
+};
+
 // Hands the memory of an evicted buffer to `m` on `slot`: m's work there
 // waits for the end of every access of the old bytes (recorded as reads
 // of m's copy there, which a transfer into it and a command overwriting it
@@ -95,7 +115,8 @@ bool take_over(_cl_mem *m, size_t slot, Evicted &from) {
     old = std::exchange(owner.notice, m->notice);
   }
   Coherence &c = coherence_of(m);
-  for (auto &t : from.after) c.ranges.read(slot, {0, m->device_bytes()}, access_token(t->done, t->slot));
+  for (auto &t : from.after)
+    c.ranges.read(slot, {0, m->device_bytes()}, access_token(std::make_shared<PreviousAccess>(t->done), t->slot));
   c.note_access();
   if (old) {
     // Released once every old access has ended; outside the context lock
