@@ -269,3 +269,24 @@ TEST_CASE("a buffer taking over the memory of one whose write-back failed still 
   }
   CHECK(within_limit("clFinish", [&] { return clFinish(queue()); }) == CL_SUCCESS);
 }
+
+// A command's end is known to the vendor before its callback tells UniCL
+// (the simulator calls callbacks from a thread of its own): once
+// clWaitForEvents has returned, the status must say CL_COMPLETE all the
+// same. Writes work in this run.
+TEST_CASE("an event waited for reports CL_COMPLETE at once", "[failures]") {
+  cltest::MultiDevice md;
+  REQUIRE(md.size() == 2);
+  std::vector<char> bytes(kBytes, 'c');
+  cl::Buffer b(md.context, CL_MEM_READ_WRITE, kBytes);
+  int not_complete = 0;
+  for (int i = 0; i < 300; ++i) {
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueWriteBuffer(md.queues[0](), b(), CL_FALSE, 0, kBytes, bytes.data(), 0, nullptr, &e) ==
+            CL_SUCCESS);
+    REQUIRE(within_limit("clWaitForEvents", [&] { return clWaitForEvents(1, &e); }) == CL_SUCCESS);
+    not_complete += status_of(e) != CL_COMPLETE;
+    clReleaseEvent(e);
+  }
+  CHECK(not_complete == 0);
+}

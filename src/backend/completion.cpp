@@ -98,13 +98,13 @@ cl_int PendingCompletion::status() const {
   if (cl_int s = final_.load(std::memory_order_acquire); s != kNotFinal) return s;
   switch (phase_.load(std::memory_order_acquire)) {
     case kOther: return issued_->status();
-    case kVendor: {
+    case kVendor:
       // Inside a context lock the vendor is not asked: not done is all that
-      // matters there. Elsewhere (the application's status query) it is.
+      // matters there. Elsewhere (the application's status query) it is,
+      // and its answer stands even before its callback has reported the
+      // end here: after clWaitForEvents the status must be CL_COMPLETE.
       if (VendorCallScope::inside()) return CL_SUBMITTED;
-      cl_int s = vendor_status(event_.get());
-      return s <= CL_COMPLETE ? CL_SUBMITTED : s;  // the end is reported by finish(), once
-    }
+      return vendor_status(event_.get());
     case kFailed: return error_;
     default: return CL_QUEUED;
   }
