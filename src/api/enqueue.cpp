@@ -149,8 +149,8 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](Launch &l) {
     return vendor_enqueue::ReadBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
-                                              buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
-                                              ptr);
+                                          buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                                          ptr);
   }, event, blocking);
 }
 
@@ -167,8 +167,8 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](Launch &l) {
     return vendor_enqueue::WriteBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
-                                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
-                                               ptr);
+                                           buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                                           ptr);
   }, event, blocking);
 }
 
@@ -197,7 +197,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   Sizes so(src_origin), dso(dst_origin), r(region);
   return c.run([=](Launch &l) {
     return vendor_enqueue::CopyBufferRect(l.on(), l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), src_row_pitch,
-                                              src_slice_pitch, dst_row_pitch, dst_slice_pitch);
+                                          src_slice_pitch, dst_row_pitch, dst_slice_pitch);
   }, event);
 }
 
@@ -226,7 +226,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
   Sizes o(origin), r(region);
   return c.run([=](Launch &l) {
     return vendor_enqueue::ReadImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
-                                         slice_pitch, ptr);
+                                     slice_pitch, ptr);
   }, event, blocking);
 }
 
@@ -242,7 +242,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
   Sizes o(origin), r(region);
   return c.run([=](Launch &l) {
     return vendor_enqueue::WriteImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
-                                          slice_pitch, ptr);
+                                      slice_pitch, ptr);
   }, event, blocking);
 }
 
@@ -549,7 +549,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
       locs[i] = copy.data() + at[i];
     }
     return vendor_enqueue::NativeKernel(l.on(), user_func, args ? copy.data() : nullptr, cb_args, num_mem_objects,
-                                            vmems.empty() ? nullptr : vmems.data(), locs.empty() ? nullptr : locs.data());
+                                        vmems.empty() ? nullptr : vmems.data(), locs.empty() ? nullptr : locs.data());
   }, event);
 }
 

@@ -35,7 +35,8 @@ void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
     m.sampler = info.type_name == "sampler_t";
     m.local = info.address == CL_KERNEL_ARG_ADDRESS_LOCAL;
     m.memory = image || info.address == CL_KERNEL_ARG_ADDRESS_GLOBAL || info.address == CL_KERNEL_ARG_ADDRESS_CONSTANT;
-    bool read_only = info.address == CL_KERNEL_ARG_ADDRESS_CONSTANT || (info.type_qualifier & CL_KERNEL_ARG_TYPE_CONST) ||
+    bool read_only = info.address == CL_KERNEL_ARG_ADDRESS_CONSTANT ||
+                     (info.type_qualifier & CL_KERNEL_ARG_TYPE_CONST) ||
                      (image && info.access == CL_KERNEL_ARG_ACCESS_READ_ONLY);
     bool write_only = image && info.access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
     m.access = read_only ? kRead : write_only ? kWrite : kReadWrite;

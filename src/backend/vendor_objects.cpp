@@ -116,8 +116,9 @@ bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
   vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof out.type_qualifier, &out.type_qualifier,
                   nullptr);
   vendor_arg_info(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof out.access, &out.access, nullptr);
-  vendor_string([&](size_t n, void *v, size_t *r) { return vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_NAME, n, v, r); },
-                out.type_name);
+  vendor_string([&](size_t n, void *v, size_t *r) {
+    return vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_NAME, n, v, r);
+  }, out.type_name);
   return true;
 }
 

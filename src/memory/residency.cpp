@@ -243,7 +243,8 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
   // access, if there is one.
   if (owns_storage && m->type == CL_MEM_OBJECT_BUFFER)
     for (auto &e : evicted)
-      if (e.copy && e.bytes == m->device_bytes() && e.flags == (m->flags & kDeviceAccessFlags) && take_over(m, slot, e)) {
+      if (e.copy && e.bytes == m->device_bytes() && e.flags == (m->flags & kDeviceAccessFlags) &&
+          take_over(m, slot, e)) {
         ctx.slots[slot].mem_used += m->device_bytes();
         out = m->replicas[slot];
         return CL_SUCCESS;
