@@ -133,7 +133,10 @@ double Engine::mean_exec(Task &t) const {
 // walk with memoized ranks, bounded to kRankBudget commands (those beyond
 // count for their own time only).
 double Engine::priority(Task &t) const {
-  std::vector<std::pair<Task *, double>> memo;
+  // One list reused (the engine runs under the context lock): no
+  // allocation per command.
+  auto &memo = rank_memo_;
+  memo.clear();
   size_t budget = kRankBudget;
   auto rank = [&](auto &self, Task &n) -> double {
     for (auto &[task, r] : memo)

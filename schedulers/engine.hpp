@@ -55,6 +55,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
   // Nodes an upward-rank walk visits at most: long chains of pending
   // commands (an in-order queue) would otherwise make each push linear.
   static constexpr size_t kRankBudget = 64;
+  mutable std::vector<std::pair<Task *, double>> rank_memo_;  // priority()'s, reused
   void start(const std::shared_ptr<Task> &t, size_t device, bool deferred);
 
   struct Device {

@@ -23,14 +23,14 @@ class Heft final : public PerDeviceQueues {
   void push(std::shared_ptr<Task> t) override {
     const std::string &kernel = view_.kernel(*t);
     double now = view_.now();
-    auto devices = eligible(*t);
+    const auto &devices = eligible(*t);
     auto start_of = [&](size_t d) { return std::max(now, view_.busy_until(d)) + queued(d); };
     // Explore: the earliest-starting device with no model and no
     // measurement on the way.
     size_t explore = view_.devices();
     for (size_t d : devices) {
       if (view_.exec_time(*t, d) >= 0) {
-        exploring_.erase({kernel, d});
+        if (!exploring_.empty()) exploring_.erase({kernel, d});
         continue;
       }
       if (exploring_.count({kernel, d})) continue;
@@ -38,7 +38,8 @@ class Heft final : public PerDeviceQueues {
     }
     if (explore != view_.devices()) {
       exploring_.insert({kernel, explore});
-      assign(std::move(t), explore, estimate(*t, explore));
+      double predicted = estimate(*t, explore);  // before t is moved from
+      assign(std::move(t), explore, predicted);
       return;
     }
     size_t best = devices.front();

@@ -48,8 +48,10 @@ class PerDeviceQueues : public Policy {
   }
   // Devices that can run `t` (all of them if none can: the engine then
   // reports the command's error when it is submitted).
-  std::vector<size_t> eligible(const Task &t) const {
-    std::vector<size_t> out;
+  // Valid until the next call (one list reused: no allocation per command).
+  const std::vector<size_t> &eligible(const Task &t) const {
+    std::vector<size_t> &out = eligible_;
+    out.clear();
     for (size_t d = 0; d < view_.devices(); ++d)
       if (view_.can_run(t, d)) out.push_back(d);
     if (out.empty())
@@ -67,6 +69,7 @@ class PerDeviceQueues : public Policy {
   };
   std::vector<std::deque<Entry>> queues_;
   std::vector<double> predicted_ = std::vector<double>(view_.devices(), 0.0);
+  mutable std::vector<size_t> eligible_;
 };
 
 }  // namespace unicl

@@ -11,7 +11,7 @@ class Random final : public PerDeviceQueues {
  public:
   using PerDeviceQueues::PerDeviceQueues;
   void push(std::shared_ptr<Task> t) override {
-    auto devices = eligible(*t);
+    const auto &devices = eligible(*t);
     std::vector<double> weights;
     for (size_t d : devices) weights.push_back(std::max(view_.speed(d), 1e-9));
     std::discrete_distribution<size_t> pick(weights.begin(), weights.end());

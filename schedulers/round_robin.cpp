@@ -9,7 +9,7 @@ class RoundRobin final : public PerDeviceQueues {
  public:
   using PerDeviceQueues::PerDeviceQueues;
   void push(std::shared_ptr<Task> t) override {
-    auto devices = eligible(*t);
+    const auto &devices = eligible(*t);
     size_t d = devices[next_++ % devices.size()];
     assign(std::move(t), d, 0);
   }
