@@ -19,6 +19,17 @@
 namespace unicl {
 class ContextScheduler;
 struct ContextMemory;
+class Task;
+
+// Commands placed on a device and waiting for its worker to plan them:
+// the worker takes all that are waiting in one go, under one context lock,
+// and issues them in one drain of the device's issue queue, rather than one
+// wake-up, lock and drain per command.
+struct WorkerBatch {
+  std::mutex mutex;
+  std::vector<std::shared_ptr<Task>> tasks;
+  bool posted = false;  // a worker job that will take `tasks` is on its way
+};
 }  // namespace unicl
 
 struct DeviceSlot {
@@ -34,6 +45,7 @@ struct DeviceSlot {
   // Vendor calls planned under the context lock for this device, issued
   // in order after it is released (backend/issue_queue.hpp).
   std::shared_ptr<unicl::IssueQueue> issue = std::make_shared<unicl::IssueQueue>();
+  std::shared_ptr<unicl::WorkerBatch> worker_batch = std::make_shared<unicl::WorkerBatch>();
 };
 
 struct _cl_context : unicl::ObjectHeader {

@@ -199,10 +199,24 @@ void Task::retry() {
 }
 
 void Task::advance_on_worker() {
-  Runtime::get().device_worker(context_->slots[slot_].device.get()).post([self = shared_from_this()] {
-    ContextLock lock(*self->context_);
-    self->advance(true);
-  });  // issued here, when the lock is released
+  DeviceSlot &slot = context_->slots[slot_];
+  std::shared_ptr<WorkerBatch> batch = slot.worker_batch;
+  {
+    std::lock_guard lock(batch->mutex);
+    batch->tasks.push_back(shared_from_this());
+    if (batch->posted) return;  // the job on its way takes this one too
+    batch->posted = true;
+  }
+  Runtime::get().device_worker(slot.device.get()).post([batch, ctx = context_] {
+    std::vector<std::shared_ptr<Task>> tasks;  // released after the lock
+    {
+      std::lock_guard lock(batch->mutex);
+      tasks.swap(batch->tasks);
+      batch->posted = false;
+    }
+    ContextLock lock(*ctx);
+    for (auto &t : tasks) t->advance(true);
+  });  // issued here, in plan order, when the lock is released
 }
 
 void Task::settle(cl_int state, std::shared_ptr<PendingCompletion> planned) {
