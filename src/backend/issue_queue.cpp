@@ -1,27 +1,18 @@
 #include "backend/issue_queue.hpp"
 
+#include "backend/nested_deferral.hpp"
 #include "backend/vendor_call_scope.hpp"
-
-#include <vector>
 
 namespace unicl {
 namespace {
 
-// Per thread by nature: what this thread's drain runs once it has stopped
-// (one thread-local object: one lookup per call).
-struct Issuing {
-  int draining = 0;
-  std::vector<std::function<void()>> after_drain;
-};
-thread_local Issuing issuing_here;
+// Per thread by nature: this thread's drains (they nest when an op posts)
+// and what runs once the outermost has stopped and released the queue.
+thread_local NestedDeferral issuing_here;
 
 }  // namespace
 
-void IssueQueue::after_issuing(std::function<void()> fn) {
-  Issuing &here = issuing_here;
-  if (here.draining == 0) return fn();
-  here.after_drain.push_back(std::move(fn));
-}
+void IssueQueue::after_issuing(std::function<void()> fn) { issuing_here.defer(std::move(fn)); }
 
 void IssueQueue::post(std::function<void()> op) {
   {
@@ -44,13 +35,13 @@ void IssueQueue::posted() {
 }
 
 void IssueQueue::drain() {
-  Issuing &here = issuing_here;
+  NestedDeferral &here = issuing_here;
+  here.enter();
   {
     // A thread that finds another draining waits for it: the other runs
     // this thread's ops too (it stops only on an empty queue), so on return
     // they have run either way.
     std::lock_guard issuing(issue_mutex_);
-    ++here.draining;
     for (;;) {
       Op op;
       {
@@ -62,16 +53,8 @@ void IssueQueue::drain() {
       if (op.step) op.step->issue_now();
       else op.fn();
     }
-    --here.draining;
   }
-  if (here.draining > 0) return;
-  while (!here.after_drain.empty()) {
-    std::vector<std::function<void()>> now;
-    now.swap(here.after_drain);
-    for (auto &fn : now) fn();
-    now.clear();
-    if (here.after_drain.capacity() == 0) here.after_drain.swap(now);  // keep the storage for the next drain
-  }
+  here.leave();  // after_issuing() work, outside the queue's lock
 }
 
 }  // namespace unicl
