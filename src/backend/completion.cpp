@@ -12,6 +12,12 @@ std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event, VendorR
   return c;
 }
 
+cl_int failed_before_issue(const Completion &c) {
+  if (c.vendor_event()) return CL_SUCCESS;
+  cl_int s = c.status();
+  return s < 0 && !c.withdrawn() ? s : CL_SUCCESS;
+}
+
 void PendingCompletion::issued_now(Phase phase, std::unique_lock<std::mutex> &lock) {
   phase_.store(phase, std::memory_order_release);
   std::vector<std::function<void()>> waiting;

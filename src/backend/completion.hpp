@@ -47,6 +47,11 @@ class Completion {
   virtual void flush() = 0;
 };
 
+// The error of work that failed before reaching its device, reported to no
+// one (not withdrawn): it left no vendor event to wait for, so what waits
+// for it must fail instead. CL_SUCCESS for any other work.
+cl_int failed_before_issue(const Completion &c);
+
 // The completion of a local vendor command, issued on `queue`. Made
 // outside any context lock: it registers its one vendor callback then.
 std::shared_ptr<Completion> vendor_completion(VendorRef<cl_event> event, VendorRef<cl_command_queue> queue);

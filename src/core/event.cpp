@@ -72,7 +72,7 @@ void WaitList::resolve() {
   for (auto &e : owned_) raw_.push_back(e.get());
   for (auto &c : same_device_) {
     if (cl_event e = c->vendor_event()) raw_.push_back(e);
-    else if (cl_int s = c->status(); s < 0 && !c->withdrawn()) failed_ = s;
+    else if (cl_int s = failed_before_issue(*c); s != CL_SUCCESS) failed_ = s;
   }
   resolved_ = true;
 }

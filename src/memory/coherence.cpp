@@ -18,12 +18,7 @@ constexpr size_t kPruneEvery = 64;
 // needs that failed on its device (undone now: see SlotAccess).
 cl_int add_waits(Coherence &c, const std::vector<AccessToken> &tokens, size_t to_slot, WaitList &wait) {
   for (auto &t : tokens) {
-    if (t->transfer && !t->failure_seen)
-      if (cl_int s = t->done->status(); s < 0) {
-        t->failure_seen = true;
-        c.ranges.copy_failed(t->dst, t->range);
-        return s;
-      }
+    if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
     wait.add_from(t->done, t->slot, to_slot);
   }
   return CL_SUCCESS;
@@ -78,6 +73,15 @@ cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool ove
   if (!overwrites)
     if (cl_int err = make_valid(root, slot, range, wait); err != CL_SUCCESS) return err;
   return add_waits(c, c.ranges.command_waits(slot, range, access & kWrite), slot, wait);
+}
+
+cl_int undo_failed_transfer(Coherence &c, const AccessToken &t) {
+  if (!t->transfer || t->failure_seen) return CL_SUCCESS;
+  cl_int s = t->done->status();
+  if (s >= 0) return CL_SUCCESS;
+  t->failure_seen = true;
+  c.ranges.copy_failed(t->dst, t->range);
+  return s;
 }
 
 AccessToken access_token(std::shared_ptr<Completion> done, size_t slot) {

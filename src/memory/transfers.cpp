@@ -54,12 +54,8 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   // done.
   std::vector<std::shared_ptr<Completion>> wait;
   for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
-    if (t->transfer && !t->failure_seen)
-      if (cl_int s = t->done->status(); s < 0) {  // the source never got those bytes (see SlotAccess)
-        t->failure_seen = true;
-        c.ranges.copy_failed(t->dst, t->range);
-        return s;
-      }
+    // The source never got those bytes if a transfer into it failed.
+    if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
     if (t->slot == slot) {
       wait.push_back(t->done);
     } else if (!t->done->done()) {
@@ -80,7 +76,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
     what.object = rep->get();
     if (!what.object) return done->fail(rep->error.load());
     for (auto &w : wait)  // bytes a failed transfer never brought
-      if (cl_int s = w->status(); s < 0 && !w->vendor_event() && !w->withdrawn()) return done->fail(s);
+      if (cl_int s = failed_before_issue(*w); s != CL_SUCCESS) return done->fail(s);
     DeviceEndpoint &device = *ctx->slots[slot].endpoint;
     std::shared_ptr<Completion> issued;
     if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return done->fail(err);
