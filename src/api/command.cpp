@@ -120,18 +120,14 @@ cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
     task->on_status(CL_COMPLETE, [fn = std::move(on_later_failure_)](cl_int status) {
       if (status < 0) fn(status);
     });
-  if (!blocking) {
-    if (event) *event = make_task_event(q_, type_, task).detach();
-    return CL_SUCCESS;
+  if (blocking && task->wait() != CL_SUCCESS) {
+    // A blocking call whose command failed returns the failure (its own
+    // error, or that of what it waited for) and no event.
+    cl_int s = task->state();
+    return s < 0 ? s : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
-  if (task->wait() == CL_SUCCESS) {
-    if (event) *event = make_task_event(q_, type_, task).detach();
-    return CL_SUCCESS;
-  }
-  // A blocking call whose command failed returns the failure (its own
-  // error, or that of what it waited for) and no event.
-  cl_int s = task->state();
-  return s < 0 ? s : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (event) *event = make_task_event(q_, type_, task).detach();
+  return CL_SUCCESS;
 }
 
 bool Command::tracing() { return Runtime::get().trace().on(); }

@@ -18,9 +18,7 @@ void serialize_vendor(VendorExecution &execution, cl_platform_id platform) {
 
 cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
                           std::vector<cl_device_id> *out, cl_uint &count) {
-  if (cl_int err = vd(device).clCreateSubDevices(device, properties, 0, nullptr, &count); err != CL_SUCCESS)
-    return err;
-  if (!out) return CL_SUCCESS;
+  if (!out) return vd(device).clCreateSubDevices(device, properties, 0, nullptr, &count);
   out->resize(count);
   return vd(device).clCreateSubDevices(device, properties, count, out->data(), nullptr);
 }

@@ -146,13 +146,23 @@ void Task::advance(bool deferred) {
   context_->slots[slot_].issue->post(std::shared_ptr<IssueStep>(shared_from_this()));
 }
 
-void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
-                 const std::shared_ptr<PendingCompletion> &planned) {
+void Task::issue_now() {
+  issue();
+  // What the call held goes now, not with the task (queues keep their last
+  // tasks).
+  issue_call_ = nullptr;
+  issue_queue_ = Ref<_cl_command_queue>();
+  issue_wait_ = WaitList();
+}
+
+void Task::issue() {
+  const std::shared_ptr<PendingCompletion> &planned = completion_;
+  bool deferred = issue_deferred_;
   cl_command_queue vq = nullptr;
   cl_event out = nullptr;
-  cl_int err = wait.failed() != CL_SUCCESS ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
-  if (err == CL_SUCCESS) err = queue->vendor_for(slot(), vq);
-  if (err == CL_SUCCESS) err = call(slot(), vq, wait, deferred, &out);
+  cl_int err = issue_wait_.failed() != CL_SUCCESS ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+  if (err == CL_SUCCESS) err = issue_queue_->vendor_for(slot(), vq);
+  if (err == CL_SUCCESS) err = issue_call_(slot(), vq, issue_wait_, deferred, &out);
   if (err != CL_SUCCESS) {
     mark_issued(err);
     // Issued with its enqueue call, the error is that call's: the command
@@ -170,15 +180,6 @@ void Task::issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, boo
   // queue in it), and the next command's issue need not wait for it.
   if (deferred) IssueQueue::after_issuing([planned] { planned->flush(); });
   mark_issued(CL_SUCCESS);
-}
-
-void Task::issue_now() {
-  issue(issue_call_, issue_queue_, issue_wait_, issue_deferred_, completion_);
-  // What the call held goes now, not with the task (queues keep their last
-  // tasks).
-  issue_call_ = nullptr;
-  issue_queue_ = Ref<_cl_command_queue>();
-  issue_wait_ = WaitList();
 }
 
 void Task::mark_issued(cl_int error) {

@@ -133,10 +133,10 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // Planned (CL_SUBMITTED, with its pending completion) or failed.
   void settle(cl_int state, std::shared_ptr<PendingCompletion> planned);
   void when_settled(std::function<void()> fn);
-  // Outside the lock, in plan order on its device: the vendor call.
+  // Outside the lock, in plan order on its device: the vendor call, with
+  // what planning left in the issue_ members.
   void issue_now() override;
-  void issue(Issue &call, Ref<_cl_command_queue> &queue, WaitList &wait, bool deferred,
-             const std::shared_ptr<PendingCompletion> &planned);
+  void issue();
   void mark_issued(cl_int error);
 
   Ref<_cl_context> context_;

@@ -32,24 +32,27 @@ void notice_when_freed(DeviceEndpoint &device, const std::shared_ptr<Destruction
     DestructionNotice::arrive(notice);
 }
 
+// The copy counted in the notice `owner` holds arrives there: the memory
+// is gone (freed, or never made).
+void owner_arrives(DeviceCopy::Owner &owner) {
+  std::shared_ptr<DestructionNotice> notice;
+  {
+    std::lock_guard lock(owner.mutex);
+    notice = std::move(owner.notice);
+  }
+  if (notice) DestructionNotice::arrive(std::move(notice));
+}
+
 // One copy counted in the notice `owner` holds when the vendor frees
 // `rep` arrives then; at once if the device cannot tell (the copy is then
 // never handed to another buffer).
 void owner_notice_when_freed(DeviceEndpoint &device, const std::shared_ptr<DeviceCopy::Owner> &owner, cl_mem rep) {
-  auto arrive = [owner] {
-    std::shared_ptr<DestructionNotice> notice;
-    {
-      std::lock_guard lock(owner->mutex);
-      notice = std::move(owner->notice);
-    }
-    if (notice) DestructionNotice::arrive(std::move(notice));
-  };
-  if (device.on_freed(rep, arrive) == CL_SUCCESS) return;
+  if (device.on_freed(rep, [owner] { owner_arrives(*owner); }) == CL_SUCCESS) return;
   {
     std::lock_guard lock(owner->mutex);
     owner->unwatched = true;
   }
-  arrive();
+  owner_arrives(*owner);
 }
 
 // The memory of a buffer evicted from a slot, and the accesses of its old
@@ -285,12 +288,7 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
     if (err == CL_SUCCESS) owner_notice_when_freed(device, owner, made.get());
     if (err != CL_SUCCESS) {
       copy->error.store(err, std::memory_order_release);
-      std::shared_ptr<DestructionNotice> notice;
-      {
-        std::lock_guard lock(owner->mutex);
-        notice = std::move(owner->notice);
-      }
-      if (notice) DestructionNotice::arrive(std::move(notice));
+      owner_arrives(*owner);
       return;
     }
     copy->handle = std::move(made);
