@@ -6,7 +6,7 @@
 // by one clFinish; the per-command cost is the median over samples of
 // (time / N), configurations interleaved sample by sample so that load from
 // elsewhere hits them alike. The added cost is UniCL's per-command time
-// minus the cheapest plain PoCL queue's (target: under 5 us).
+// minus the cheapest plain PoCL queue's (target: at most 4 us).
 //
 // Two workloads: a kernel without arguments (the scheduler alone), and a
 // kernel reading one small buffer (the scheduler plus coherence checks of a
@@ -34,7 +34,7 @@ __kernel void nop() {}
 __kernel void peek(__global const int *p) {}  // a read-only buffer: coherence checks, no dependencies
 )";
 
-constexpr double kTargetUs = 5.0;
+constexpr double kTargetUs = 4.0;
 const std::vector<std::string> kWorkloads = {"nop", "peek"};
 
 struct Options {
@@ -271,7 +271,7 @@ int run(const Options &o) {
     }
     bench::write_csv(dir + "/sched_overhead.csv", {"queue", "nop added us", "peek added us"}, rows);
     if (bench::plot(dir + "/sched_overhead.csv", dir + "/sched_overhead.png",
-                    "Per-command cost added to PoCL (us), device-less queue", {"--ylabel", "us per command", "--hline", "5:target"}))
+                    "Per-command cost added to PoCL (us), device-less queue", {"--ylabel", "us per command", "--hline", "4:target"}))
       std::cout << "wrote " << dir << "/sched_overhead.csv and .png\n\n";
   }
 
@@ -280,7 +280,7 @@ int run(const Options &o) {
     auto &w = kWorkloads[wi];
     double a = added[w]["heft"];
     bench::summary("sched-overhead", w + ": heft added per command", bench::fixed(a, 2) + " us",
-                   "< " + bench::fixed(kTargetUs, 0) + " us", a < kTargetUs ? "met" : "MISSED");
+                   "<= " + bench::fixed(kTargetUs, 0) + " us", a <= kTargetUs ? "met" : "MISSED");
     std::string others;
     for (auto &p : bench::kPolicies)
       if (p != "heft") others += (others.empty() ? "" : " ") + p + " " + bench::fixed(added[w][p], 1);

@@ -184,8 +184,7 @@ size_t Engine::nearest_copy(const Task &t) const {
 void Engine::push(std::shared_ptr<Task> t, bool deferred) {
   if (t->work.kernel.empty()) {
     t->place(nearest_copy(*t));
-    if (deferred) t->advance_on_worker();
-    else t->advance(false);
+    t->advance_placed(deferred);
     return;
   }
   policy_->push(std::move(t));
@@ -210,8 +209,7 @@ void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred)
   d.busy_until = std::max(busy_until(device), now()) + exec;
   t->place(device);
   t->counted = true;
-  if (deferred) t->advance_on_worker();
-  else t->advance(false);
+  t->advance_placed(deferred);
 }
 
 void Engine::dispatch(bool deferred) {

@@ -199,6 +199,15 @@ void Task::retry() {
   });
 }
 
+void Task::advance_placed(bool deferred) {
+  if (!deferred) return advance(false);
+  // Later than the enqueue call, this thread is the one that drains
+  // completions: issuing here saves handing each command to another
+  // thread, which costs more than the issue itself on a loaded host.
+  if (!vendor_serialized(context_->slots[slot_].device->vendor)) return advance(true);
+  advance_on_worker();
+}
+
 void Task::advance_on_worker() {
   DeviceSlot &slot = context_->slots[slot_];
   std::shared_ptr<WorkerBatch> batch = slot.worker_batch;

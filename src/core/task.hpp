@@ -96,6 +96,11 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // issues and flushes: a vendor that runs commands inside clFlush holds
   // up only its own device. The task must be placed.
   void advance_on_worker();
+  // What a policy calls once it placed the task (caller holds the context
+  // lock): advance(false) during its enqueue call; later, on this thread
+  // (issued when the lock is released) unless the device's vendor runs
+  // commands inside clFlush, whose worker then takes it.
+  void advance_placed(bool deferred);
   // Commands of scheduled queues: the engine decides the slot.
   bool scheduled() const { return scheduled_; }
   bool placed() const { return slot_ != kUnplaced; }
