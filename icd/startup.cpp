@@ -1,12 +1,20 @@
 #include "startup.hpp"
 
 #include "core/runtime.hpp"
+#include "granularity/service.hpp"
+#include "schedulers/perf_model.hpp"
 #include "schedulers/service.hpp"
 
 namespace unicl {
 
 void start_runtime() {
-  Runtime::get().install_once([](Runtime &rt) { install_scheduling(rt); });
+  Runtime::get().install_once([](Runtime &rt) {
+    // One set of performance models: the policies' kernel and link times
+    // and the granularity layer's factor times, kept in one file.
+    auto models = std::make_shared<PerfModels>(PerfModels::file_in(rt.config().cache_dir));
+    install_scheduling(rt, models);
+    install_granularity(rt, models);
+  });
 }
 
 }  // namespace unicl

@@ -123,6 +123,7 @@ std::string PerfModels::file_in(const std::string &cache_dir) {
 
 // File lines: "kernel<TAB>name<TAB>device<TAB>items<TAB>count<TAB>mean"
 //             "link<TAB>device<TAB>latency<TAB>bandwidth<TAB>latency samples<TAB>bandwidth samples"
+//             "factor<TAB>shape<TAB>factor<TAB>count<TAB>mean"
 // (files of earlier versions have one count of samples for both measures).
 // A damaged line is skipped: models are only hints.
 PerfModels::Tables PerfModels::parse(std::istream &in) {
@@ -135,6 +136,12 @@ PerfModels::Tables PerfModels::parse(std::istream &in) {
       if (read_number(f[3], items) && read_number(f[4], s.count) && read_number(f[5], s.mean) && s.count > 0 &&
           std::isfinite(s.mean) && s.mean >= 0)
         tables.kernels[std::string(f[1])][std::string(f[2])][items] = s;
+    } else if (f[0] == "factor" && f.size() == 5) {
+      unsigned factor = 0;
+      Stat s;
+      if (read_number(f[2], factor) && read_number(f[3], s.count) && read_number(f[4], s.mean) && s.count > 0 &&
+          std::isfinite(s.mean) && s.mean >= 0)
+        tables.factors[std::string(f[1])][factor] = s;
     } else if (f[0] == "link" && (f.size() == 5 || f.size() == 6)) {
       Link l;
       if (read_number(f[2], l.latency.mean) && read_number(f[3], l.bandwidth.mean) &&
@@ -159,6 +166,10 @@ std::string PerfModels::format(const Tables &tables) {
     if (fits_a_field(device))
       out += "link\t" + device + '\t' + text_of(l.latency.mean) + '\t' + text_of(l.bandwidth.mean) + '\t' +
              text_of(l.latency.count) + '\t' + text_of(l.bandwidth.count) + '\n';
+  for (auto &[shape, factors] : tables.factors)
+    for (auto &[factor, s] : factors)
+      if (fits_a_field(shape))
+        out += "factor\t" + shape + '\t' + text_of(factor) + '\t' + text_of(s.count) + '\t' + text_of(s.mean) + '\n';
   return out;
 }
 
@@ -168,6 +179,8 @@ void PerfModels::merge(Tables &tables, const Tables &fresh) {
   for (auto &[kernel, devices] : fresh.kernels)
     for (auto &[device, sizes] : devices)
       for (auto &[items, s] : sizes) tables.kernels[kernel][device][items].add(s.count, s.mean);
+  for (auto &[shape, factors] : fresh.factors)
+    for (auto &[factor, s] : factors) tables.factors[shape][factor].add(s.count, s.mean);
   for (auto &[device, f] : fresh.links) {
     Link &l = tables.links[device];
     l.latency.add(f.latency.count, f.latency.mean);
@@ -239,9 +252,27 @@ void PerfModels::record_transfer(const std::string &link, size_t bytes, double s
   }
 }
 
+std::vector<PerfModels::FactorTime> PerfModels::factor_times(const std::string &shape) {
+  std::lock_guard lock(mutex_);
+  load_locked();
+  std::vector<FactorTime> out;
+  auto found = models_.factors.find(shape);
+  if (found != models_.factors.end())
+    for (auto &[factor, s] : found->second) out.push_back({factor, s.count, s.mean});
+  return out;
+}
+
+void PerfModels::record_factor(const std::string &shape, unsigned factor, double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds)) return;
+  std::lock_guard lock(mutex_);
+  load_locked();
+  models_.factors[shape][factor].add(1, seconds);
+  fresh_.factors[shape][factor].add(1, seconds);
+}
+
 void PerfModels::save() {
   std::lock_guard lock(mutex_);
-  if (fresh_.kernels.empty() && fresh_.links.empty()) return;
+  if (fresh_.empty()) return;
   const std::string &file = file_;
   if (file.empty()) return;
   std::error_code ec;
@@ -274,6 +305,13 @@ std::string PerfModels::describe(const std::string &file) {
                       device.substr(0, 40).c_str(), items, s.count, s.mean * 1e3);
         out << line;
       }
+  for (auto &[shape, factors] : tables.factors)
+    for (auto &[factor, s] : factors) {
+      std::string which = factor == 0 ? std::string("undivided") : "factor " + std::to_string(factor);
+      std::snprintf(line, sizeof line, "  divided %-58s %-12s %6zu %11.3f ms\n", shape.substr(0, 58).c_str(),
+                    which.c_str(), s.count, s.mean * 1e3);
+      out << line;
+    }
   for (auto &[device, l] : tables.links) {
     std::snprintf(line, sizeof line,
                   "  link %-40s latency %.1f us, bandwidth %.2f GB/s (%zu small, %zu large transfers)\n",

@@ -7,6 +7,7 @@
 // a device is predicted from the nearest size seen there, scaled by the
 // number of work-items; a kernel never seen on a device is unknown, which
 // makes the policies explore it there first.
+// Divided launches: seconds per (launch shape, partitioning factor).
 // Transfers: per link (a source and a destination memory, link_name()),
 // latency + bytes / bandwidth, guessed at first and refined from every
 // transfer UniCL times.
@@ -21,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace unicl {
 
@@ -35,6 +37,15 @@ class PerfModels {
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
   double transfer_time(const std::string &link, size_t bytes);
+  // Divided launches (granularity/): per launch shape, the seconds each
+  // partitioning factor took (factor 0: the launch undivided).
+  struct FactorTime {
+    unsigned factor = 0;
+    size_t runs = 0;
+    double mean = 0;
+  };
+  std::vector<FactorTime> factor_times(const std::string &shape);
+  void record_factor(const std::string &shape, unsigned factor, double seconds);
   void record_transfer(const std::string &link, size_t bytes, double seconds);
   // The key of the link from memory `src` to memory `dst` (device names, or
   // the core's kHostMemory for host memory).
@@ -65,9 +76,12 @@ class PerfModels {
   using ByDevice = std::map<std::string, BySize, std::less<>>;
   using Kernels = std::map<std::string, ByDevice, std::less<>>;
   using Links = std::map<std::string, Link, std::less<>>;
+  using Factors = std::map<std::string, std::map<unsigned, Stat>, std::less<>>;
   struct Tables {
     Kernels kernels;
     Links links;
+    Factors factors;
+    bool empty() const { return kernels.empty() && links.empty() && factors.empty(); }
   };
 
   // The one reader and the one writer of the file format.

@@ -9,22 +9,24 @@ namespace {
 
 class Scheduling final : public SchedulingService {
  public:
-  explicit Scheduling(const std::string &cache_dir) : models_(PerfModels::file_in(cache_dir)) {}
+  explicit Scheduling(std::shared_ptr<PerfModels> models) : models_(std::move(models)) {}
   std::unique_ptr<ContextScheduler> make(_cl_context &ctx, const std::string &policy) override {
-    return Engine::make(ctx, policy, models_);
+    return Engine::make(ctx, policy, *models_);
   }
   const std::vector<std::string> &policy_names() const override { return unicl::policy_names(); }
   void transfer_timed(const std::string &src, const std::string &dst, size_t bytes, double seconds) override {
-    models_.record_transfer(PerfModels::link_name(src, dst), bytes, seconds);
+    models_->record_transfer(PerfModels::link_name(src, dst), bytes, seconds);
   }
-  void save() override { models_.save(); }
+  void save() override { models_->save(); }
 
  private:
-  PerfModels models_;
+  std::shared_ptr<PerfModels> models_;
 };
 
 }  // namespace
 
-void install_scheduling(Runtime &rt) { rt.install(std::make_unique<Scheduling>(rt.config().cache_dir)); }
+void install_scheduling(Runtime &rt, std::shared_ptr<PerfModels> models) {
+  rt.install(std::make_unique<Scheduling>(std::move(models)));
+}
 
 }  // namespace unicl

@@ -337,3 +337,25 @@ TEST_CASE("clSetKernelSplitUNICL", "[bad_input]") {
   CHECK(set_split(k, 0, 2, both) == CL_SUCCESS);
   CHECK(set_split(k, 0, 0, nullptr) == CL_SUCCESS);
 }
+
+namespace {
+cl_int CL_CALLBACK never_called(cl_command_queue, cl_uint, void *, cl_event, cl_event *) { return CL_SUCCESS; }
+}  // namespace
+
+TEST_CASE("clSetKernelDivideFunctionUNICL", "[bad_input]") {
+  auto set_divide = reinterpret_cast<clSetKernelDivideFunctionUNICL_fn>(
+      clGetExtensionFunctionAddressForPlatform(world().platform(), "clSetKernelDivideFunctionUNICL"));
+  REQUIRE(set_divide);
+  cl::Kernel copy(world().program, "copy");
+  cl_kernel k = copy();
+  CHECK(set_divide(nullptr, never_called, nullptr, 1, 2) == CL_INVALID_KERNEL);
+  CHECK(set_divide(as<cl_kernel>(world().buffer()), never_called, nullptr, 1, 2) == CL_INVALID_KERNEL);
+  CHECK(set_divide(bad::dead_kernel(), never_called, nullptr, 1, 2) == CL_INVALID_KERNEL);
+  CHECK(set_divide(k, never_called, nullptr, 0, 2) == CL_INVALID_VALUE);  // factors start at 1
+  CHECK(set_divide(k, never_called, nullptr, 3, 2) == CL_INVALID_VALUE);  // inverted range
+  CHECK(set_divide(k, never_called, nullptr, 1, 1) == CL_SUCCESS);
+  CHECK(set_divide(k, nullptr, nullptr, 0, 0) == CL_SUCCESS);  // removal: the range is not looked at
+  // SOCL's registration through clSetKernelArg: a number of factors must be given.
+  CHECK(clSetKernelArg(k, static_cast<cl_uint>(-2), sizeof(cl_uint), nullptr) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(k, static_cast<cl_uint>(-4), sizeof(cl_uint), nullptr) == CL_INVALID_ARG_INDEX);
+}

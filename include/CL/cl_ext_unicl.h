@@ -81,6 +81,74 @@ typedef struct _cl_kernel_split_arg_unicl {
 typedef cl_int(CL_API_CALL *clSetKernelSplitUNICL_fn)(cl_kernel kernel, cl_uint dim, cl_uint num_args,
                                                       const cl_kernel_split_arg_unicl *args);
 
+
+/* ---- cl_unicl_divide: divide functions and learned partitioning --------
+ *
+ * A kernel may carry a divide function: when the kernel is enqueued on a
+ * scheduled queue (a device-less queue of a context of several devices),
+ * UniCL either runs the launch as it is or calls the divide function with a
+ * partitioning factor of its choice in [min_factor, max_factor]. The divide
+ * function enqueues commands equivalent to the launch (typically `factor`-
+ * dependent pieces of its NDRange) on `queue`, every one after `before`, and
+ * returns in `after` an event (of the same context) that completes when all
+ * of them have, typically a marker's; UniCL releases it. It must only enqueue:
+ * it runs on the enqueuing thread, inside clEnqueueNDRangeKernel, which never
+ * waits for the pieces. `queue` is an out-of-order device-less queue of the
+ * context, private to the divided launches of the application's queue: the
+ * policy places each piece. Launches made while a divide function runs are
+ * never divided again.
+ *
+ * The event clEnqueueNDRangeKernel returns stands for all the pieces: it
+ * completes when `after` does, fails with the divide function's error when
+ * it returns one (or CL_INVALID_EVENT when it returns no valid event), and
+ * its profiling times are host-clock nanoseconds: QUEUED at the enqueue
+ * call, SUBMIT when the divide function returned, START when the launch
+ * could start (its wait list and queue order satisfied), END and COMPLETE
+ * when the last piece completed.
+ *
+ * UniCL times every launch of a shape (kernel name, global size, devices of
+ * the context) and chooses the next factor from those times with the
+ * context's granularity strategy: "each-once" (default: each factor, and one
+ * launch undivided, once; then the fastest, with one launch in eight
+ * re-sampling another so that the choice follows load changes) or "climb"
+ * (starts at the factor nearest the number of devices and moves to a better
+ * neighbour while there is one: fewer trials when the range is wide). The
+ * statistics are kept beside the performance models (`unicl info --models`).
+ *
+ * clSetKernelDivideFunctionUNICL(kernel, fn, user_data, min, max) replaces
+ * the kernel's divide function; fn NULL removes it. clCloneKernel copies it.
+ * Errors: CL_INVALID_KERNEL (not a UniCL kernel), CL_INVALID_VALUE
+ * (min_factor 0 or greater than max_factor with fn given).
+ * StarPU SOCL's registration is accepted too: clSetKernelArg(kernel,
+ * (cl_uint)-1, size, fn) sets the function (the pointer itself as value),
+ * (cl_uint)-2 with a cl_uint n the factors 1..n-1 (at least 1), (cl_uint)-3
+ * the user data (the pointer itself).
+ * Reached through clGetExtensionFunctionAddressForPlatform(platform,
+ * "clSetKernelDivideFunctionUNICL"); the platform lists "cl_unicl_divide". */
+typedef cl_int(CL_CALLBACK *cl_divide_function_unicl)(cl_command_queue queue, cl_uint factor, void *user_data,
+                                                      cl_event before, cl_event *after);
+
+typedef cl_int(CL_API_CALL *clSetKernelDivideFunctionUNICL_fn)(cl_kernel kernel, cl_divide_function_unicl fn,
+                                                               void *user_data, cl_uint min_factor,
+                                                               cl_uint max_factor);
+
+/* Context property (value: const char *, a strategy name) choosing how the
+ * partitioning factor of divided launches is learnt: "each-once" (default)
+ * or "climb"; also UNICL_GRANULARITY. Also a clGetContextInfo query (char[]). */
+#define CL_CONTEXT_GRANULARITY_UNICL 0x55C10004
+/* Context property (value: cl_uint, cast to cl_context_properties): every
+ * divided launch of the context uses this factor (clipped to the kernel's
+ * range) instead of a learnt one; 0 runs them undivided. Also
+ * UNICL_DIVIDE_FACTOR. For experiments and comparisons. */
+#define CL_CONTEXT_DIVIDE_FACTOR_UNICL 0x55C10005
+
+/* clGetEventInfo query (cl_uint): the factor a divided launch ran with; 0
+ * for a launch that ran undivided and for every other command. */
+#define CL_EVENT_DIVIDE_FACTOR_UNICL 0x55C10011
+/* clGetEventInfo query (cl_device_id[]): the devices the command ran on:
+ * for a divided launch, those of its kernel pieces; else at most one. */
+#define CL_EVENT_DEVICES_UNICL 0x55C10012
+
 #ifdef __cplusplus
 }
 #endif

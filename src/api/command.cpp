@@ -1,5 +1,6 @@
 #include "api/command.hpp"
 
+#include "core/division.hpp"
 #include "core/runtime.hpp"
 
 namespace unicl {
@@ -116,6 +117,7 @@ cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
     std::erase(q_->since_barrier, task);
     return s;
   }
+  if (DivisionRecord *division = DivisionScope::current()) division->add_piece(task);
   if (on_later_failure_)
     task->on_status(CL_COMPLETE, [fn = std::move(on_later_failure_)](cl_int status) {
       if (status < 0) fn(status);

@@ -81,10 +81,32 @@ std::string policy_list() {
   return list;
 }
 
+// The factor strategies of the granularity layer (none before it is installed).
+const std::vector<std::string> &strategies() {
+  static const std::vector<std::string> none;
+  auto *granularity = Runtime::get().granularity();
+  return granularity ? granularity->strategy_names() : none;
+}
+
+bool is_strategy(const char *name) {
+  auto &names = strategies();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// A fixed divide factor as UNICL_DIVIDE_FACTOR gives it: a whole number.
+bool parse_factor(const std::string &text, cl_uint &out) {
+  if (text.empty() || text.size() > 9 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  out = static_cast<cl_uint>(std::stoul(text));
+  return true;
+}
+
 // UniCL's own context properties, as given.
 struct UniclProperties {
   const char *scheduler = nullptr;
   cl_ulong mem_limit = 0;
+  const char *granularity = nullptr;
+  std::optional<cl_uint> divide_factor;
 };
 
 // Checks a context property list; fills `interop_user_sync`.
@@ -104,6 +126,16 @@ cl_int check_context_properties(const cl_context_properties *props, std::vector<
         if (!is_policy(unicl.scheduler)) return CL_INVALID_PROPERTY;
         break;
       }
+      case CL_CONTEXT_GRANULARITY_UNICL:
+        if (unicl.granularity) return CL_INVALID_PROPERTY;
+        unicl.granularity = reinterpret_cast<const char *>(p[1]);
+        if (!unicl.granularity || !is_strategy(unicl.granularity)) return CL_INVALID_PROPERTY;
+        break;
+      case CL_CONTEXT_DIVIDE_FACTOR_UNICL:
+        if (unicl.divide_factor || p[1] < 0 || p[1] > static_cast<cl_context_properties>(CL_UINT_MAX))
+          return CL_INVALID_PROPERTY;
+        unicl.divide_factor = static_cast<cl_uint>(p[1]);
+        break;
       case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
         if (seen_limit || p[1] <= 0) return CL_INVALID_PROPERTY;
         seen_limit = true;
@@ -144,6 +176,28 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
       return fail(errcode_ret, CL_INVALID_PROPERTY);
     }
     ctx->scheduler = config.scheduler;
+  }
+  if (own.granularity) {
+    ctx->granularity = own.granularity;
+  } else if (!config.granularity.empty()) {
+    if (!is_strategy(config.granularity.c_str())) {
+      std::string list;
+      for (auto &n : strategies()) list += (list.empty() ? "" : ", ") + n;
+      Runtime::get().log(1, "UNICL_GRANULARITY=%s is not a strategy (%s)", config.granularity.c_str(), list.c_str());
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+    ctx->granularity = config.granularity;
+  }
+  if (own.divide_factor) {
+    ctx->divide_factor = own.divide_factor;
+  } else if (!config.divide_factor.empty()) {
+    cl_uint f = 0;
+    if (!parse_factor(config.divide_factor, f)) {
+      Runtime::get().log(1, "UNICL_DIVIDE_FACTOR=%s is not a factor (a whole number; 0 runs launches undivided)",
+                         config.divide_factor.c_str());
+      return fail(errcode_ret, CL_INVALID_PROPERTY);
+    }
+    ctx->divide_factor = f;
   }
   ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
@@ -230,6 +284,11 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
     case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
     case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
     case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
+    case CL_CONTEXT_GRANULARITY_UNICL: {
+      auto &names = strategies();
+      std::string name = !context->granularity.empty() ? context->granularity : names.empty() ? "" : names.front();
+      return info_string(size, value, size_ret, name);
+    }
     case CL_CONTEXT_BYTES_MOVED_UNICL:
       return info_value<cl_ulong>(size, value, size_ret, context->bytes_moved.load(std::memory_order_relaxed));
     default: return CL_INVALID_VALUE;

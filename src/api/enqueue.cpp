@@ -461,6 +461,23 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
   cl_kernel vk = q->scheduled ? nullptr : k->per_slot[q->slot].get();
   if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
+  // A kernel with a divide function, on a scheduled queue, outside any
+  // divide function: the granularity layer runs it, divided or not.
+  if (q->scheduled && !DivisionScope::current()) {
+    DivideFunction divide;
+    bool complete = false;
+    {
+      std::lock_guard lock(k->mutex);
+      divide = k->divide;
+      complete = std::all_of(k->args.begin(), k->args.end(), [](const ArgValue &a) { return a.set; });
+    }
+    // Launches UniCL can see are invalid take the plain path, which
+    // reports their errors as usual.
+    bool sized = dim >= 1 && dim <= 3 && global && std::all_of(global, global + dim, [](size_t g) { return g > 0; });
+    auto *granularity = Runtime::get().granularity();
+    if (divide.fn && complete && sized && granularity)
+      return granularity->launch({q, k, divide, type, dim, offset, global, local, n, events, event});
+  }
   // The common launch of a one-device context (no wait list, no event, no
   // trace; clpeak's kernel-latency pattern): straight to the vendor, with
   // none of a command's bookkeeping, which is all it would do.

@@ -1,10 +1,58 @@
 // Event entry points.
+#include <algorithm>
+#include <vector>
+
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "core/event.hpp"
 #include "core/info.hpp"
 #include "CL/cl_ext_unicl.h"
+
+namespace unicl {
+namespace {
+
+// The devices a command ran on: its own, or for a divided launch those of
+// its kernel pieces (all its pieces' when it has no kernel piece).
+std::vector<cl_device_id> devices_of(cl_event e) {
+  std::vector<cl_device_id> out;
+  auto add = [&](const Task &t) {
+    if (!t.placed()) return;
+    cl_device_id d = e->context->slots[t.slot()].device.get();
+    if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  };
+  if (e->division) {
+    auto pieces = e->division->pieces();
+    auto kernel = [](const std::shared_ptr<Task> &t) {
+      return t->type == CL_COMMAND_NDRANGE_KERNEL || t->type == CL_COMMAND_TASK;
+    };
+    bool any_kernel = std::any_of(pieces.begin(), pieces.end(), kernel);
+    for (auto &t : pieces)
+      if (!any_kernel || kernel(t)) add(*t);
+  } else if (e->task) {
+    add(*e->task);
+  } else if (e->vendor) {
+    out.push_back(e->context->slots[e->queue->slot].device.get());
+  }
+  return out;
+}
+
+// A divided launch's times (host clock, see cl_ext_unicl.h), once complete.
+cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void *value, size_t *size_ret) {
+  if (e->status() != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  const DivisionRecord &d = *e->division;
+  cl_ulong t = 0;
+  switch (param) {
+    case CL_PROFILING_COMMAND_QUEUED: t = d.queued; break;
+    case CL_PROFILING_COMMAND_SUBMIT: t = d.submitted; break;
+    case CL_PROFILING_COMMAND_START: t = d.started; break;
+    default: t = d.ended; break;  // END, COMPLETE
+  }
+  return info_value(size, value, size_ret, t);
+}
+
+}  // namespace
+}  // namespace unicl
 
 namespace unicl::api {
 
@@ -31,11 +79,12 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
     case CL_EVENT_COMMAND_EXECUTION_STATUS: return info_value<cl_int>(size, value, size_ret, e->status());
     case CL_EVENT_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, e->refs.load());
     case CL_EVENT_DEVICE_UNICL: {
-      cl_device_id d = nullptr;
-      if (e->task && e->task->placed()) d = e->context->slots[e->task->slot()].device.get();
-      else if (e->vendor) d = e->context->slots[e->queue->slot].device.get();
-      return info_value(size, value, size_ret, d);
+      std::vector<cl_device_id> devices = devices_of(e);
+      return info_value(size, value, size_ret, devices.empty() ? cl_device_id{} : devices.front());
     }
+    case CL_EVENT_DEVICES_UNICL: return info_vector(size, value, size_ret, devices_of(e));
+    case CL_EVENT_DIVIDE_FACTOR_UNICL:
+      return info_value<cl_uint>(size, value, size_ret, e->division ? e->division->factor : 0);
     default: return CL_INVALID_VALUE;
   }
 }
@@ -49,6 +98,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   // Checked here: not every vendor refuses timestamps of unprofiled queues.
   if (e->is_user() || !e->queue->profiling()) return CL_PROFILING_INFO_NOT_AVAILABLE;
   if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return CL_INVALID_VALUE;
+  if (e->division) return division_profiling(e, param, size, value, size_ret);
   if (e->task && e->task->state() != CL_SUBMITTED) return CL_PROFILING_INFO_NOT_AVAILABLE;
   cl_event v = e->task ? e->task->vendor_event() : e->vendor.get();
   size_t slot = e->task ? e->task->slot() : e->queue->slot;

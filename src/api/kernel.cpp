@@ -223,8 +223,37 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
 cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle(k, CL_INVALID_KERNEL); }
 cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle(k, CL_INVALID_KERNEL); }
 
+namespace {
+
+// StarPU SOCL's divide-function registration through clSetKernelArg (see
+// cl_ext_unicl.h): indices (cl_uint)-1, -2 and -3.
+constexpr cl_uint kSoclFunction = static_cast<cl_uint>(-1), kSoclFactors = static_cast<cl_uint>(-2),
+                  kSoclUserData = static_cast<cl_uint>(-3);
+
+cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
+  std::lock_guard lock(k->mutex);
+  DivideFunction &d = k->divide;
+  if (index == kSoclFunction) {
+    // SOCL takes the value as the function pointer itself.
+    d.fn = reinterpret_cast<cl_divide_function_unicl>(const_cast<void *>(value));
+  } else if (index == kSoclFactors) {
+    if (!value) return CL_INVALID_ARG_VALUE;
+    cl_uint n = *static_cast<const cl_uint *>(value);
+    // SOCL tries the factors 1 .. n-1.
+    d.min_factor = 1;
+    d.max_factor = std::max<cl_uint>(n, 2) - 1;
+  } else {
+    d.user_data = const_cast<void *>(value);
+  }
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_size, const void *arg_value) {
   if (!live(k)) return CL_INVALID_KERNEL;
+  if (arg_index == kSoclFunction || arg_index == kSoclFactors || arg_index == kSoclUserData)
+    return set_socl_divide(k, arg_index, arg_value);
   return set_arg(k, arg_index, arg_size, arg_value);
 }
 
@@ -294,6 +323,7 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
   {
     std::scoped_lock lock(source->mutex, clone->mutex);
     clone->split = source->split;
+    clone->divide = source->divide;
   }
   return hand_out(std::move(clone), errcode_ret);
 }
@@ -314,6 +344,15 @@ cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_a
   std::lock_guard lock(k->mutex);
   if (num_args == 0) k->split.reset();
   else k->split = std::move(split);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelDivideFunctionUNICL(cl_kernel k, cl_divide_function_unicl fn, void *user_data,
+                                                  cl_uint min_factor, cl_uint max_factor) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  if (fn && (min_factor == 0 || min_factor > max_factor)) return CL_INVALID_VALUE;
+  std::lock_guard lock(k->mutex);
+  k->divide = fn ? DivideFunction{fn, user_data, min_factor, max_factor} : DivideFunction{};
   return CL_SUCCESS;
 }
 

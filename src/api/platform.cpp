@@ -83,10 +83,11 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
     case CL_PLATFORM_NUMERIC_VERSION: return info_value<cl_version>(size, value, size_ret, CL_MAKE_VERSION(3, 0, 0));
     case CL_PLATFORM_NAME: return info_string(size, value, size_ret, "UniCL");
     case CL_PLATFORM_VENDOR: return info_string(size, value, size_ret, "UniCL");
-    case CL_PLATFORM_EXTENSIONS: return info_string(size, value, size_ret, "cl_khr_icd cl_unicl_split");
+    case CL_PLATFORM_EXTENSIONS: return info_string(size, value, size_ret, "cl_khr_icd cl_unicl_split cl_unicl_divide");
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
       const cl_name_version ext[] = {{CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd"},
-                                     {CL_MAKE_VERSION(1, 0, 0), "cl_unicl_split"}};
+                                     {CL_MAKE_VERSION(1, 0, 0), "cl_unicl_split"},
+                                     {CL_MAKE_VERSION(1, 0, 0), "cl_unicl_divide"}};
       return info_value(size, value, size_ret, ext);
     }
     case CL_PLATFORM_HOST_TIMER_RESOLUTION: return info_value<cl_ulong>(size, value, size_ret, 0);

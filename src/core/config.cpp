@@ -15,6 +15,8 @@ Config Config::parse(const Lookup &lookup) {
   c.trace_path = text("UNICL_TRACE");
   c.scheduler = text("UNICL_SCHEDULER");
   c.device_mem_limit = text("UNICL_DEVICE_MEM_LIMIT");
+  c.granularity = text("UNICL_GRANULARITY");
+  c.divide_factor = text("UNICL_DIVIDE_FACTOR");
   const std::string all = text("UNICL_SCHEDULE_ALL");
   c.schedule_all = !all.empty() && all != "0";
   if (std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty()) c.cache_dir = xdg + "/unicl";

@@ -21,6 +21,14 @@ struct Config {
   // UNICL_DEVICE_MEM_LIMIT as given; empty: none. Context creation parses
   // it (apply_mem_limits, memory/coherence.hpp) and fails when malformed.
   std::string device_mem_limit;
+  // UNICL_GRANULARITY: the factor strategy of divided launches in contexts
+  // made without the context property; empty: the default. Checked at
+  // context creation, like the policy.
+  std::string granularity;
+  // UNICL_DIVIDE_FACTOR as given: a fixed factor for every divided launch
+  // (CL_CONTEXT_DIVIDE_FACTOR_UNICL); empty: learnt. Context creation parses
+  // it and fails when it is not a number.
+  std::string divide_factor;
   // UNICL_SCHEDULE_ALL set to anything but "" or "0": queues made for one
   // device of a multi-device context are scheduled too.
   bool schedule_all = false;

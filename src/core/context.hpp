@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "backend/endpoint.hpp"
@@ -62,6 +63,10 @@ struct _cl_context : unicl::ObjectHeader {
   void *notify_data = nullptr;
   std::vector<std::pair<Destructor, void *>> destructors;
   std::string scheduler = "heft";  // policy of scheduled queues
+  // How divided launches choose their factor (division.hpp): a strategy
+  // name (empty: the granularity layer's default), or a fixed factor.
+  std::string granularity;
+  std::optional<cl_uint> divide_factor;
   cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
   std::unique_ptr<unicl::ContextScheduler> engine;  // multi-device contexts; uses `mutex`
   std::shared_ptr<unicl::ContextMemory> memory;     // multi-device contexts (src/memory)

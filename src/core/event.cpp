@@ -97,7 +97,7 @@ const cl_event *WaitList::data() {
 using namespace unicl;
 
 cl_int _cl_event::status() {
-  if (task) return task->status();
+  if (task) return division_status(task->status());
   if (is_user()) {
     std::lock_guard lock(mutex_);
     return user_status_;
@@ -116,6 +116,12 @@ void _cl_event::add_pending(cl_int type, std::function<void(cl_int)> fn) {
     return;
   }
   pending_.push_back({type, std::move(fn)});
+}
+
+cl_int _cl_event::division_status(cl_int s) const {
+  if (s >= 0 || !division) return s;
+  cl_int error = division->error.load();
+  return error < 0 ? error : s;
 }
 
 void _cl_event::on_complete(std::function<void(cl_int)> fn) {
@@ -143,7 +149,7 @@ cl_int _cl_event::set_user_status(cl_int s) {
 
 cl_int _cl_event::add_callback(cl_int type, Callback fn, void *data) {
   Ref<_cl_event> self(this);  // callbacks may run after the application released the event
-  auto call = [self, fn, data](cl_int s) { fn(self.get(), s, data); };
+  auto call = [self, fn, data](cl_int s) { fn(self.get(), self->division_status(s), data); };
   if (task) {
     task->on_status(type, std::move(call));
     return CL_SUCCESS;

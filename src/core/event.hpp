@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/division.hpp"
 #include "core/queue.hpp"
 #include "core/task.hpp"
 #include "core/wait_list.hpp"
@@ -21,6 +22,8 @@ struct _cl_event : unicl::ObjectHeader {
   cl_command_type type = CL_COMMAND_USER;
   unicl::VendorRef<cl_event> vendor;   // commands of one-device contexts
   std::shared_ptr<unicl::Task> task;   // commands of multi-device contexts
+  // A divided launch (division.hpp): the event stands for all its pieces.
+  std::shared_ptr<unicl::DivisionRecord> division;
 
   bool is_user() const { return !vendor && !task; }
   cl_int status();
@@ -31,6 +34,8 @@ struct _cl_event : unicl::ObjectHeader {
   cl_int wait();
 
  private:
+  // A failed divided launch reports its own error rather than its gate's.
+  cl_int division_status(cl_int s) const;
   struct Pending {
     cl_int type;
     std::function<void(cl_int)> fn;

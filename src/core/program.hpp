@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/division.hpp"
 #include "core/kernel_split.hpp"
 #include "core/mem_object.hpp"
 
@@ -61,7 +62,8 @@ struct _cl_kernel : unicl::ObjectHeader {
   // its buffers exist only from then).
   std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
   std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
-  std::mutex mutex;  // guards args, launch_per_slot and split
+  unicl::DivideFunction divide;             // clSetKernelDivideFunctionUNICL's (fn null: none)
+  std::mutex mutex;  // guards args, launch_per_slot, split and divide
 };
 
 namespace unicl {

@@ -35,4 +35,10 @@ struct _cl_command_queue : unicl::ObjectHeader {
   std::shared_ptr<unicl::Task> last;                        // in-order: last command; else last barrier
   std::vector<std::shared_ptr<unicl::Task>> since_barrier;  // out-of-order: commands after `last`
   size_t prune_at = 32;  // since_barrier's size at which finished commands are dropped from it
+
+  // Scheduled queues: the out-of-order device-less queue the divide
+  // functions of this queue's divided launches enqueue their pieces on
+  // (granularity/), made on first use.
+  std::mutex pieces_mutex;
+  unicl::Ref<_cl_command_queue> pieces;
 };

@@ -14,6 +14,7 @@
 #include "core/config.hpp"
 #include "core/device.hpp"
 #include "vendor_discovery.hpp"
+#include "core/division.hpp"
 #include "core/scheduling.hpp"
 #include "core/trace.hpp"
 #include "core/host_topology.hpp"
@@ -42,6 +43,9 @@ class Runtime {
     std::call_once(installed_, [&] { install(*this); });
   }
   void install(std::unique_ptr<SchedulingService> service) { scheduling_ = std::move(service); }
+  // The granularity layer (division.hpp); null before it is installed.
+  GranularityService *granularity() { return granularity_.get(); }
+  void install(std::unique_ptr<GranularityService> service) { granularity_ = std::move(service); }
   // UNICL_TRACE: the trace of every command, written at exit.
   Trace &trace() { return trace_; }
   // Processing units of this host (hwloc), read once.
@@ -67,6 +71,7 @@ class Runtime {
   WorkQueue work_queue_;
   std::once_flag installed_;
   std::unique_ptr<SchedulingService> scheduling_;
+  std::unique_ptr<GranularityService> granularity_;
   Trace trace_;
   VendorExecution execution_;
   HostTopology topology_;

@@ -93,3 +93,12 @@ TEST_CASE("from_environment reads this process's environment", "[config]") {
   unsetenv("UNICL_LOG");
   unsetenv("UNICL_SCHEDULER");
 }
+
+TEST_CASE("UNICL_GRANULARITY and UNICL_DIVIDE_FACTOR are kept as given for context creation to check", "[config]") {
+  Config c = parse({});
+  CHECK(c.granularity.empty());
+  CHECK(c.divide_factor.empty());
+  c = parse({{"UNICL_GRANULARITY", "climb"}, {"UNICL_DIVIDE_FACTOR", "4"}});
+  CHECK(c.granularity == "climb");
+  CHECK(c.divide_factor == "4");
+}

@@ -36,7 +36,8 @@ std::map<std::string, std::vector<std::string>> lines_of(const std::string &file
     std::stringstream ss(line);
     for (std::string field; std::getline(ss, field, '\t');) f.push_back(field);
     REQUIRE(f.size() >= 5);
-    std::string key = f[0] == "kernel" ? f[0] + " " + f[1] + " " + f[2] + " " + f[3] : f[0] + " " + f[1];
+    std::string key = f[0] == "kernel" ? f[0] + " " + f[1] + " " + f[2] + " " + f[3]
+                      : f[0] == "factor" ? f[0] + " " + f[1] + " " + f[2] : f[0] + " " + f[1];
     lines[key] = f;
   }
   return lines;
@@ -282,4 +283,34 @@ TEST_CASE("The models live in models.tsv of the configured cache folder; without
   unkept.record_kernel("k", "d", 10, 1e-3);
   CHECK(unkept.kernel_time("k", "d", 10) == Approx(1e-3));
   unkept.save();  // nowhere to go: nothing happens
+}
+
+TEST_CASE("Factor times of divided launches: per shape and factor, saved, merged and shown") {
+  unit::TempDir dir;
+  std::string file = dir.path() + "/unicl/models.tsv";
+  PerfModels a(file), b(file);
+  CHECK(a.factor_times("mm 64x64 on cpu + gpu").empty());
+  a.record_factor("mm 64x64 on cpu + gpu", 0, 0.04);
+  a.record_factor("mm 64x64 on cpu + gpu", 2, 0.02);
+  a.record_factor("mm 64x64 on cpu + gpu", 2, 0.04);
+  a.record_factor("mm 64x64 on cpu + gpu", 3, -1);  // a failed launch is not a time
+  auto times = a.factor_times("mm 64x64 on cpu + gpu");
+  REQUIRE(times.size() == 2);
+  CHECK(times[0].factor == 0);
+  CHECK(times[1].factor == 2);
+  CHECK(times[1].runs == 2);
+  CHECK(times[1].mean == Approx(0.03));
+  b.record_factor("mm 64x64 on cpu + gpu", 2, 0.03);
+  b.record_factor("other 8 on cpu", 1, 0.5);
+  a.save();
+  b.save();
+  PerfModels loaded(file);
+  times = loaded.factor_times("mm 64x64 on cpu + gpu");
+  REQUIRE(times.size() == 2);
+  CHECK(times[1].runs == 3);  // both processes' samples
+  CHECK(times[1].mean == Approx(0.03));
+  CHECK(loaded.factor_times("other 8 on cpu").size() == 1);
+  std::string shown = PerfModels::describe(file);
+  CHECK_THAT(shown, Catch::Contains("divided mm 64x64 on cpu + gpu") && Catch::Contains("undivided") &&
+                        Catch::Contains("factor 2"));
 }

@@ -1,0 +1,50 @@
+// "climb": starts at the factor nearest the number of devices (one piece
+// per device is the natural first cut) and moves to a better neighbour
+// while there is one, assuming time falls then rises with the factor: on a
+// wide range it tries a few options where each-once tries them all. One
+// launch in kResampleEvery re-measures a neighbour of the best, so that a
+// change of load can move the choice.
+#include <cstdlib>
+
+#include "strategy.hpp"
+
+namespace unicl {
+namespace {
+
+class Climb final : public FactorStrategy {
+ public:
+  size_t choose(std::span<const FactorOption> options, uint64_t launches, size_t devices) const override {
+    size_t best = fastest(options);
+    if (best == options.size()) {
+      // Nothing timed yet: the start, unless it is already running.
+      size_t start = 0;
+      for (size_t i = 1; i < options.size(); ++i)
+        if (distance(options[i].factor, devices) < distance(options[start].factor, devices)) start = i;
+      if (!options[start].tried()) return start;
+      for (size_t i = 0; i < options.size(); ++i)
+        if (!options[i].tried()) return i;
+      return start;
+    }
+    // A neighbour of the best not tried yet: the climb goes on.
+    if (best > 0 && !options[best - 1].tried()) return best - 1;
+    if (best + 1 < options.size() && !options[best + 1].tried()) return best + 1;
+    if (launches % kResampleEvery == kResampleEvery - 1) {
+      bool left = (launches / kResampleEvery) % 2 == 0;
+      if (left && best > 0) return best - 1;
+      if (best + 1 < options.size()) return best + 1;
+      if (best > 0) return best - 1;
+    }
+    return best;
+  }
+
+ private:
+  static size_t distance(unsigned factor, size_t devices) {
+    return factor > devices ? factor - devices : devices - factor;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FactorStrategy> make_climb() { return std::make_unique<Climb>(); }
+
+}  // namespace unicl

@@ -1,0 +1,151 @@
+// Runs divided launches. The granularity layer sits above the API: it
+// builds a divided launch from UniCL's own entry points, as an application
+// would, so that the pieces are ordinary commands the policies place.
+//
+// A launch on the application's queue q becomes:
+//   before: a marker on q after the launch's wait list (and q's order; on
+//           an out-of-order q without a wait list, an event already complete);
+//   gate:   a marker on q after `done`, a user event of UniCL's own; it is
+//           the event the application gets, typed as the launch;
+//   pieces: the divide function's commands (or the launch undivided) on
+//           q's private out-of-order device-less queue, after `before`;
+//   done:   set when the divide function's `after` completes, once its
+//           time is recorded (so the gate's END is known when it completes),
+//           or at once to the divide function's error.
+// Enqueuing the gate before the pieces keeps q's order without waiting:
+// what the application enqueues on q next follows the gate.
+#include "service.hpp"
+
+#include <chrono>
+
+#include "api_decls.hpp"
+#include "core/event.hpp"
+#include "core/program.hpp"
+#include "core/queue.hpp"
+#include "core/runtime.hpp"
+#include "factor_choice.hpp"
+
+namespace unicl {
+namespace {
+
+cl_ulong host_ns() {
+  return static_cast<cl_ulong>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+// The queue the pieces of q's divided launches go to, made on first use:
+// device-less (the policy places each piece), out of order (the pieces of
+// one launch are independent unless the divide function says otherwise),
+// profiled (the performance models time each piece).
+cl_int pieces_queue(_cl_command_queue *q, cl_command_queue &out) {
+  std::lock_guard lock(q->pieces_mutex);
+  if (!q->pieces) {
+    const cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_int err = CL_SUCCESS;
+    cl_command_queue made = api::clCreateCommandQueueWithProperties(q->context.get(), nullptr, props, &err);
+    if (err != CL_SUCCESS) return err;
+    q->pieces = Ref<_cl_command_queue>(made, true);
+  }
+  out = q->pieces.get();
+  return CL_SUCCESS;
+}
+
+class Granularity final : public GranularityService {
+ public:
+  explicit Granularity(std::shared_ptr<PerfModels> models) : choice_(std::move(models)) {}
+
+  const std::vector<std::string> &strategy_names() const override { return unicl::strategy_names(); }
+
+  cl_int launch(const DividedLaunch &l) override {
+    _cl_command_queue *q = l.queue;
+    cl_command_queue pieces = nullptr;
+    if (cl_int err = pieces_queue(q, pieces); err != CL_SUCCESS) return err;
+    auto record = std::make_shared<DivisionRecord>();
+    record->queued = host_ns();
+
+    cl_event raw = nullptr;
+    cl_int err = CL_SUCCESS;
+    if (q->in_order() || l.num_events > 0) {
+      err = api::clEnqueueMarkerWithWaitList(q, l.num_events, l.events, &raw);
+      if (err != CL_SUCCESS) return err;  // a bad wait list: nothing was enqueued
+    } else {
+      // Out of order with no wait list: the launch follows nothing (a
+      // marker without a wait list would follow every earlier command).
+      raw = api::clCreateUserEvent(q->context.get(), &err);
+      if (err != CL_SUCCESS) return err;
+      api::clSetUserEventStatus(raw, CL_COMPLETE);
+    }
+    Ref<_cl_event> before(raw, true);
+    Ref<_cl_event> done(api::clCreateUserEvent(q->context.get(), &err), true);
+    if (err != CL_SUCCESS) return err;
+    cl_event done_handle = done.get();
+    if ((err = api::clEnqueueMarkerWithWaitList(q, 1, &done_handle, &raw)) != CL_SUCCESS) {
+      api::clSetUserEventStatus(done.get(), err);
+      return err;
+    }
+    Ref<_cl_event> gate(raw, true);
+    gate->type = l.type;
+    gate->division = record;
+    before->on_complete([record](cl_int) {
+      cl_ulong none = 0;
+      record->started.compare_exchange_strong(none, host_ns());
+    });
+
+    FactorChoice::Choice choice = choice_.choose(l);
+    record->factor = choice.factor;
+    cl_event after = nullptr;
+    cl_event before_handle = before.get();
+    cl_int ran;
+    {
+      DivisionScope scope(*record);
+      if (choice.factor == 0)
+        ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
+                                          &after);
+      else
+        ran = l.divide.fn(pieces, choice.factor, l.divide.user_data, before_handle, &after);
+    }
+    record->submitted = host_ns();
+    // The divide function hands over a reference to `after`, now UniCL's.
+    cl_int failure = CL_SUCCESS;
+    if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;
+    else if (!live(after) || after->context.get() != q->context.get()) failure = CL_INVALID_EVENT;
+    if (failure != CL_SUCCESS) {
+      if (live(after)) api::clReleaseEvent(after);
+      end(*record, done.get(), failure);
+      choice_.finished(choice, -1);
+    } else {
+      Ref<_cl_event> last(after, true);
+      last->on_complete([this, record, done, choice](cl_int status) {
+        cl_ulong none = 0;
+        record->started.compare_exchange_strong(none, record->submitted.load());
+        cl_ulong ended = host_ns();
+        choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - record->started) * 1e-9 : -1);
+        end(*record, done.get(), status, ended);
+      });
+    }
+    if (l.event) *l.event = gate.detach();
+    return CL_SUCCESS;
+  }
+
+ private:
+  // The launch ended with `status` (CL_COMPLETE or an error): its times are
+  // complete before its gate may complete.
+  static void end(DivisionRecord &record, cl_event done, cl_int status, cl_ulong ended = host_ns()) {
+    if (status < 0) record.error = status;
+    cl_ulong none = 0;
+    record.started.compare_exchange_strong(none, record.submitted.load());
+    record.ended = ended;
+    api::clSetUserEventStatus(done, status < 0 ? status : CL_COMPLETE);
+  }
+
+  FactorChoice choice_;
+};
+
+}  // namespace
+
+void install_granularity(Runtime &rt, std::shared_ptr<PerfModels> models) {
+  rt.install(std::make_unique<Granularity>(std::move(models)));
+}
+
+}  // namespace unicl

@@ -1,0 +1,100 @@
+// Divided launches (cl_unicl_divide, CL/cl_ext_unicl.h) as the core knows
+// them: what a kernel carries, what the event of a divided launch reports,
+// and the seam to the granularity layer (granularity/), which runs divided
+// launches and chooses their factors. The core never includes that layer:
+// it installs a GranularityService into the runtime at start-up.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backend/cl_headers.hpp"
+#include "CL/cl_ext_unicl.h"
+
+struct _cl_command_queue;
+struct _cl_kernel;
+
+namespace unicl {
+
+class Task;
+
+// A kernel's divide function and its range of factors.
+struct DivideFunction {
+  cl_divide_function_unicl fn = nullptr;
+  void *user_data = nullptr;
+  cl_uint min_factor = 1, max_factor = 1;
+};
+
+// What the event of a divided launch reports beyond its own command.
+struct DivisionRecord {
+  cl_uint factor = 0;  // 0: ran undivided
+  // The launch's failure (the divide function's error, or the first failure
+  // among its pieces); CL_SUCCESS while none.
+  std::atomic<cl_int> error{CL_SUCCESS};
+  // Host-clock nanoseconds (steady clock): the enqueue call, the divide
+  // function's return, the launch's start (its wait list and queue order
+  // satisfied) and the end of its last piece. Each written once, END before
+  // the event can complete.
+  std::atomic<cl_ulong> queued{0}, submitted{0}, started{0}, ended{0};
+
+  // Commands the divide function enqueued (on a thread inside a
+  // DivisionScope), for the devices they ran on.
+  void add_piece(std::shared_ptr<Task> t) {
+    std::lock_guard lock(mutex_);
+    pieces_.push_back(std::move(t));
+  }
+  std::vector<std::shared_ptr<Task>> pieces() {
+    std::lock_guard lock(mutex_);
+    return pieces_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<Task>> pieces_;
+};
+
+// The thread is running a divide function (or the undivided launch standing
+// for one): commands enqueued meanwhile are pieces of `record`, and no
+// launch is divided again. Nests.
+class DivisionScope {
+ public:
+  explicit DivisionScope(DivisionRecord &record);
+  ~DivisionScope();
+  DivisionScope(const DivisionScope &) = delete;
+  DivisionScope &operator=(const DivisionScope &) = delete;
+  // The record of the innermost scope of this thread, or null.
+  static DivisionRecord *current();
+
+ private:
+  DivisionRecord *previous_;
+};
+
+// A launch of a kernel carrying a divide function on a scheduled queue, as
+// clEnqueueNDRangeKernel was called (validated).
+struct DividedLaunch {
+  _cl_command_queue *queue;
+  _cl_kernel *kernel;
+  DivideFunction divide;  // as it was at the call
+  cl_command_type type;
+  cl_uint dim;
+  const size_t *offset, *global, *local;
+  cl_uint num_events;
+  const cl_event *events;
+  cl_event *event;
+};
+
+class GranularityService {
+ public:
+  virtual ~GranularityService() = default;
+  // Runs `launch` undivided or through its divide function; returns what
+  // clEnqueueNDRangeKernel returns.
+  virtual cl_int launch(const DividedLaunch &launch) = 0;
+  // The strategy names, the default first: the one list for messages and
+  // usage text.
+  virtual const std::vector<std::string> &strategy_names() const = 0;
+};
+
+}  // namespace unicl

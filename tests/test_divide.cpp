@@ -1,0 +1,607 @@
+// Divided launches (cl_unicl_divide): a kernel carrying a divide function,
+// enqueued on a device-less queue, runs undivided or as the pieces its divide
+// function enqueues for a factor UniCL chooses. Whatever the factor and the
+// policy, the results are those of one launch; the event the application
+// gets stands for every piece; failures of the divide function fail that
+// event and nothing else.
+#include <catch2/catch.hpp>
+
+#include <child_process.hpp>
+
+#include <CL/cl_ext_unicl.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "multi_device.hpp"
+#include "scenario.hpp"
+#include "scheduling.hpp"
+
+namespace {
+
+// Integer arithmetic (and fixed point for Mandelbrot): every device computes
+// exactly what the host does.
+const char *kSource = R"CL(
+__kernel void matmul(__global const uint *a, __global const uint *b, __global uint *c, uint n) {
+  size_t col = get_global_id(0), row = get_global_id(1);
+  uint s = 0;
+  for (uint k = 0; k < n; ++k) s += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = s;
+}
+__kernel void mandelbrot(__global uint *out, uint width, uint height, uint max_iter) {
+  long px = get_global_id(0), py = get_global_id(1);
+  long x0 = px * 3 * 65536 / (long)width - 2 * 65536, y0 = py * 2 * 65536 / (long)height - 65536;
+  long x = 0, y = 0;
+  uint i = 0;
+  while (i < max_iter && x * x + y * y <= 4L * 65536 * 65536) {
+    long xt = (x * x - y * y) / 65536 + x0;
+    y = 2 * x * y / 65536 + y0;
+    x = xt;
+    ++i;
+  }
+  out[py * width + px] = i;
+}
+__kernel void forces(__global const float4 *pos, __global float4 *force, uint n) {
+  size_t i = get_global_id(0);
+  float4 p = pos[i];
+  float4 f = (float4)(0.0f);
+  for (uint j = 0; j < n; ++j) {
+    float4 d = pos[j] - p;
+    d.w = 0.0f;
+    float r2 = dot(d, d) + 0.01f;
+    f += d * (pos[j].w / (r2 * sqrt(r2)));
+  }
+  force[i] = f;
+}
+__kernel void twice(__global const uint *in, __global uint *out) {
+  size_t i = get_global_id(0);
+  out[i] = 2u * in[i];
+}
+)CL";
+
+const std::vector<std::string> kPolicies = {"heft", "eager", "ws", "random", "round-robin"};
+
+clSetKernelDivideFunctionUNICL_fn set_divide() {
+  auto fn = reinterpret_cast<clSetKernelDivideFunctionUNICL_fn>(
+      clGetExtensionFunctionAddressForPlatform(cltest::platform()(), "clSetKernelDivideFunctionUNICL"));
+  REQUIRE(fn);
+  return fn;
+}
+
+// A scheduling context with its policy, and a fixed factor when given (0:
+// every launch undivided).
+cl::Context divide_context(const std::vector<cl::Device> &devices, const std::string &policy,
+                           std::optional<cl_uint> factor = std::nullopt, const char *strategy = nullptr) {
+  std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
+                                              CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy.c_str()};
+  if (factor) props.insert(props.end(), {CL_CONTEXT_DIVIDE_FACTOR_UNICL, (cl_context_properties)*factor});
+  if (strategy) props.insert(props.end(), {CL_CONTEXT_GRANULARITY_UNICL, (cl_context_properties)strategy});
+  props.push_back(0);
+  return cl::Context(devices, props.data());
+}
+
+// Cuts [0, n) into `parts` ranges that differ by at most one.
+std::vector<std::pair<size_t, size_t>> cut(size_t n, size_t parts) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = 0, at = 0; i < parts; ++i) {
+    size_t size = n / parts + (i < n % parts ? 1 : 0);
+    if (size) out.emplace_back(at, size);
+    at += size;
+  }
+  return out;
+}
+
+// What the divide functions below see of their launch, and what they saw.
+struct RowSplit {
+  cl_kernel kernel;
+  size_t width, height;  // a 2-D range cut by rows (dimension 1)
+  std::atomic<int> calls{0};
+  std::atomic<cl_uint> last_factor{0};
+};
+
+// Divide function: `factor` bands of rows through global offsets, each after
+// `before`, and a marker after all of them.
+cl_int CL_CALLBACK by_rows(cl_command_queue q, cl_uint factor, void *data, cl_event before, cl_event *after) {
+  auto &s = *static_cast<RowSplit *>(data);
+  s.calls += 1;
+  s.last_factor = factor;
+  std::vector<cl_event> pieces;
+  for (auto [row, rows] : cut(s.height, factor)) {
+    const size_t offset[2] = {0, row}, global[2] = {s.width, rows};
+    cl_event e = nullptr;
+    if (cl_int err = clEnqueueNDRangeKernel(q, s.kernel, 2, offset, global, nullptr, 1, &before, &e); err != CL_SUCCESS)
+      return err;
+    pieces.push_back(e);
+  }
+  cl_int err = clEnqueueMarkerWithWaitList(q, static_cast<cl_uint>(pieces.size()), pieces.data(), after);
+  for (cl_event e : pieces) clReleaseEvent(e);
+  return err;
+}
+
+// The N-body step with the structure of a SOCL divide function (input
+// transfer after `before`, a barrier, kernels of 2^factor blocks, each
+// block's output read back after its kernel, a barrier as `after`).
+struct NBody {
+  cl_kernel kernel;
+  cl_mem pos, force;
+  std::vector<cl_float4> *host_pos, *host_force;
+  size_t n;
+};
+
+cl_int CL_CALLBACK nbody_blocks(cl_command_queue q, cl_uint factor, void *data, cl_event before, cl_event *after) {
+  auto &s = *static_cast<NBody *>(data);
+  cl_int err = clEnqueueWriteBuffer(q, s.pos, CL_FALSE, 0, s.n * sizeof(cl_float4), s.host_pos->data(), 1, &before,
+                                    nullptr);
+  if (err == CL_SUCCESS) err = clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr);
+  for (auto [first, count] : cut(s.n, size_t{1} << factor)) {
+    if (err != CL_SUCCESS) break;
+    const size_t offset = first, global = count;
+    cl_event k = nullptr;
+    err = clEnqueueNDRangeKernel(q, s.kernel, 1, &offset, &global, nullptr, 0, nullptr, &k);
+    if (err != CL_SUCCESS) break;
+    err = clEnqueueReadBuffer(q, s.force, CL_FALSE, first * sizeof(cl_float4), count * sizeof(cl_float4),
+                              s.host_force->data() + first, 1, &k, nullptr);
+    clReleaseEvent(k);
+  }
+  if (err == CL_SUCCESS) err = clEnqueueBarrierWithWaitList(q, 0, nullptr, after);
+  return err;
+}
+
+std::vector<cl_uint> host_matmul(const std::vector<cl_uint> &a, const std::vector<cl_uint> &b, size_t n) {
+  std::vector<cl_uint> c(n * n);
+  for (size_t r = 0; r < n; ++r)
+    for (size_t col = 0; col < n; ++col) {
+      cl_uint s = 0;
+      for (size_t k = 0; k < n; ++k) s += a[r * n + k] * b[k * n + col];
+      c[r * n + col] = s;
+    }
+  return c;
+}
+
+std::vector<cl_uint> host_mandelbrot(int64_t width, int64_t height, cl_uint max_iter) {
+  std::vector<cl_uint> out(static_cast<size_t>(width * height));
+  for (int64_t py = 0; py < height; ++py)
+    for (int64_t px = 0; px < width; ++px) {
+      int64_t x0 = px * 3 * 65536 / width - 2 * 65536, y0 = py * 2 * 65536 / height - 65536;
+      int64_t x = 0, y = 0;
+      cl_uint i = 0;
+      while (i < max_iter && x * x + y * y <= 4LL * 65536 * 65536) {
+        int64_t xt = (x * x - y * y) / 65536 + x0;
+        y = 2 * x * y / 65536 + y0;
+        x = xt;
+        ++i;
+      }
+      out[static_cast<size_t>(py * width + px)] = i;
+    }
+  return out;
+}
+
+cl_uint factor_of(const cl::Event &e) {
+  cl_uint f = 99;
+  REQUIRE(clGetEventInfo(e(), CL_EVENT_DIVIDE_FACTOR_UNICL, sizeof f, &f, nullptr) == CL_SUCCESS);
+  return f;
+}
+
+std::vector<cl_device_id> devices_of(const cl::Event &e) {
+  size_t bytes = 0;
+  REQUIRE(clGetEventInfo(e(), CL_EVENT_DEVICES_UNICL, 0, nullptr, &bytes) == CL_SUCCESS);
+  std::vector<cl_device_id> out(bytes / sizeof(cl_device_id));
+  REQUIRE(clGetEventInfo(e(), CL_EVENT_DEVICES_UNICL, bytes, out.data(), nullptr) == CL_SUCCESS);
+  return out;
+}
+
+// Matmul, Mandelbrot and N-body, each divided by `factor` (0: undivided) on
+// `devices` under `policy`: the results are the host's.
+void check_all_kernels(const std::vector<cl::Device> &devices, const std::string &policy, cl_uint factor) {
+  INFO("policy " << policy << ", factor " << factor);
+  cl::Context ctx = divide_context(devices, policy, factor);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);  // in order: reads follow their launch
+  auto divide = set_divide();
+
+  {  // matmul by rows: 24x24, a height the factors do not all divide
+    const size_t n = 24;
+    std::vector<cl_uint> a(n * n), b(n * n), c(n * n, 0);
+    for (size_t i = 0; i < n * n; ++i) a[i] = static_cast<cl_uint>(i % 7 + 1), b[i] = static_cast<cl_uint>(i % 5 + 2);
+    cl::Buffer A(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, a.data());
+    cl::Buffer B(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, b.data());
+    cl::Buffer C(ctx, CL_MEM_WRITE_ONLY, n * n * 4);
+    cl::Kernel k(program, "matmul");
+    k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, static_cast<cl_uint>(n));
+    RowSplit split{k(), n, n};
+    REQUIRE(divide(k(), by_rows, &split, 1, 5) == CL_SUCCESS);
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n, n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(C, CL_TRUE, 0, n * n * 4, c.data()) == CL_SUCCESS);
+    CHECK(c == host_matmul(a, b, n));
+    CHECK(factor_of(e) == std::min<cl_uint>(factor, 5));
+    CHECK(split.calls == (factor ? 1 : 0));
+  }
+  {  // Mandelbrot by rows, 2-D, 40x30
+    const cl_uint w = 40, h = 30, iters = 64;
+    std::vector<cl_uint> out(w * h, 0);
+    cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
+    cl::Kernel k(program, "mandelbrot");
+    k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
+    RowSplit split{k(), w, h};
+    REQUIRE(divide(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data()) == CL_SUCCESS);
+    CHECK(out == host_mandelbrot(w, h, iters));
+  }
+  {  // N-body forces, 1-D, 100 particles
+    const size_t n = 100;
+    std::vector<cl_float4> pos(n), force(n), scratch(n);
+    for (size_t i = 0; i < n; ++i)
+      pos[i] = {{static_cast<float>(i % 10), static_cast<float>(i / 10), static_cast<float>(i % 3), 1.0f + i % 4}};
+    cl::Buffer P(ctx, CL_MEM_READ_ONLY, n * sizeof(cl_float4)), F(ctx, CL_MEM_READ_WRITE, n * sizeof(cl_float4));
+    cl::Kernel k(program, "forces");
+    k.setArg(0, P), k.setArg(1, F), k.setArg(2, static_cast<cl_uint>(n));
+    NBody s{k(), P(), F(), &pos, &scratch, n};
+    REQUIRE(divide(k(), nbody_blocks, &s, 1, 3) == CL_SUCCESS);
+    REQUIRE(q.enqueueWriteBuffer(P, CL_FALSE, 0, n * sizeof(cl_float4), pos.data()) == CL_SUCCESS);
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n)) == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(F, CL_TRUE, 0, n * sizeof(cl_float4), force.data()) == CL_SUCCESS);
+    for (size_t i = 0; i < n; ++i) {
+      double f[3] = {0, 0, 0};
+      for (size_t j = 0; j < n; ++j) {
+        double d[3] = {pos[j].s[0] - pos[i].s[0], pos[j].s[1] - pos[i].s[1], pos[j].s[2] - pos[i].s[2]};
+        double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+        for (int c = 0; c < 3; ++c) f[c] += d[c] * pos[j].s[3] / (r2 * std::sqrt(r2));
+      }
+      for (int c = 0; c < 3; ++c) CHECK(force[i].s[c] == Approx(f[c]).epsilon(1e-3).margin(1e-3));
+      if (factor) CHECK(scratch[i].s[0] == force[i].s[0]);  // the divide function's own read-back
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("divided launches compute what one launch computes, for every factor and policy", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  REQUIRE(md.size() == 2);
+  for (auto &policy : kPolicies)
+    for (cl_uint factor = 0; factor <= 5; ++factor) check_all_kernels(md.devices, policy, factor);
+}
+
+TEST_CASE("divided launches run on PoCL with oclgrind", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "Oclgrind"});
+  REQUIRE(md.size() == 2);
+  cl::Context ctx = divide_context(md.devices, "round-robin", 2);  // one piece on each
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const cl_uint w = 16, h = 8, iters = 16;
+  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
+  cl::Kernel k(program, "mandelbrot");
+  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
+  RowSplit split{k(), w, h};
+  REQUIRE(set_divide()(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
+  cl::Event e;
+  REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+  std::vector<cl_uint> out(w * h);
+  std::vector<cl::Event> after{e};
+  REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data(), &after) == CL_SUCCESS);
+  CHECK(out == host_mandelbrot(w, h, iters));
+  CHECK(factor_of(e) == 2);
+  CHECK(devices_of(e).size() == 2);  // round-robin put one band on each device
+}
+
+TEST_CASE("SOCL's clSetKernelArg registration of a divide function works unchanged", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "heft", std::nullopt, "each-once");
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  const size_t n = 16;
+  std::vector<cl_uint> a(n * n), b(n * n), c(n * n);
+  for (size_t i = 0; i < n * n; ++i) a[i] = static_cast<cl_uint>(i % 3), b[i] = static_cast<cl_uint>(i % 11);
+  cl::Buffer A(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, a.data());
+  cl::Buffer B(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, b.data());
+  cl::Buffer C(ctx, CL_MEM_WRITE_ONLY, n * n * 4);
+  cl::Kernel k(program, "matmul");
+  RowSplit split{k(), n, n};
+  // SOCL's indices: -1 the function itself, -2 the number of factors (SOCL
+  // tries 1 .. n-1), -3 the user data itself.
+  REQUIRE(clSetKernelArg(k(), static_cast<cl_uint>(-1), sizeof(void *), reinterpret_cast<void *>(by_rows)) ==
+          CL_SUCCESS);
+  cl_uint space = 4;
+  REQUIRE(clSetKernelArg(k(), static_cast<cl_uint>(-2), sizeof(void *), &space) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k(), static_cast<cl_uint>(-3), sizeof(void *), &split) == CL_SUCCESS);
+  CHECK(clSetKernelArg(k(), static_cast<cl_uint>(-2), sizeof(void *), nullptr) == CL_INVALID_ARG_VALUE);
+  // The real arguments keep working after the registration.
+  k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, static_cast<cl_uint>(n));
+  std::set<cl_uint> seen;
+  const auto expected = host_matmul(a, b, n);
+  // Each option once (undivided, then 1..3) from a fresh shape: a global
+  // size of this run's own keeps earlier runs' statistics out.
+  for (int i = 0; i < 6; ++i) {
+    std::fill(c.begin(), c.end(), 0);
+    REQUIRE(q.enqueueWriteBuffer(C, CL_TRUE, 0, n * n * 4, c.data()) == CL_SUCCESS);
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n, n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(e.wait() == CL_SUCCESS);
+    cl_uint f = factor_of(e);
+    seen.insert(f);
+    if (f) CHECK(split.last_factor == f);
+    CHECK(f <= 3);
+    REQUIRE(q.enqueueReadBuffer(C, CL_TRUE, 0, n * n * 4, c.data()) == CL_SUCCESS);
+    CHECK(c == expected);
+  }
+  CHECK(split.calls > 0);
+}
+
+TEST_CASE("the event of a divided launch stands for its pieces", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "round-robin", 4);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
+  const cl_uint n = 32;
+  std::vector<cl_uint> a(n * n, 1), b(n * n, 2);
+  cl::Buffer A(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, a.data());
+  cl::Buffer B(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * n * 4, b.data());
+  cl::Buffer C(ctx, CL_MEM_WRITE_ONLY, n * n * 4);
+  cl::Kernel k(program, "matmul");
+  k.setArg(0, A), k.setArg(1, B), k.setArg(2, C), k.setArg(3, n);
+  RowSplit split{k(), n, n};
+  REQUIRE(set_divide()(k(), by_rows, &split, 1, 8) == CL_SUCCESS);
+
+  // Held by a user event: the enqueue returns at once, the divide function
+  // has run (it only enqueues), nothing has completed.
+  cl::UserEvent gate(ctx);
+  std::vector<cl::Event> wait{gate};
+  cl::Event e;
+  REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n, n), cl::NullRange, &wait, &e) == CL_SUCCESS);
+  CHECK(split.calls == 1);
+  std::atomic<cl_int> called{1};
+  REQUIRE(e.setCallback(CL_COMPLETE, [](cl_event, cl_int s, void *d) { static_cast<std::atomic<cl_int> *>(d)->store(s); },
+                        &called) == CL_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() > CL_COMPLETE);
+  // The in-order queue's next command follows the whole launch.
+  std::vector<cl_uint> c(n * n);
+  cl::Event read;
+  REQUIRE(q.enqueueReadBuffer(C, CL_FALSE, 0, n * n * 4, c.data(), nullptr, &read) == CL_SUCCESS);
+  gate.setStatus(CL_COMPLETE);
+  REQUIRE(read.wait() == CL_SUCCESS);
+  CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
+  CHECK(c == std::vector<cl_uint>(n * n, 2 * n));
+
+  CHECK(e.getInfo<CL_EVENT_COMMAND_TYPE>() == static_cast<cl_command_type>(CL_COMMAND_NDRANGE_KERNEL));
+  CHECK(e.getInfo<CL_EVENT_COMMAND_QUEUE>()() == q());
+  CHECK(e.getInfo<CL_EVENT_CONTEXT>()() == ctx());
+  CHECK(factor_of(e) == 4);
+  auto devices = devices_of(e);
+  CHECK(devices.size() == 2);  // round-robin: four bands over two devices
+  for (auto d : devices) CHECK((d == md.devices[0]() || d == md.devices[1]()));
+  cl_ulong t[5];
+  const cl_profiling_info what[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                     CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                     CL_PROFILING_COMMAND_COMPLETE};
+  for (int i = 0; i < 5; ++i) REQUIRE(clGetEventProfilingInfo(e(), what[i], sizeof t[i], &t[i], nullptr) == CL_SUCCESS);
+  CHECK(t[0] <= t[1]);
+  CHECK(t[1] <= t[2]);
+  CHECK(t[2] <= t[3]);
+  CHECK(t[3] == t[4]);
+  CHECK(t[2] - t[0] >= 40'000'000);  // it started when the user event was set, after the 50 ms sleep
+  for (int i = 0; i < 100 && called.load() == 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(called.load() == CL_COMPLETE);
+}
+
+namespace {
+
+cl_int CL_CALLBACK fails(cl_command_queue, cl_uint, void *, cl_event, cl_event *) { return CL_OUT_OF_RESOURCES; }
+cl_int CL_CALLBACK enqueues_nothing(cl_command_queue, cl_uint, void *, cl_event, cl_event *) { return CL_SUCCESS; }
+// Returns an event of another context.
+cl_int CL_CALLBACK foreign_event(cl_command_queue, cl_uint, void *data, cl_event, cl_event *after) {
+  cl_int err = CL_SUCCESS;
+  *after = clCreateUserEvent(static_cast<cl_context>(data), &err);
+  clSetUserEventStatus(*after, CL_COMPLETE);
+  return err;
+}
+// Enqueues its one piece on another queue of the context (a device queue).
+struct OtherQueue {
+  cl_command_queue queue;
+  cl_kernel kernel;
+  size_t n;
+};
+cl_int CL_CALLBACK on_other_queue(cl_command_queue, cl_uint, void *data, cl_event before, cl_event *after) {
+  auto &o = *static_cast<OtherQueue *>(data);
+  return clEnqueueNDRangeKernel(o.queue, o.kernel, 1, nullptr, &o.n, nullptr, 1, &before, after);
+}
+
+}  // namespace
+
+TEST_CASE("bad input to divide functions gets the spec's errors, failing divide functions fail their launch",
+          "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "heft", 2);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  auto divide = set_divide();
+  cl::Kernel k(program, "twice");
+  const size_t n = 64;
+  std::vector<cl_uint> in(n), out(n, 0);
+  for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_uint>(i);
+  cl::Buffer I(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, in.data()), O(ctx, CL_MEM_READ_WRITE, n * 4);
+  k.setArg(0, I), k.setArg(1, O);
+
+  SECTION("registration") {
+    CHECK(divide(nullptr, fails, nullptr, 1, 2) == CL_INVALID_KERNEL);
+    CHECK(divide(reinterpret_cast<cl_kernel>(ctx()), fails, nullptr, 1, 2) == CL_INVALID_KERNEL);
+    CHECK(divide(k(), fails, nullptr, 0, 2) == CL_INVALID_VALUE);
+    CHECK(divide(k(), fails, nullptr, 3, 2) == CL_INVALID_VALUE);
+    CHECK(divide(k(), nullptr, nullptr, 0, 0) == CL_SUCCESS);  // removes: nothing to check
+    cl::Kernel released(program, "twice");
+    cl_kernel handle = released();
+    REQUIRE(clRetainKernel(handle) == CL_SUCCESS);
+    released = cl::Kernel();
+    REQUIRE(clReleaseKernel(handle) == CL_SUCCESS);
+    CHECK(divide(handle, fails, nullptr, 1, 2) == CL_INVALID_KERNEL);
+    const cl_context_properties bad_strategy[] = {CL_CONTEXT_GRANULARITY_UNICL, (cl_context_properties) "nonsense", 0};
+    const cl_context_properties bad_factor[] = {CL_CONTEXT_DIVIDE_FACTOR_UNICL, -1, 0};
+    const cl_context_properties no_strategy[] = {CL_CONTEXT_GRANULARITY_UNICL, 0, 0};
+    for (auto *props : {bad_strategy, bad_factor, no_strategy}) {
+      cl_int err = CL_SUCCESS;
+      cl_device_id d = md.devices[0]();
+      cl_context c = clCreateContext(props, 1, &d, nullptr, nullptr, &err);
+      CHECK(err == CL_INVALID_PROPERTY);
+      CHECK(c == nullptr);
+    }
+  }
+  SECTION("a divide function that fails, returns no event, or an event of another context") {
+    cl::Context other(md.devices[0]);
+    // Out of order: on an in-order queue every later command follows the
+    // failed launch, and fails too.
+    q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    struct Case {
+      cl_divide_function_unicl fn;
+      void *data;
+      cl_int status;
+    } cases[] = {{fails, nullptr, CL_OUT_OF_RESOURCES},
+                 {enqueues_nothing, nullptr, CL_INVALID_EVENT},
+                 {foreign_event, other(), CL_INVALID_EVENT}};
+    for (auto &c : cases) {
+      REQUIRE(divide(k(), c.fn, c.data, 1, 2) == CL_SUCCESS);
+      cl::Event e;
+      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+      cl_event handle = e();
+      CHECK(clWaitForEvents(1, &handle) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == c.status);
+      // What follows the failed launch fails (at once, or later); the queue goes on.
+      cl_event m = nullptr;
+      cl_int err = clEnqueueMarkerWithWaitList(q(), 1, &handle, &m);
+      if (err == CL_SUCCESS) {
+        CHECK(clWaitForEvents(1, &m) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        clReleaseEvent(m);
+      } else {
+        CHECK(err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      }
+    }
+    REQUIRE(divide(k(), nullptr, nullptr, 0, 0) == CL_SUCCESS);
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    std::vector<cl::Event> after{e};
+    REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, n * 4, out.data(), &after) == CL_SUCCESS);
+    CHECK(out[5] == 10);
+  }
+  SECTION("a divide function that enqueues on another queue of the context") {
+    OtherQueue o{md.queues[0](), k(), n};
+    // md.queues belong to md.context: make one of this context.
+    cl::CommandQueue device_queue(ctx, md.devices[1]);
+    o.queue = device_queue();
+    REQUIRE(divide(k(), on_other_queue, &o, 1, 2) == CL_SUCCESS);
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(e.wait() == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, n * 4, out.data()) == CL_SUCCESS);
+    for (size_t i = 0; i < n; ++i) CHECK(out[i] == 2 * i);
+    auto devices = devices_of(e);
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0] == md.devices[1]());
+  }
+}
+
+TEST_CASE("one kernel launched divided from four threads at once", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "heft", std::nullopt, "climb");
+  cl::Program program = cltest::build(ctx, kSource);
+  const cl_uint w = 32, h = 24, iters = 32;
+  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
+  cl::Kernel k(program, "mandelbrot");
+  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
+  RowSplit split{k(), w, h};
+  REQUIRE(set_divide()(k(), by_rows, &split, 1, 6) == CL_SUCCESS);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      cl_int err = CL_SUCCESS;
+      const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+      cl_command_queue q = clCreateCommandQueueWithProperties(ctx(), nullptr, props, &err);
+      if (err != CL_SUCCESS) return void(failures += 1);
+      const size_t global[2] = {w, h};
+      for (int i = 0; i < 8; ++i) {
+        cl_event e = nullptr;
+        if (clEnqueueNDRangeKernel(q, k(), 2, nullptr, global, nullptr, 0, nullptr, &e) != CL_SUCCESS ||
+            clWaitForEvents(1, &e) != CL_SUCCESS)
+          failures += 1;
+        if (e) clReleaseEvent(e);
+      }
+      clReleaseCommandQueue(q);
+    });
+  for (auto &t : threads) t.join();
+  CHECK(failures == 0);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  std::vector<cl_uint> out(w * h);
+  REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data()) == CL_SUCCESS);
+  CHECK(out == host_mandelbrot(w, h, iters));
+}
+
+TEST_CASE("isolated: factor learning", "[.]") {
+  // Run in a child with a cache folder of its own: every option is new.
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  const char *strategy = std::getenv("TEST_STRATEGY");
+  cl::Context ctx = divide_context(md.devices, "heft", std::nullopt, strategy);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  const cl_uint w = 64, h = 48, iters = 200;
+  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
+  cl::Kernel k(program, "mandelbrot");
+  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
+  RowSplit split{k(), w, h};
+  REQUIRE(set_divide()(k(), by_rows, &split, 1, 6) == CL_SUCCESS);
+  std::vector<cl_uint> factors;
+  for (int i = 0; i < 14; ++i) {
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(e.wait() == CL_SUCCESS);
+    factors.push_back(factor_of(e));
+  }
+  for (cl_uint f : factors) std::cout << f << " ";
+  std::cout << "\n";
+}
+
+TEST_CASE("the factor strategies explore, then keep to the fastest; the times persist", "[divide]") {
+  for (std::string strategy : {"each-once", "climb"}) {
+    INFO(strategy);
+    std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-divide-" + std::to_string(getpid()));
+    std::filesystem::remove_all(cache);
+    auto run = child_process::run_self({"isolated: factor learning"},
+                                       {{"XDG_CACHE_HOME", cache.string()}, {"TEST_STRATEGY", strategy}}, 120);
+    INFO(run.out);
+    REQUIRE(run.exit_code == 0);
+    // The factors chosen, in order: the first line of the child's output
+    // that holds only numbers.
+    std::vector<int> factors;
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line) && factors.empty();) {
+      if (line.empty() || line.find_first_not_of("0123456789 ") != std::string::npos) continue;
+      std::istringstream in(line);
+      for (int f; in >> f;) factors.push_back(f);
+    }
+    REQUIRE(factors.size() == 14);
+    if (strategy == "each-once") {
+      // Undivided, then 1..6, each once, in order.
+      CHECK(std::vector<int>(factors.begin(), factors.begin() + 7) == std::vector<int>{0, 1, 2, 3, 4, 5, 6});
+    } else {
+      CHECK(factors[0] == 2);  // the factor nearest the number of devices
+    }
+    // After the exploration, one choice dominates (one launch in eight
+    // re-measures another; close options may trade places on a noisy host).
+    std::map<int, int> later;
+    for (size_t i = 7; i < factors.size(); ++i) later[factors[i]] += 1;
+    int most = 0;
+    for (auto &[f, count] : later) most = std::max(most, count);
+    CHECK(most >= 4);
+    std::string models = cltest::slurp((cache / "unicl" / "models.tsv").string());
+    CHECK(models.find("factor\tmandelbrot 64x48 on ") != std::string::npos);
+    std::filesystem::remove_all(cache);
+  }
+}

@@ -1,0 +1,84 @@
+// The factor strategies of divided launches (granularity/), on made-up
+// statistics: what each explores, then what it keeps to.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../../granularity/strategy.hpp"
+
+using unicl::FactorOption;
+
+namespace {
+
+// Options undivided, 1..n, with `times` seconds for those already timed
+// (negative: not yet).
+std::vector<FactorOption> options(const std::vector<double> &times) {
+  std::vector<FactorOption> out;
+  for (size_t i = 0; i < times.size(); ++i) {
+    FactorOption o{static_cast<unsigned>(i)};
+    if (times[i] >= 0) o.runs = 1, o.mean = times[i];
+    out.push_back(o);
+  }
+  return out;
+}
+
+// Runs `strategy` against a machine where option i takes cost[i] seconds,
+// timing each launch at once; returns the options chosen, in order.
+std::vector<size_t> run(const unicl::FactorStrategy &strategy, const std::vector<double> &cost, size_t launches,
+                        size_t devices) {
+  std::vector<double> known(cost.size(), -1);
+  std::vector<size_t> chosen;
+  for (size_t l = 0; l < launches; ++l) {
+    auto o = options(known);
+    size_t i = strategy.choose(o, l, devices);
+    REQUIRE(i < cost.size());
+    chosen.push_back(i);
+    known[i] = cost[i];
+  }
+  return chosen;
+}
+
+}  // namespace
+
+TEST_CASE("Both strategies are registered, each-once first (the default)") {
+  CHECK(unicl::strategy_names() == std::vector<std::string>{"each-once", "climb"});
+  CHECK(unicl::make_strategy("each-once"));
+  CHECK(unicl::make_strategy("climb"));
+  CHECK_FALSE(unicl::make_strategy("nonsense"));
+}
+
+TEST_CASE("each-once tries every option once in order, then keeps to the fastest, re-measuring one in eight") {
+  auto s = unicl::make_strategy("each-once");
+  const std::vector<double> cost = {8, 6, 4, 3, 5, 7};  // factor 3 is best
+  auto chosen = run(*s, cost, 30, 2);
+  CHECK(std::vector<size_t>(chosen.begin(), chosen.begin() + 6) == std::vector<size_t>{0, 1, 2, 3, 4, 5});
+  size_t best = 0, others = 0;
+  for (size_t l = 6; l < chosen.size(); ++l) (chosen[l] == 3 ? best : others) += 1;
+  CHECK(others == 3);  // launches 7, 15, 23 re-measure (each once per eight)
+  CHECK(best == 21);
+}
+
+TEST_CASE("each-once counts launches in flight as tried: back-to-back launches explore") {
+  auto s = unicl::make_strategy("each-once");
+  auto o = options({-1, -1, -1});
+  o[0].in_flight = 1;
+  CHECK(s->choose(o, 1, 2) == 1);
+  o[1].in_flight = 1, o[2].in_flight = 1;
+  CHECK(s->choose(o, 3, 2) == 0);  // nothing timed yet: undivided
+}
+
+TEST_CASE("climb starts nearest the number of devices and stops at a minimum with fewer trials") {
+  auto s = unicl::make_strategy("climb");
+  // Undivided, then factors 1..16; best at factor 6.
+  std::vector<double> cost;
+  for (int f = 0; f <= 16; ++f) cost.push_back(f == 0 ? 20 : 1 + (f - 6) * (f - 6) * 0.1);
+  auto chosen = run(*s, cost, 40, 4);
+  CHECK(chosen[0] == 4);  // four devices: factor 4 first
+  std::set<size_t> tried(chosen.begin(), chosen.end());
+  CHECK(tried.size() < cost.size() / 2);  // far fewer than each-once's 17
+  size_t at_best = std::count(chosen.begin() + 10, chosen.end(), size_t{6});
+  CHECK(at_best >= 25);
+}
