@@ -106,6 +106,10 @@ class Granularity final : public GranularityService {
         ran = l.divide.fn(pieces, choice.factor, l.divide.user_data, before_handle, &after);
     }
     record->submitted = host_ns();
+    // Nothing else may ever flush the pieces issued in this call (the
+    // application waits for the gate, not for them), and a vendor that runs
+    // its queue only when flushed (oclgrind) would hold them forever.
+    api::clFlush(pieces);
     // The divide function hands over a reference to `after`, now UniCL's.
     cl_int failure = CL_SUCCESS;
     if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;

@@ -605,3 +605,156 @@ TEST_CASE("the factor strategies explore, then keep to the fastest; the times pe
     std::filesystem::remove_all(cache);
   }
 }
+
+namespace {
+
+// A program written for StarPU SOCL, as its examples are: it finds its
+// platform by SOCL's vendor string, specializes its kernel with SOCL's
+// per-device macro, registers a divide function through clSetKernelArg and
+// makes buffers over host memory inside it, mapped to read the result.
+const char *kSoclSource = R"CL(
+__kernel void add(__global float *s1, __global float *s2, __global float *d) {
+  size_t i = get_global_id(0);
+#ifdef SOCL_DEVICE_TYPE_GPU
+  d[i] = s1[i] + s2[i];
+#endif
+#ifdef SOCL_DEVICE_TYPE_CPU
+  d[i] = s1[i] + 2 * s2[i];
+#endif
+#ifdef SOCL_DEVICE_TYPE_ACCELERATOR
+  d[i] = s1[i] + 3 * s2[i];
+#endif
+#ifdef SOCL_DEVICE_TYPE_UNKNOWN
+  d[i] = s1[i] + 4 * s2[i];
+#endif
+}
+)CL";
+
+constexpr size_t kSoclSize = 1024;
+struct SoclProgram {
+  cl_context context;
+  cl_kernel kernel;
+  float s1[kSoclSize], s2[kSoclSize], d[kSoclSize];
+};
+
+// SOCL's basicsplit pattern: buffers over the application's arrays, the
+// kernel, and a map of the result as the piece's event.
+void socl_add(SoclProgram &p, cl_command_queue q, size_t offset, size_t size, cl_uint n, const cl_event *wait,
+              cl_event *event) {
+  cl_int err = CL_SUCCESS;
+  cl_mem s1 = clCreateBuffer(p.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, size * 4, p.s1 + offset, &err);
+  cl_mem s2 = clCreateBuffer(p.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, size * 4, p.s2 + offset, &err);
+  cl_mem d = clCreateBuffer(p.context, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, size * 4, p.d + offset, &err);
+  clSetKernelArg(p.kernel, 0, sizeof(cl_mem), &s1);
+  clSetKernelArg(p.kernel, 1, sizeof(cl_mem), &s2);
+  clSetKernelArg(p.kernel, 2, sizeof(cl_mem), &d);
+  const size_t local = 16;
+  cl_event k = nullptr;
+  err = clEnqueueNDRangeKernel(q, p.kernel, 1, nullptr, &size, &local, n, wait, &k);
+  if (err != CL_SUCCESS) std::cout << "launch failed " << err << "\n";
+  clEnqueueMapBuffer(q, d, CL_FALSE, CL_MAP_READ, 0, size * 4, 1, &k, event, &err);
+  clReleaseEvent(k);
+  clReleaseMemObject(s1);
+  clReleaseMemObject(s2);
+  clReleaseMemObject(d);
+}
+
+cl_int CL_CALLBACK socl_split(cl_command_queue q, cl_uint factor, void *data, cl_event before, cl_event *after) {
+  auto &p = *static_cast<SoclProgram *>(data);
+  std::vector<cl_event> pieces(factor);
+  const size_t size = kSoclSize / factor - (kSoclSize / factor) % 16;
+  for (cl_uint i = 0; i < factor; ++i) socl_add(p, q, size * i, size, 1, &before, &pieces[i]);
+  cl_int err = clEnqueueMarkerWithWaitList(q, factor, pieces.data(), after);
+  for (cl_event e : pieces) clReleaseEvent(e);
+  return err;
+}
+
+}  // namespace
+
+TEST_CASE("isolated: a SOCL program", "[.]") {
+  cl_platform_id platforms[8];
+  cl_uint count = 0;
+  REQUIRE(clGetPlatformIDs(8, platforms, &count) == CL_SUCCESS);
+  cl_platform_id socl = nullptr;
+  for (cl_uint i = 0; i < count; ++i) {
+    char vendor[64] = {}, name[64] = {};
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, nullptr);
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
+    if (std::string(vendor) == "Inria" && std::string(name) == "SOCL Platform") socl = platforms[i];
+  }
+  REQUIRE(socl);  // "SOCL platform not found" otherwise
+  cl_device_id devices[8];
+  cl_uint n = 0;
+  REQUIRE(clGetDeviceIDs(socl, CL_DEVICE_TYPE_ALL, 8, devices, &n) == CL_SUCCESS);
+  REQUIRE(n >= 2);
+  auto p = std::make_unique<SoclProgram>();
+  for (size_t i = 0; i < kSoclSize; ++i) p->s1[i] = 2, p->s2[i] = 7, p->d[i] = 98;
+  cl_int err = CL_SUCCESS;
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)socl, 0};
+  p->context = clCreateContext(props, n, devices, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_program program = clCreateProgramWithSource(p->context, 1, &kSoclSource, nullptr, &err);
+  REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+  p->kernel = clCreateKernel(program, "add", &err);
+  cl_command_queue q =
+      clCreateCommandQueue(p->context, nullptr, CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(p->kernel, static_cast<cl_uint>(-1), sizeof(void *), reinterpret_cast<void *>(socl_split)) ==
+          CL_SUCCESS);
+  cl_uint space = 5;
+  REQUIRE(clSetKernelArg(p->kernel, static_cast<cl_uint>(-2), sizeof(void *), &space) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(p->kernel, static_cast<cl_uint>(-3), sizeof(void *), p.get()) == CL_SUCCESS);
+  for (int i = 0; i < 12; ++i) {
+    socl_add(*p, q, 0, kSoclSize, 0, nullptr, nullptr);
+    REQUIRE(clFinish(q) == CL_SUCCESS);
+  }
+  // PoCL's devices are CPUs: every element s1 + 2 * s2.
+  for (size_t i = 0; i < kSoclSize; ++i) REQUIRE(p->d[i] == 16.0f);
+  clReleaseCommandQueue(q);
+  clReleaseKernel(p->kernel);
+  clReleaseProgram(program);
+  clReleaseContext(p->context);
+}
+
+TEST_CASE("SOCL compatibility mode: SOCL programs find their platform and their per-device macro", "[divide]") {
+  // PoCL alone: its devices are CPUs, so the SOCL kernel's result is known.
+  const char *vendors = std::getenv("UNICL_VENDORS");
+  REQUIRE(vendors);
+  std::string pocl = std::string(vendors) + "/pocl.icd";
+  auto run = child_process::run_self({"isolated: a SOCL program"},
+                                     {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  // Without the mode, the same program does not find SOCL's platform.
+  run = child_process::run_self({"isolated: a SOCL program"}, {{"UNICL_VENDORS", pocl}}, 120);
+  CHECK(run.exit_code != 0);
+  CHECK_THAT(run.out, Catch::Contains("REQUIRE( socl )"));
+}
+
+TEST_CASE("builds define UNICL_DEVICE_TYPE_<type>; CL_PROGRAM_BUILD_OPTIONS is the application's", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread"});
+  const char *source = R"CL(
+__kernel void type(__global int *out) {
+#if defined(UNICL_DEVICE_TYPE_CPU)
+  out[0] = 1;
+#elif defined(UNICL_DEVICE_TYPE_UNKNOWN)
+  out[0] = 2;
+#else
+  out[0] = 3;
+#endif
+#ifdef SOCL_DEVICE_TYPE_CPU
+  out[0] += 10;  /* SOCL's macro only in SOCL compatibility mode */
+#endif
+}
+)CL";
+  cl::Program program(md.context, source);
+  REQUIRE(program.build("-DEXTRA=1") == CL_SUCCESS);
+  CHECK(program.getBuildInfo<CL_PROGRAM_BUILD_OPTIONS>(md.devices[0]) == "-DEXTRA=1");
+  cl::Kernel k(program, "type");
+  cl::Buffer out(md.context, CL_MEM_WRITE_ONLY, sizeof(cl_int));
+  k.setArg(0, out);
+  REQUIRE(md.queues[0].enqueueTask(k) == CL_SUCCESS);
+  cl_int value = 0;
+  REQUIRE(md.queues[0].enqueueReadBuffer(out, CL_TRUE, 0, sizeof value, &value) == CL_SUCCESS);
+  CHECK(value == 1);
+}

@@ -22,7 +22,8 @@ namespace {
 constexpr const char *kUsage =
     "usage: unicl info [--vendors LIST] [--log N] [--models]\n"
     "       unicl run [--vendors LIST] [--log N] [--scheduler NAME] [--schedule-all]\n"
-    "                 [--mem-limit SPEC] [--trace FILE] [--] PROGRAM [ARGS...]\n"
+    "                 [--granularity NAME] [--mem-limit SPEC] [--trace FILE] [--socl]\n"
+    "                 [--] PROGRAM [ARGS...]\n"
     "       unicl --help | --version\n"
     "\n"
     "info  the UniCL platform, its devices with their vendor platforms, and the\n"
@@ -42,7 +43,12 @@ constexpr const char *kUsage =
     "                all devices of its context, not only device-less ones\n"
     "--mem-limit S   UNICL_DEVICE_MEM_LIMIT: memory UniCL may use per device (e.g. 256M,\n"
     "                or per device: pthread=1G,Oclgrind=64M)\n"
-    "--trace FILE    UNICL_TRACE: write a Chrome trace of every command and transfer\n";
+    "--trace FILE    UNICL_TRACE: write a Chrome trace of every command and transfer\n"
+    "--granularity S UNICL_GRANULARITY: how divided launches learn their factor\n"
+    "                (each-once, climb)\n"
+    "--socl          UNICL_SOCL_COMPAT=1: the platform answers StarPU SOCL's name and\n"
+    "                vendor, and program builds define SOCL_DEVICE_TYPE_<type> per device,\n"
+    "                so that programs written for SOCL run unchanged\n";
 
 struct Command {
   std::string name;
@@ -78,6 +84,10 @@ Command parse(int argc, char **argv) {
       setenv("UNICL_SCHEDULER", value("--scheduler").c_str(), 1);
     } else if (arg == "--schedule-all") {
       setenv("UNICL_SCHEDULE_ALL", "1", 1);
+    } else if (arg == "--granularity" || arg.rfind("--granularity=", 0) == 0) {
+      setenv("UNICL_GRANULARITY", value("--granularity").c_str(), 1);
+    } else if (arg == "--socl" && c.name == "run") {
+      setenv("UNICL_SOCL_COMPAT", "1", 1);
     } else if (arg == "--mem-limit" || arg.rfind("--mem-limit=", 0) == 0) {
       setenv("UNICL_DEVICE_MEM_LIMIT", value("--mem-limit").c_str(), 1);
     } else if (arg == "--trace" || arg.rfind("--trace=", 0) == 0) {

@@ -81,8 +81,11 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
     case CL_PLATFORM_PROFILE: return info_string(size, value, size_ret, "FULL_PROFILE");
     case CL_PLATFORM_VERSION: return info_string(size, value, size_ret, kPlatformVersion);
     case CL_PLATFORM_NUMERIC_VERSION: return info_value<cl_version>(size, value, size_ret, CL_MAKE_VERSION(3, 0, 0));
-    case CL_PLATFORM_NAME: return info_string(size, value, size_ret, "UniCL");
-    case CL_PLATFORM_VENDOR: return info_string(size, value, size_ret, "UniCL");
+    // SOCL programs look for their platform by these strings.
+    case CL_PLATFORM_NAME:
+      return info_string(size, value, size_ret, Runtime::get().config().socl_compat ? "SOCL Platform" : "UniCL");
+    case CL_PLATFORM_VENDOR:
+      return info_string(size, value, size_ret, Runtime::get().config().socl_compat ? "Inria" : "UniCL");
     case CL_PLATFORM_EXTENSIONS: return info_string(size, value, size_ret, "cl_khr_icd cl_unicl_split cl_unicl_divide");
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
       const cl_name_version ext[] = {{CL_MAKE_VERSION(1, 0, 0), "cl_khr_icd"},

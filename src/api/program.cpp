@@ -8,6 +8,7 @@
 #include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
 #include "core/program.hpp"
+#include "core/runtime.hpp"
 
 namespace unicl {
 namespace {
@@ -124,6 +125,30 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
 cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle(p, CL_INVALID_PROGRAM); }
 cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle(p, CL_INVALID_PROGRAM); }
 
+namespace {
+
+// What a build for `slot` gets before the application's options: the
+// device's type as a macro (UNICL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, or
+// _UNKNOWN for a device of none or several of them, as SOCL decides it), so
+// that one source can specialize per device; in SOCL compatibility mode
+// also SOCL's SOCL_DEVICE_TYPE_<type>. Records the application's options
+// for CL_PROGRAM_BUILD_OPTIONS (caller holds build_mutex).
+std::string options_for(_cl_program &p, size_t slot, const char *options) {
+  cl_device_type type = vendor_value<cl_device_type>(p.context->slots[slot].device->vendor, CL_DEVICE_TYPE);
+  type &= ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
+  const char *name = type == CL_DEVICE_TYPE_GPU           ? "GPU"
+                     : type == CL_DEVICE_TYPE_CPU         ? "CPU"
+                     : type == CL_DEVICE_TYPE_ACCELERATOR ? "ACCELERATOR"
+                                                          : "UNKNOWN";
+  std::string out = std::string("-DUNICL_DEVICE_TYPE_") + name + " ";
+  if (Runtime::get().config().socl_compat) out += std::string("-DSOCL_DEVICE_TYPE_") + name + " ";
+  if (p.build_options.size() < p.per_slot.size()) p.build_options.resize(p.per_slot.size());
+  p.build_options[slot] = options ? options : "";
+  return out + (options ? options : "");
+}
+
+}  // namespace
+
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                   const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                   void *user_data) {
@@ -138,7 +163,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
     for (size_t s : slots) {
       cl_program vp = program->per_slot[s].get();
       cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vendor_build(vp, vdev, options));
+      result = combine(result, vendor_build(vp, vdev, options_for(*program, s, options).c_str()));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
@@ -168,7 +193,8 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
       if (std::count(headers.begin(), headers.end(), nullptr)) return CL_INVALID_OPERATION;
       cl_program vp = program->per_slot[s].get();
       cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vendor_compile(vp, vdev, options, headers, header_include_names));
+      result = combine(result, vendor_compile(vp, vdev, options_for(*program, s, options).c_str(), headers,
+                                              header_include_names));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
@@ -303,6 +329,11 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_p
     cl_build_status status = CL_BUILD_NONE;
     vendor_build_info(vp, device->vendor, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
     if (status == CL_BUILD_NONE) return info_string(size, value, size_ret, "");
+  }
+  if (param == CL_PROGRAM_BUILD_OPTIONS) {
+    std::lock_guard lock(p->build_mutex);
+    if (s < p->build_options.size() && p->build_options[s])
+      return info_string(size, value, size_ret, *p->build_options[s]);
   }
   return vendor_build_info(vp, device->vendor, param, size, value, size_ret);
 }

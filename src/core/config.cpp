@@ -17,6 +17,8 @@ Config Config::parse(const Lookup &lookup) {
   c.device_mem_limit = text("UNICL_DEVICE_MEM_LIMIT");
   c.granularity = text("UNICL_GRANULARITY");
   c.divide_factor = text("UNICL_DIVIDE_FACTOR");
+  const std::string socl = text("UNICL_SOCL_COMPAT");
+  c.socl_compat = !socl.empty() && socl != "0";
   const std::string all = text("UNICL_SCHEDULE_ALL");
   c.schedule_all = !all.empty() && all != "0";
   if (std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty()) c.cache_dir = xdg + "/unicl";

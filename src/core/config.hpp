@@ -29,6 +29,10 @@ struct Config {
   // (CL_CONTEXT_DIVIDE_FACTOR_UNICL); empty: learnt. Context creation parses
   // it and fails when it is not a number.
   std::string divide_factor;
+  // UNICL_SOCL_COMPAT set to anything but "" or "0": the platform answers
+  // StarPU SOCL's name and vendor strings, and builds define SOCL's
+  // per-device macro, so that programs written for SOCL run unchanged.
+  bool socl_compat = false;
   // UNICL_SCHEDULE_ALL set to anything but "" or "0": queues made for one
   // device of a multi-device context are scheduled too.
   bool schedule_all = false;

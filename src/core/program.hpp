@@ -22,6 +22,10 @@ struct _cl_program : unicl::ObjectHeader {
   std::vector<unicl::VendorRef<cl_program>> per_slot;     // indexed by context slot
   std::atomic<int> attached_kernels{0};
   std::mutex build_mutex;
+  // Per slot, the options the application built or compiled with, which
+  // CL_PROGRAM_BUILD_OPTIONS answers (the vendor got UniCL's per-device
+  // macros before them); guarded by build_mutex.
+  std::vector<std::optional<std::string>> build_options;
   cl_program first_vendor() const {
     for (auto &p : per_slot)
       if (p) return p.get();

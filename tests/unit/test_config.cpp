@@ -98,6 +98,9 @@ TEST_CASE("UNICL_GRANULARITY and UNICL_DIVIDE_FACTOR are kept as given for conte
   Config c = parse({});
   CHECK(c.granularity.empty());
   CHECK(c.divide_factor.empty());
+  CHECK_FALSE(c.socl_compat);
+  CHECK(parse({{"UNICL_SOCL_COMPAT", "1"}}).socl_compat);
+  CHECK_FALSE(parse({{"UNICL_SOCL_COMPAT", "0"}}).socl_compat);
   c = parse({{"UNICL_GRANULARITY", "climb"}, {"UNICL_DIVIDE_FACTOR", "4"}});
   CHECK(c.granularity == "climb");
   CHECK(c.divide_factor == "4");
