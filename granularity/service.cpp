@@ -7,7 +7,8 @@
 //           an out-of-order q without a wait list, an event already complete);
 //   gate:   a marker on q after `done`, a user event of UniCL's own; it is
 //           the event the application gets, typed as the launch;
-//   pieces: the divide function's commands (or the launch undivided) on
+//   pieces: the divide function's commands (or the launch undivided, or the
+//           built-in divider's pieces, proportional.hpp) on
 //           q's private out-of-order device-less queue, after `before`;
 //   done:   set when the divide function's `after` completes, once its
 //           time is recorded (so the gate's END is known when it completes),
@@ -24,6 +25,7 @@
 #include "core/queue.hpp"
 #include "core/runtime.hpp"
 #include "factor_choice.hpp"
+#include "proportional.hpp"
 
 namespace unicl {
 namespace {
@@ -53,7 +55,7 @@ cl_int pieces_queue(_cl_command_queue *q, cl_command_queue &out) {
 
 class Granularity final : public GranularityService {
  public:
-  explicit Granularity(std::shared_ptr<PerfModels> models) : choice_(std::move(models)) {}
+  explicit Granularity(std::shared_ptr<PerfModels> models) : choice_(models), proportional_(models) {}
 
   const std::vector<std::string> &strategy_names() const override { return unicl::strategy_names(); }
 
@@ -92,18 +94,31 @@ class Granularity final : public GranularityService {
       record->started.compare_exchange_strong(none, host_ns());
     });
 
-    FactorChoice::Choice choice = choice_.choose(l);
-    record->factor = choice.factor;
+    FactorChoice::Choice choice;
     cl_event after = nullptr;
     cl_event before_handle = before.get();
     cl_int ran;
     {
       DivisionScope scope(*record);
-      if (choice.factor == 0)
-        ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
-                                          &after);
-      else
-        ran = l.divide.fn(pieces, choice.factor, l.divide.user_data, before_handle, &after);
+      if (!l.divide.fn) {
+        auto cut = proportional_.cut(l, FactorChoice::shape_of(l));
+        record->factor = static_cast<cl_uint>(cut.size());
+        if (Runtime::get().log_level() >= 2) {
+          std::string parts;
+          for (auto &p : cut)
+            parts += (parts.empty() ? "" : ", ") + q->context->slots[p.slot].device->name + " " + std::to_string(p.count);
+          Runtime::get().log(2, "divided %s along dimension %u: %s", l.kernel->name.c_str(), l.split_dim, parts.c_str());
+        }
+        ran = enqueue_pieces(l, cut, pieces, before_handle, &after);
+      } else {
+        choice = choice_.choose(l);
+        record->factor = choice.factor;
+        if (choice.factor == 0)
+          ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
+                                            &after);
+        else
+          ran = l.divide.fn(pieces, choice.factor, l.divide.user_data, before_handle, &after);
+      }
     }
     record->submitted = host_ns();
     // Nothing else may ever flush the pieces issued in this call (the
@@ -133,6 +148,29 @@ class Granularity final : public GranularityService {
   }
 
  private:
+  // The built-in divider's pieces, each pinned to its device, after
+  // `before`; `after` a marker after all of them.
+  static cl_int enqueue_pieces(const DividedLaunch &l, const std::vector<ProportionalDivider::Piece> &cut,
+                               cl_command_queue q, cl_event before, cl_event *after) {
+    std::vector<cl_event> events;
+    cl_int err = CL_SUCCESS;
+    for (auto &piece : cut) {
+      size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1};
+      for (cl_uint i = 0; i < l.dim; ++i) offset[i] = l.offset ? l.offset[i] : 0, global[i] = l.global[i];
+      offset[l.split_dim] += piece.first;
+      global[l.split_dim] = piece.count;
+      PinnedSlot pin(piece.slot);
+      cl_event e = nullptr;
+      err = api::clEnqueueNDRangeKernel(q, l.kernel, l.dim, offset, global, l.local, 1, &before, &e);
+      if (err != CL_SUCCESS) break;
+      events.push_back(e);
+    }
+    if (err == CL_SUCCESS)
+      err = api::clEnqueueMarkerWithWaitList(q, static_cast<cl_uint>(events.size()), events.data(), after);
+    for (cl_event e : events) api::clReleaseEvent(e);
+    return err;
+  }
+
   // The launch ended with `status` (CL_COMPLETE or an error): its times are
   // complete before its gate may complete.
   static void end(DivisionRecord &record, cl_event done, cl_int status, cl_ulong ended = host_ns()) {
@@ -144,6 +182,7 @@ class Granularity final : public GranularityService {
   }
 
   FactorChoice choice_;
+  ProportionalDivider proportional_;
 };
 
 }  // namespace

@@ -758,3 +758,166 @@ __kernel void type(__global int *out) {
   REQUIRE(md.queues[0].enqueueReadBuffer(out, CL_TRUE, 0, sizeof value, &value) == CL_SUCCESS);
   CHECK(value == 1);
 }
+
+namespace {
+
+const char *kSplitSource = R"CL(
+__kernel void scale(__global const uint *x, __global uint *y) {
+  size_t i = get_global_id(0);
+  y[i] = 3u * x[i] + (uint)i;
+}
+__kernel void rows(__global uint *m, uint width) {
+  size_t c = get_global_id(0), r = get_global_id(1);
+  m[r * width + c] = m[r * width + c] * 2u + (uint)(r * 1000 + c);
+}
+)CL";
+
+clSetKernelSplitUNICL_fn set_split() {
+  auto fn = reinterpret_cast<clSetKernelSplitUNICL_fn>(
+      clGetExtensionFunctionAddressForPlatform(cltest::platform()(), "clSetKernelSplitUNICL"));
+  REQUIRE(fn);
+  return fn;
+}
+
+cl_ulong bytes_moved(const cl::Context &ctx) {
+  cl_ulong moved = 0;
+  REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_BYTES_MOVED_UNICL, sizeof moved, &moved, nullptr) == CL_SUCCESS);
+  return moved;
+}
+
+}  // namespace
+
+TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 2-D, uneven sizes", "[divide]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "heft");
+  cl::Program program = cltest::build(ctx, kSplitSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  auto split = set_split();
+
+  SECTION("1-D, 1001 elements, with and without a work-group size") {
+    for (size_t local : {size_t{0}, size_t{7}}) {
+      const size_t n = 1001;  // 7 * 11 * 13
+      std::vector<cl_uint> x(n), y(n, 0);
+      for (size_t i = 0; i < n; ++i) x[i] = static_cast<cl_uint>(i * 5);
+      cl::Buffer X(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, x.data()), Y(ctx, CL_MEM_WRITE_ONLY, n * 4);
+      cl::Kernel k(program, "scale");
+      k.setArg(0, X), k.setArg(1, Y);
+      const cl_kernel_split_arg_unicl args[] = {{0, 0, 4, 4}, {1, 0, 4, 4}};
+      REQUIRE(split(k(), 0, 2, args) == CL_SUCCESS);
+      cl::Event e;
+      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), local ? cl::NDRange(local) : cl::NullRange,
+                                     nullptr, &e) == CL_SUCCESS);
+      REQUIRE(q.enqueueReadBuffer(Y, CL_TRUE, 0, n * 4, y.data()) == CL_SUCCESS);
+      for (size_t i = 0; i < n; ++i) REQUIRE(y[i] == 3 * x[i] + i);
+      CHECK(factor_of(e) == 2);  // one piece per device
+      CHECK(devices_of(e).size() == 2);
+    }
+  }
+  SECTION("2-D, cut along rows, 37 x 23") {
+    const cl_uint w = 37, h = 23;
+    std::vector<cl_uint> m(w * h), expected(w * h);
+    for (size_t i = 0; i < m.size(); ++i) m[i] = static_cast<cl_uint>(i), expected[i] = 0;
+    for (cl_uint r = 0; r < h; ++r)
+      for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = m[r * w + c] * 2 + r * 1000 + c;
+    cl::Buffer M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.size() * 4, m.data());
+    cl::Kernel k(program, "rows");
+    k.setArg(0, M), k.setArg(1, w);
+    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};  // index r touches row r
+    REQUIRE(split(k(), 1, 1, &row) == CL_SUCCESS);
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
+    CHECK(m == expected);
+    CHECK(factor_of(e) == 2);
+  }
+  SECTION("consecutive launches over the same partition move nothing between them") {
+    const cl_uint w = 64, h = 64;
+    std::vector<cl_uint> m(w * h, 1), expected(w * h, 1);
+    cl::Buffer M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.size() * 4, m.data());
+    cl::Kernel k(program, "rows");
+    k.setArg(0, M), k.setArg(1, w);
+    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};
+    REQUIRE(split(k(), 1, 1, &row) == CL_SUCCESS);
+    std::vector<cl_ulong> moved;
+    for (int i = 0; i < 8; ++i) {
+      cl_ulong before = bytes_moved(ctx);
+      cl::Event e;
+      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+      REQUIRE(e.wait() == CL_SUCCESS);
+      moved.push_back(bytes_moved(ctx) - before);
+      for (cl_uint r = 0; r < h; ++r)
+        for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = expected[r * w + c] * 2 + r * 1000 + c;
+    }
+    INFO("bytes moved per launch: " << ::Catch::Detail::stringify(moved));
+    // The first launch uploads each piece; once the models settle, the
+    // partition stays and a launch moves nothing.
+    CHECK(std::count(moved.begin() + 2, moved.end(), cl_ulong{0}) >= 4);
+    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
+    CHECK(m == expected);
+  }
+}
+
+TEST_CASE("isolated: the built-in divider on the simulated machine", "[.]") {
+  // 1 CPU of 5 GFLOPS and 3 GPUs of 50: shares about 1:10:10:10.
+  cl::Context ctx(cltest::devices());
+  REQUIRE(cltest::devices().size() == 4);
+  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
+  REQUIRE(program.build() == CL_SUCCESS);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  const size_t n = 1 << 20;
+  cl::Buffer X(ctx, CL_MEM_READ_WRITE, n * 4);
+  cl::Kernel k(program, "bs_round");
+  k.setArg(0, X);
+  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
+  REQUIRE(set_split()(k(), 0, 1, &arg) == CL_SUCCESS);
+  for (int i = 0; i < 4; ++i) {
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(e.wait() == CL_SUCCESS);
+    CHECK(factor_of(e) == 4);
+  }
+}
+
+TEST_CASE("the built-in divider gives each device a share proportional to its measured rate", "[divide]") {
+  const char *sim = std::getenv("TEST_SIM_ICD");
+  const char *machine = std::getenv("TEST_SIM_MACHINE");
+  REQUIRE(sim);
+  REQUIRE(machine);
+  std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-split-" + std::to_string(getpid()));
+  std::filesystem::remove_all(cache);
+  auto run = child_process::run_self({"isolated: the built-in divider on the simulated machine"},
+                                     {{"UNICL_VENDORS", std::string(sim)},
+                                      {"UNICL_SIM_CONFIG", std::string(machine)},
+                                      {"XDG_CACHE_HOME", cache.string()},
+                                      {"UNICL_LOG", std::string("2")}},
+                                     120);
+  std::filesystem::remove_all(cache);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // One line per launch: "divided bs_round along dimension 0: cpu N, gpu0 N, ...".
+  std::vector<std::map<std::string, double>> launches;
+  std::istringstream lines(run.err);
+  for (std::string line; std::getline(lines, line);) {
+    auto at = line.find("divided bs_round along dimension 0: ");
+    if (at == std::string::npos) continue;
+    std::map<std::string, double> shares;
+    std::istringstream parts(line.substr(at + 36));
+    for (std::string part; std::getline(parts, part, ',');) {
+      std::istringstream p(part);
+      std::string name;
+      double count = 0;
+      p >> name >> count;
+      shares[name] = count;
+    }
+    launches.push_back(shares);
+  }
+  REQUIRE(launches.size() == 4);
+  // The first launch knows no rate: equal shares, which measure every device.
+  CHECK(launches[0]["cpu"] == launches[0]["gpu0"]);
+  // Then 1:10:10:10 (5 and 50 GFLOPS), within 10%.
+  const double n = 1 << 20;
+  for (size_t i = 1; i < launches.size(); ++i) {
+    CHECK(launches[i]["cpu"] / n == Approx(1.0 / 31).epsilon(0.1));
+    for (auto gpu : {"gpu0", "gpu1", "gpu2"}) CHECK(launches[i][gpu] / n == Approx(10.0 / 31).epsilon(0.1));
+  }
+}

@@ -463,20 +463,25 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
   // A kernel with a divide function, on a scheduled queue, outside any
   // divide function: the granularity layer runs it, divided or not.
+  // So does a kernel that declared how it splits (the built-in divider).
   if (q->scheduled && !DivisionScope::current()) {
     DivideFunction divide;
+    std::optional<cl_uint> split_dim;
     bool complete = false;
     {
       std::lock_guard lock(k->mutex);
       divide = k->divide;
+      if (k->split) split_dim = k->split->dim;
       complete = std::all_of(k->args.begin(), k->args.end(), [](const ArgValue &a) { return a.set; });
     }
     // Launches UniCL can see are invalid take the plain path, which
     // reports their errors as usual.
     bool sized = dim >= 1 && dim <= 3 && global && std::all_of(global, global + dim, [](size_t g) { return g > 0; });
+    bool divisible = divide.fn || (split_dim && *split_dim < dim && q->context->multi());
     auto *granularity = Runtime::get().granularity();
-    if (divide.fn && complete && sized && granularity)
-      return granularity->launch({q, k, divide, type, dim, offset, global, local, n, events, event});
+    if (divisible && complete && sized && granularity)
+      return granularity->launch(
+          {q, k, divide, split_dim.value_or(0), type, dim, offset, global, local, n, events, event});
   }
   // The common launch of a one-device context (no wait list, no event, no
   // trace; clpeak's kernel-latency pattern): straight to the vendor, with
@@ -513,6 +518,8 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   std::vector<bool> runnable(k->per_slot.size());
   for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
   if (std::find(runnable.begin(), runnable.end(), true) == runnable.end()) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (size_t pin = PinnedSlot::current(); q->scheduled && pin < runnable.size() && runnable[pin])
+    for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = s == pin;
   Sizes o(offset, dim), g(global, dim), lw(local, dim);
   size_t items = 1;
   for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];

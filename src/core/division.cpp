@@ -5,6 +5,8 @@ namespace {
 
 // Per thread: the divided launch whose divide function this thread runs.
 thread_local DivisionRecord *innermost = nullptr;
+// Per thread: the slot launches are pinned to, or PinnedSlot::kNone.
+thread_local size_t pinned = PinnedSlot::kNone;
 
 }  // namespace
 
@@ -13,5 +15,11 @@ DivisionScope::DivisionScope(DivisionRecord &record) : previous_(innermost) { in
 DivisionScope::~DivisionScope() { innermost = previous_; }
 
 DivisionRecord *DivisionScope::current() { return innermost; }
+
+PinnedSlot::PinnedSlot(size_t slot) : previous_(pinned) { pinned = slot; }
+
+PinnedSlot::~PinnedSlot() { pinned = previous_; }
+
+size_t PinnedSlot::current() { return pinned; }
 
 }  // namespace unicl

@@ -72,12 +72,30 @@ class DivisionScope {
   DivisionRecord *previous_;
 };
 
-// A launch of a kernel carrying a divide function on a scheduled queue, as
-// clEnqueueNDRangeKernel was called (validated).
+// While it lives, launches this thread makes on scheduled queues may only
+// go to context slot `slot` (the built-in divider places each piece on the
+// device whose share it computed). Nests.
+class PinnedSlot {
+ public:
+  explicit PinnedSlot(size_t slot);
+  ~PinnedSlot();
+  PinnedSlot(const PinnedSlot &) = delete;
+  PinnedSlot &operator=(const PinnedSlot &) = delete;
+  static constexpr size_t kNone = ~size_t{0};
+  static size_t current();
+
+ private:
+  size_t previous_;
+};
+
+// A launch of a kernel carrying a divide function, or a split declaration
+// (clSetKernelSplitUNICL: the built-in divider cuts it), on a scheduled
+// queue, as clEnqueueNDRangeKernel was called (validated).
 struct DividedLaunch {
   _cl_command_queue *queue;
   _cl_kernel *kernel;
-  DivideFunction divide;  // as it was at the call
+  DivideFunction divide;  // as it was at the call; fn null: the built-in divider
+  cl_uint split_dim;      // the built-in divider's dimension
   cl_command_type type;
   cl_uint dim;
   const size_t *offset, *global, *local;

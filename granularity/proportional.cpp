@@ -1,0 +1,79 @@
+#include "proportional.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/context.hpp"
+#include "core/program.hpp"
+#include "core/queue.hpp"
+#include "schedulers/perf_model.hpp"
+
+namespace unicl {
+
+std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape) {
+  _cl_context &ctx = *l.queue->context;
+  const cl_uint dim = l.split_dim;
+  const size_t n = l.global[dim];
+  // Pieces are whole work-groups along the dimension.
+  const size_t unit = l.local ? std::max<size_t>(l.local[dim], 1) : 1;
+  std::vector<size_t> slots;
+  for (size_t s = 0; s < l.kernel->per_slot.size(); ++s)
+    if (l.kernel->per_slot[s]) slots.push_back(s);
+  if (slots.empty() || n % unit != 0 || n / unit < 2 || slots.size() < 2)
+    return {{slots.empty() ? 0 : slots.front(), 0, n}};
+  const size_t groups = n / unit;
+
+  // Predicted seconds for the whole launch on each device (seed 003's rule).
+  size_t items = 1;
+  for (cl_uint i = 0; i < l.dim; ++i) items *= l.global[i];
+  std::vector<double> whole(slots.size());
+  bool known = true;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    whole[i] = models_->kernel_time(l.kernel->name, ctx.slots[slots[i]].device->name, items);
+    known = known && whole[i] > 0;
+  }
+  std::vector<double> weight(slots.size(), 1.0);
+  if (known)
+    for (size_t i = 0; i < slots.size(); ++i) weight[i] = 1.0 / whole[i];
+  double total = std::accumulate(weight.begin(), weight.end(), 0.0);
+
+  // Whole groups per device by largest remainder.
+  std::vector<size_t> share(slots.size());
+  std::vector<std::pair<double, size_t>> remainder;
+  size_t given = 0;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    double exact = static_cast<double>(groups) * weight[i] / total;
+    share[i] = static_cast<size_t>(std::floor(exact));
+    given += share[i];
+    remainder.emplace_back(exact - std::floor(exact), i);
+  }
+  std::sort(remainder.rbegin(), remainder.rend());
+  for (size_t r = 0; given < groups; ++r, ++given) share[remainder[r % remainder.size()].second] += 1;
+
+  std::vector<Piece> pieces;
+  for (size_t i = 0, at = 0; i < slots.size(); ++i) {
+    if (share[i] == 0) continue;
+    pieces.push_back({slots[i], at * unit, share[i] * unit});
+    at += share[i];
+  }
+
+  // The predicted makespan of a partition: its slowest piece.
+  auto makespan = [&](const std::vector<Piece> &ps) -> double {
+    double worst = 0;
+    for (auto &p : ps) {
+      auto at = std::find(slots.begin(), slots.end(), p.slot);
+      if (at == slots.end()) return HUGE_VAL;
+      double t = whole[static_cast<size_t>(at - slots.begin())];
+      worst = std::max(worst, t * static_cast<double>(p.count) / static_cast<double>(n));
+    }
+    return worst;
+  };
+  std::lock_guard lock(mutex_);
+  auto &last = last_[shape];
+  if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) return last;
+  last = pieces;
+  return pieces;
+}
+
+}  // namespace unicl

@@ -1,0 +1,47 @@
+// The built-in divider, for kernels that declared how they split
+// (clSetKernelSplitUNICL): one piece per device the kernel runs on, cut
+// along the declared dimension in proportion to each device's rate for the
+// kernel (its share is 1/T_d over the sum of 1/T, T_d the time the
+// performance models predict for the whole launch on d), so that every
+// device finishes at about the same time. Devices with no model yet get
+// equal shares: that first launch measures each of them.
+//
+// A launch of the same shape keeps the previous partition while that one's
+// predicted makespan stays within kKeepWithin of the new one's: the pieces,
+// and the bytes each device holds, then stay where they are from one
+// launch to the next instead of moving with every wobble of the models.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/division.hpp"
+
+namespace unicl {
+
+class PerfModels;
+
+class ProportionalDivider {
+ public:
+  explicit ProportionalDivider(std::shared_ptr<PerfModels> models) : models_(std::move(models)) {}
+
+  struct Piece {
+    size_t slot;          // the context slot it runs on
+    size_t first, count;  // its indices along the split dimension, from the launch's offset
+    bool operator==(const Piece &) const = default;
+  };
+  // The pieces of `launch` (shape: FactorChoice::shape_of); one piece when it
+  // cannot be cut (one device, or a range of one work-group).
+  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape);
+
+  static constexpr double kKeepWithin = 1.1;
+
+ private:
+  std::shared_ptr<PerfModels> models_;
+  std::mutex mutex_;
+  std::map<std::string, std::vector<Piece>> last_;  // per shape, guarded by mutex_
+};
+
+}  // namespace unicl
