@@ -921,3 +921,101 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
     for (auto gpu : {"gpu0", "gpu1", "gpu2"}) CHECK(launches[i][gpu] / n == Approx(10.0 / 31).epsilon(0.1));
   }
 }
+
+namespace {
+
+// Divide function for the simulated machine: `factor` equal pieces of a
+// 1-D range (the simulator's kernels only take time).
+struct Blocks {
+  cl_kernel kernel;
+  size_t n;
+};
+cl_int CL_CALLBACK blocks(cl_command_queue q, cl_uint factor, void *data, cl_event before, cl_event *after) {
+  auto &b = *static_cast<Blocks *>(data);
+  std::vector<cl_event> pieces;
+  for (auto [first, count] : cut(b.n, factor)) {
+    cl_event e = nullptr;
+    if (cl_int err = clEnqueueNDRangeKernel(q, b.kernel, 1, &first, &count, nullptr, 1, &before, &e); err != CL_SUCCESS)
+      return err;
+    pieces.push_back(e);
+  }
+  cl_int err = clEnqueueMarkerWithWaitList(q, static_cast<cl_uint>(pieces.size()), pieces.data(), after);
+  for (cl_event e : pieces) clReleaseEvent(e);
+  return err;
+}
+
+}  // namespace
+
+TEST_CASE("isolated: factor learning on the simulated machine", "[.]") {
+  cl::Context ctx = divide_context(cltest::devices(), "heft", std::nullopt, std::getenv("TEST_STRATEGY"));
+  cl::Program program(ctx, "__kernel void nbody(__global float *x) { x[get_global_id(0)] += 1.0f; }");
+  REQUIRE(program.build() == CL_SUCCESS);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  const size_t n = 1 << 18;
+  cl::Buffer X(ctx, CL_MEM_READ_WRITE, n * 4);
+  cl::Kernel k(program, "nbody");
+  k.setArg(0, X);
+  Blocks b{k(), n};
+  REQUIRE(set_divide()(k(), blocks, &b, 1, 8) == CL_SUCCESS);
+  for (int i = 0; i < 24; ++i) {
+    cl::Event e;
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(e.wait() == CL_SUCCESS);
+    std::cout << factor_of(e) << " ";
+  }
+  std::cout << "\n";
+}
+
+TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of the best measured", "[divide]") {
+  const char *sim = std::getenv("TEST_SIM_ICD");
+  const char *machine = std::getenv("TEST_SIM_MACHINE");
+  REQUIRE(sim);
+  REQUIRE(machine);
+  for (std::string strategy : {"each-once", "climb"}) {
+    INFO(strategy);
+    std::filesystem::path cache =
+        std::filesystem::temp_directory_path() / ("unicl-learn-" + std::to_string(getpid()));
+    std::filesystem::remove_all(cache);
+    auto run = child_process::run_self({"isolated: factor learning on the simulated machine"},
+                                       {{"UNICL_VENDORS", std::string(sim)},
+                                        {"UNICL_SIM_CONFIG", std::string(machine)},
+                                        {"XDG_CACHE_HOME", cache.string()},
+                                        {"TEST_STRATEGY", strategy}},
+                                       120);
+    std::string models = cltest::slurp((cache / "unicl" / "models.tsv").string());
+    std::filesystem::remove_all(cache);
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    std::vector<int> chosen;
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line) && chosen.empty();) {
+      if (line.empty() || line.find_first_not_of("0123456789 ") != std::string::npos) continue;
+      std::istringstream in(line);
+      for (int f; in >> f;) chosen.push_back(f);
+    }
+    REQUIRE(chosen.size() == 24);
+    // The measured mean of each factor tried: "factor<TAB>shape<TAB>f<TAB>count<TAB>mean".
+    std::map<int, double> mean;
+    std::istringstream file(models);
+    for (std::string line; std::getline(file, line);) {
+      if (line.rfind("factor\tnbody ", 0) != 0) continue;
+      std::vector<std::string> f;
+      std::istringstream fields(line);
+      for (std::string s; std::getline(fields, s, '\t');) f.push_back(s);
+      REQUIRE(f.size() == 5);
+      mean[std::stoi(f[2])] = std::stod(f[4]);
+    }
+    INFO(models);
+    REQUIRE(mean.size() >= 3);
+    double best = 1e30;
+    for (auto &[f, m] : mean) best = std::min(best, m);
+    // After the exploration: the factor chosen most often over the last
+    // twelve launches.
+    std::map<int, int> later;
+    for (size_t i = 12; i < chosen.size(); ++i) later[chosen[i]] += 1;
+    int kept = std::max_element(later.begin(), later.end(), [](auto &a, auto &b) { return a.second < b.second; })->first;
+    INFO("kept factor " << kept);
+    REQUIRE(mean.count(kept));
+    CHECK(mean[kept] <= 1.1 * best);
+  }
+}
