@@ -69,8 +69,9 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
     }
     return worst;
   };
+  // The work-group size is part of the shape here: pieces are whole groups.
   std::lock_guard lock(mutex_);
-  auto &last = last_[shape];
+  auto &last = last_[shape + " / " + std::to_string(unit)];
   if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) return last;
   last = pieces;
   return pieces;

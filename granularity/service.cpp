@@ -17,6 +17,7 @@
 // what the application enqueues on q next follows the gate.
 #include "service.hpp"
 
+#include <atomic>
 #include <chrono>
 
 #include "api_decls.hpp"
@@ -121,6 +122,7 @@ class Granularity final : public GranularityService {
       }
     }
     record->submitted = host_ns();
+    const uint64_t traced = Runtime::get().trace().on() ? trace_pieces(*record, l) : 0;
     // Nothing else may ever flush the pieces issued in this call (the
     // application waits for the gate, not for them), and a vendor that runs
     // its queue only when flushed (oclgrind) would hold them forever.
@@ -135,11 +137,16 @@ class Granularity final : public GranularityService {
       choice_.finished(choice, -1);
     } else {
       Ref<_cl_event> last(after, true);
-      last->on_complete([this, record, done, choice](cl_int status) {
+      last->on_complete([this, record, done, choice, traced, name = l.kernel->name](cl_int status) {
         cl_ulong none = 0;
         record->started.compare_exchange_strong(none, record->submitted.load());
         cl_ulong ended = host_ns();
         choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - record->started) * 1e-9 : -1);
+        if (traced)
+          Runtime::get().trace().launch_span(traced,
+                                             name + (record->factor ? " divided by " + std::to_string(record->factor)
+                                                                    : std::string(" undivided")),
+                                             static_cast<double>(record->started) / 1e3, static_cast<double>(ended) / 1e3);
         end(*record, done.get(), status, ended);
       });
     }
@@ -148,6 +155,21 @@ class Granularity final : public GranularityService {
   }
 
  private:
+  // Puts each piece of `record` on the trace, nested under the launch's
+  // slice, once it completes; returns the launch's trace id.
+  uint64_t trace_pieces(DivisionRecord &record, const DividedLaunch &l) {
+    uint64_t id = ++traced_launches_;
+    _cl_context *ctx = l.queue->context.get();
+    for (auto &t : record.pieces()) {
+      std::string name = (t->work.kernel.empty() ? command_name(t->type) : t->work.kernel);
+      t->on_status(CL_COMPLETE, [id, t, ctx, name](cl_int status) {
+        if (status == CL_COMPLETE && t->placed())
+          Runtime::get().trace().piece(id, t->vendor_event(), name + " on " + ctx->slots[t->slot()].device->name);
+      });
+    }
+    return id;
+  }
+
   // The built-in divider's pieces, each pinned to its device, after
   // `before`; `after` a marker after all of them.
   static cl_int enqueue_pieces(const DividedLaunch &l, const std::vector<ProportionalDivider::Piece> &cut,
@@ -183,6 +205,7 @@ class Granularity final : public GranularityService {
 
   FactorChoice choice_;
   ProportionalDivider proportional_;
+  std::atomic<uint64_t> traced_launches_{0};
 };
 
 }  // namespace

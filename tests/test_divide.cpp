@@ -1019,3 +1019,38 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
     CHECK(mean[kept] <= 1.1 * best);
   }
 }
+
+TEST_CASE("isolated: a traced divided launch", "[.]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "round-robin", 3);
+  cl::Program program = cltest::build(ctx, kSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  const cl_uint w = 16, h = 12, iters = 8;
+  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
+  cl::Kernel k(program, "mandelbrot");
+  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
+  RowSplit split{k(), w, h};
+  REQUIRE(set_divide()(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
+  REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
+  REQUIRE(q.finish() == CL_SUCCESS);
+}
+
+TEST_CASE("UNICL_TRACE shows a divided launch as one slice, its factor, and its pieces under it", "[divide]") {
+  std::filesystem::path trace = std::filesystem::temp_directory_path() / ("unicl-trace-" + std::to_string(getpid()) + ".json");
+  auto run = child_process::run_self({"isolated: a traced divided launch"}, {{"UNICL_TRACE", trace.string()}}, 120);
+  std::string json = cltest::slurp(trace.string());
+  std::filesystem::remove(trace);
+  INFO(run.out << run.err << json);
+  REQUIRE(run.exit_code == 0);
+  // The launch: a begin and an end of async track 1, named with its factor.
+  CHECK_THAT(json, Catch::Contains("\"name\":\"mandelbrot divided by 3\",\"cat\":\"divided\",\"ph\":\"b\",\"id\":1"));
+  CHECK_THAT(json, Catch::Contains("\"name\":\"mandelbrot divided by 3\",\"cat\":\"divided\",\"ph\":\"e\",\"id\":1"));
+  // Its three pieces on the same track, nested (named with their device).
+  size_t pieces = 0;
+  std::istringstream lines(json);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("\"name\":\"mandelbrot on ") != std::string::npos &&
+        line.find("\"cat\":\"divided\",\"ph\":\"b\",\"id\":1,") != std::string::npos)
+      ++pieces;
+  CHECK(pieces == 3);
+}

@@ -47,13 +47,29 @@ void Trace::record(cl_event e, const std::string &device, std::string name, cons
   });
 }
 
+void Trace::launch_span(uint64_t id, std::string name, double start_us, double end_us) {
+  if (!on()) return;
+  std::lock_guard lock(mutex_);
+  slices_.push_back({"", std::move(name), "divided launch", start_us, end_us - start_us, id});
+}
+
+void Trace::piece(uint64_t id, cl_event e, std::string name) {
+  if (!on()) return;
+  cl_ulong start = 0, end = 0;
+  double duration = profiling_times(e, start, end) ? static_cast<double>(end - start) / 1e3 : 0;
+  double now = host_now_us();
+  std::lock_guard lock(mutex_);
+  slices_.push_back({"", std::move(name), "piece", now - duration, duration, id});
+}
+
 void Trace::write() {
   if (!on()) return;
   std::lock_guard lock(mutex_);
   std::FILE *f = std::fopen(path_.c_str(), "w");
   if (!f) return;
   std::map<std::string, int> tracks;
-  for (auto &s : slices_) tracks.emplace(s.device, static_cast<int>(tracks.size()) + 1);
+  for (auto &s : slices_)
+    if (!s.launch) tracks.emplace(s.device, static_cast<int>(tracks.size()) + 1);
   std::fprintf(f, "{\"traceEvents\":[\n");
   bool first = true;
   for (auto &[device, tid] : tracks) {
@@ -61,11 +77,21 @@ void Trace::write() {
                  first ? "" : ",\n", tid, json_escaped(device).c_str());
     first = false;
   }
-  for (auto &s : slices_)
+  for (auto &s : slices_) {
+    if (s.launch) {
+      // A begin and an end of the launch's async track ("divided" id).
+      for (auto [ph, ts] : {std::pair{'b', s.start_us}, std::pair{'e', s.start_us + s.duration_us}})
+        std::fprintf(f, "%s{\"name\":\"%s\",\"cat\":\"divided\",\"ph\":\"%c\",\"id\":%llu,\"pid\":1,\"ts\":%.3f}",
+                     first ? "" : ",\n", json_escaped(s.name).c_str(), ph,
+                     static_cast<unsigned long long>(s.launch), ts),
+            first = false;
+      continue;
+    }
     std::fprintf(f, "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
                  first ? "" : ",\n", json_escaped(s.name).c_str(), s.category, tracks[s.device], s.start_us,
                  s.duration_us),
         first = false;
+  }
   std::fprintf(f, "\n],\"displayTimeUnit\":\"ms\"}\n");
   std::fclose(f);
 }

@@ -21,6 +21,12 @@ class Trace {
   // Records vendor event `e` (of a profiled queue) once it completes, as a
   // slice named `name` on the track of `device`.
   void record(cl_event e, const std::string &device, std::string name, const char *category);
+  // Divided launches (division.hpp) get an async track each, as Chrome's
+  // nestable async events: the launch's own slice, host-clock
+  // [start_us, end_us], and nested under it a slice per piece.
+  void launch_span(uint64_t id, std::string name, double start_us, double end_us);
+  // A piece of divided launch `id` that ran as vendor event `e` (complete).
+  void piece(uint64_t id, cl_event e, std::string name);
   void write();
 
  private:
@@ -28,6 +34,7 @@ class Trace {
     std::string device, name;
     const char *category;
     double start_us, duration_us;
+    uint64_t launch = 0;  // a divided launch's async track, or 0
   };
   void add(cl_event e, const std::string &device, const std::string &name, const char *category);
   std::string path_;
