@@ -26,7 +26,7 @@ std::string FactorChoice::shape_of(const DividedLaunch &l) {
   return shape;
 }
 
-FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l) {
+FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   const DivideFunction &d = l.divide;
   _cl_context &ctx = *l.queue->context;
   Choice c;
@@ -47,23 +47,54 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l) {
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   Shape &shape = shapes_[c.shape];
+  // The latest launch of the shape: complete, it cost until now; still
+  // running, it overlaps this one and its own duration will be its cost.
+  Latest &latest = shape.latest;
+  if (latest.serial && latest.ended >= 0) {
+    double seconds = now - latest.enqueued;
+    unsigned factor = latest.factor;
+    latest = {};
+    lock.unlock();
+    models_->record_factor(c.shape, factor, seconds);
+    for (auto &t : models_->factor_times(c.shape)) {
+      auto at = std::find_if(options.begin(), options.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
+      if (at != options.end()) at->runs = t.runs, at->mean = t.mean;
+    }
+    lock.lock();
+  } else if (latest.serial) {
+    latest.overlapped = true;
+  }
   for (auto &o : options)
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
   size_t i = std::min(strategy->choose(options, shape.launches, ctx.slots.size()), options.size() - 1);
   c.factor = options[i].factor;
   shape.launches += 1;
   shape.in_flight[c.factor] += 1;
+  c.serial = shape.launches;
+  shape.latest = {c.serial, c.factor, now};
   return c;
 }
 
-void FactorChoice::finished(const Choice &c, double seconds) {
+void FactorChoice::finished(const Choice &c, double seconds, double now) {
   if (!c.learnt) return;
-  if (seconds >= 0) models_->record_factor(c.shape, c.factor, seconds);
-  std::lock_guard lock(mutex_);
-  auto &in = shapes_[c.shape].in_flight[c.factor];
-  if (in > 0) in -= 1;
+  bool record_now = false;
+  {
+    std::lock_guard lock(mutex_);
+    Shape &shape = shapes_[c.shape];
+    auto &in = shape.in_flight[c.factor];
+    if (in > 0) in -= 1;
+    if (shape.latest.serial == c.serial && !shape.latest.overlapped) {
+      // Timed when the next launch comes (or never, if it failed).
+      if (seconds >= 0) shape.latest.ended = now;
+      else shape.latest = {};
+    } else {
+      if (shape.latest.serial == c.serial) shape.latest = {};
+      record_now = seconds >= 0;
+    }
+  }
+  if (record_now) models_->record_factor(c.shape, c.factor, seconds);
 }
 
 }  // namespace unicl

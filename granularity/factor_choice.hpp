@@ -1,6 +1,12 @@
 // The factors of divided launches, chosen per launch shape (kernel, global
 // size, devices of the context) from the times in the performance models
 // and the context's strategy, and the times recorded back.
+//
+// What a launch costs: when launches of a shape follow one another (each
+// completes before the next is enqueued: an iterative program), the time
+// from one launch's enqueue to the next one's, so that what the factor
+// costs after the launch (gathering the pieces' results from more devices)
+// counts too; the launch's own duration only for launches that overlap.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -27,18 +33,29 @@ class FactorChoice {
     std::string shape;
     unsigned factor = 0;  // 0: undivided
     bool learnt = false;  // chosen by the strategy (a fixed factor is not timed)
+    uint64_t serial = 0;  // the launch's number among its shape's
   };
-  Choice choose(const DividedLaunch &launch);
-  // The launch ended; `seconds` from its start, negative when it failed.
-  void finished(const Choice &choice, double seconds);
+  // `now`: the enqueue call's time, host-clock seconds.
+  Choice choose(const DividedLaunch &launch, double now);
+  // The launch ended `seconds` after it started, at `now`; failed launches
+  // pass a negative `seconds`.
+  void finished(const Choice &choice, double seconds, double now);
 
   // The key of a launch shape in the models.
   static std::string shape_of(const DividedLaunch &launch);
 
  private:
+  // The shape's latest launch, whose time is known when the next one comes.
+  struct Latest {
+    uint64_t serial = 0;
+    unsigned factor = 0;
+    double enqueued = 0, ended = -1;  // ended: -1 while it runs
+    bool overlapped = false;          // the next launch came before it ended
+  };
   struct Shape {
     uint64_t launches = 0;
     std::map<unsigned, size_t> in_flight;
+    Latest latest;
   };
   std::shared_ptr<PerfModels> models_;
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;

@@ -11,7 +11,8 @@
 
 namespace unicl {
 
-std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape) {
+std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape,
+                                                                  size_t per_device) {
   _cl_context &ctx = *l.queue->context;
   const cl_uint dim = l.split_dim;
   const size_t n = l.global[dim];
@@ -70,11 +71,28 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
     return worst;
   };
   // The work-group size is part of the shape here: pieces are whole groups.
-  std::lock_guard lock(mutex_);
-  auto &last = last_[shape + " / " + std::to_string(unit)];
-  if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) return last;
-  last = pieces;
-  return pieces;
+  std::vector<Piece> shares;
+  {
+    std::lock_guard lock(mutex_);
+    auto &last = last_[shape + " / " + std::to_string(unit)];
+    if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) {
+      shares = last;
+    } else {
+      last = pieces;
+      shares = std::move(pieces);
+    }
+  }
+  // Each share in `per_device` consecutive pieces of whole groups.
+  std::vector<Piece> out;
+  for (auto &share : shares) {
+    size_t share_groups = share.count / unit, parts = std::clamp<size_t>(per_device, 1, share_groups);
+    for (size_t i = 0, at = share.first; i < parts; ++i) {
+      size_t count = (share_groups / parts + (i < share_groups % parts ? 1 : 0)) * unit;
+      out.push_back({share.slot, at, count});
+      at += count;
+    }
+  }
+  return out;
 }
 
 }  // namespace unicl

@@ -1,10 +1,12 @@
 // The built-in divider, for kernels that declared how they split
-// (clSetKernelSplitUNICL): one piece per device the kernel runs on, cut
-// along the declared dimension in proportion to each device's rate for the
-// kernel (its share is 1/T_d over the sum of 1/T, T_d the time the
-// performance models predict for the whole launch on d), so that every
-// device finishes at about the same time. Devices with no model yet get
-// equal shares: that first launch measures each of them.
+// (clSetKernelSplitUNICL): each device the kernel runs on gets a share of
+// the range along the declared dimension in proportion to its rate for the
+// kernel (1/T_d over the sum of 1/T, T_d the time the performance models
+// predict for the whole launch on d), so that every device finishes at about
+// the same time; devices with no model yet get equal shares, which measures
+// each of them. Each share is cut into `per_device` consecutive pieces, so
+// that a device's copy engine moves the next piece's bytes while it
+// computes the current one (the factor the granularity layer learns).
 //
 // A launch of the same shape keeps the previous partition while that one's
 // predicted makespan stays within kKeepWithin of the new one's: the pieces,
@@ -34,7 +36,7 @@ class ProportionalDivider {
   };
   // The pieces of `launch` (shape: FactorChoice::shape_of); one piece when it
   // cannot be cut (one device, or a range of one work-group).
-  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape);
+  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape, size_t per_device);
 
   static constexpr double kKeepWithin = 1.1;
 

@@ -13,8 +13,8 @@ namespace {
 using Factory = std::unique_ptr<FactorStrategy> (*)();
 const std::vector<std::pair<std::string, Factory>> &registry() {
   static const std::vector<std::pair<std::string, Factory>> strategies = {
-      {"each-once", make_each_once},
       {"climb", make_climb},
+      {"each-once", make_each_once},
   };
   return strategies;
 }

@@ -102,17 +102,29 @@ class Granularity final : public GranularityService {
     {
       DivisionScope scope(*record);
       if (!l.divide.fn) {
-        auto cut = proportional_.cut(l, FactorChoice::shape_of(l));
-        record->factor = static_cast<cl_uint>(cut.size());
+        // The built-in divider's factor f: 2^(f-1) pieces per device, f in
+        // 1..kBuiltinFactors (0: undivided).
+        DividedLaunch builtin = l;
+        builtin.divide.min_factor = 1;
+        builtin.divide.max_factor = kBuiltinFactors;
+        choice = choice_.choose(builtin, static_cast<double>(record->queued) * 1e-9);
+        record->factor = choice.factor;
+        std::vector<ProportionalDivider::Piece> cut;
+        if (choice.factor > 0) cut = proportional_.cut(l, FactorChoice::shape_of(l), size_t{1} << (choice.factor - 1));
         if (Runtime::get().log_level() >= 2) {
           std::string parts;
           for (auto &p : cut)
             parts += (parts.empty() ? "" : ", ") + q->context->slots[p.slot].device->name + " " + std::to_string(p.count);
-          Runtime::get().log(2, "divided %s along dimension %u: %s", l.kernel->name.c_str(), l.split_dim, parts.c_str());
+          Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim,
+                             choice.factor, parts.c_str());
         }
-        ran = enqueue_pieces(l, cut, pieces, before_handle, &after);
+        if (choice.factor == 0)
+          ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
+                                            &after);
+        else
+          ran = enqueue_pieces(l, cut, pieces, before_handle, &after);
       } else {
-        choice = choice_.choose(l);
+        choice = choice_.choose(l, static_cast<double>(record->queued) * 1e-9);
         record->factor = choice.factor;
         if (choice.factor == 0)
           ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
@@ -134,14 +146,15 @@ class Granularity final : public GranularityService {
     if (failure != CL_SUCCESS) {
       if (live(after)) api::clReleaseEvent(after);
       end(*record, done.get(), failure);
-      choice_.finished(choice, -1);
+      choice_.finished(choice, -1, 0);
     } else {
       Ref<_cl_event> last(after, true);
       last->on_complete([this, record, done, choice, traced, name = l.kernel->name](cl_int status) {
         cl_ulong none = 0;
         record->started.compare_exchange_strong(none, record->submitted.load());
         cl_ulong ended = host_ns();
-        choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - record->started) * 1e-9 : -1);
+        choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - record->started) * 1e-9 : -1,
+                         static_cast<double>(ended) * 1e-9);
         if (traced)
           Runtime::get().trace().launch_span(traced,
                                              name + (record->factor ? " divided by " + std::to_string(record->factor)
@@ -155,6 +168,8 @@ class Granularity final : public GranularityService {
   }
 
  private:
+  static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
+
   // Puts each piece of `record` on the trace, nested under the launch's
   // slice, once it completes; returns the launch's trace id.
   uint64_t trace_pieces(DivisionRecord &record, const DividedLaunch &l) {

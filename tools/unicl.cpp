@@ -45,7 +45,7 @@ constexpr const char *kUsage =
     "                or per device: pthread=1G,Oclgrind=64M)\n"
     "--trace FILE    UNICL_TRACE: write a Chrome trace of every command and transfer\n"
     "--granularity S UNICL_GRANULARITY: how divided launches learn their factor\n"
-    "                (each-once, climb)\n"
+    "                (climb, each-once)\n"
     "--socl          UNICL_SOCL_COMPAT=1: the platform answers StarPU SOCL's name and\n"
     "                vendor, and program builds define SOCL_DEVICE_TYPE_<type> per device,\n"
     "                so that programs written for SOCL run unchanged\n";

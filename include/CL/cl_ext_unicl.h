@@ -108,12 +108,15 @@ typedef cl_int(CL_API_CALL *clSetKernelSplitUNICL_fn)(cl_kernel kernel, cl_uint 
  *
  * UniCL times every launch of a shape (kernel name, global size, devices of
  * the context) and chooses the next factor from those times with the
- * context's granularity strategy: "each-once" (default: each factor, and one
- * launch undivided, once; then the fastest, with one launch in eight
- * re-sampling another so that the choice follows load changes) or "climb"
- * (starts at the factor nearest the number of devices and moves to a better
- * neighbour while there is one: fewer trials when the range is wide). The
- * statistics are kept beside the performance models (`unicl info --models`).
+ * context's granularity strategy: "climb" (default: starts at the factor
+ * nearest the number of devices and moves to a better neighbour while there
+ * is one) or "each-once" (each factor, and one launch undivided, once; then
+ * the fastest); both re-measure another option one launch in eight, so that
+ * the choice follows load changes. A launch that completes before the next
+ * of its shape is enqueued (an iteration) costs the time until that next
+ * launch, so that what a factor costs after the launch (gathering its
+ * pieces' results) counts too. The statistics are kept beside the
+ * performance models (`unicl info --models`).
  *
  * clSetKernelDivideFunctionUNICL(kernel, fn, user_data, min, max) replaces
  * the kernel's divide function; fn NULL removes it. clCloneKernel copies it.
@@ -133,8 +136,8 @@ typedef cl_int(CL_API_CALL *clSetKernelDivideFunctionUNICL_fn)(cl_kernel kernel,
                                                                cl_uint max_factor);
 
 /* Context property (value: const char *, a strategy name) choosing how the
- * partitioning factor of divided launches is learnt: "each-once" (default)
- * or "climb"; also UNICL_GRANULARITY. Also a clGetContextInfo query (char[]). */
+ * partitioning factor of divided launches is learnt: "climb" (default) or
+ * "each-once"; also UNICL_GRANULARITY. Also a clGetContextInfo query (char[]). */
 #define CL_CONTEXT_GRANULARITY_UNICL 0x55C10004
 /* Context property (value: cl_uint, cast to cl_context_properties): every
  * divided launch of the context uses this factor (clipped to the kernel's
@@ -142,8 +145,10 @@ typedef cl_int(CL_API_CALL *clSetKernelDivideFunctionUNICL_fn)(cl_kernel kernel,
  * UNICL_DIVIDE_FACTOR. For experiments and comparisons. */
 #define CL_CONTEXT_DIVIDE_FACTOR_UNICL 0x55C10005
 
-/* clGetEventInfo query (cl_uint): the factor a divided launch ran with; 0
- * for a launch that ran undivided and for every other command. */
+/* clGetEventInfo query (cl_uint): the factor a divided launch ran with (for
+ * the built-in divider of cl_unicl_split kernels, f means 2^(f-1) pieces per
+ * device, f in 1..4); 0 for a launch that ran undivided and for every other
+ * command. */
 #define CL_EVENT_DIVIDE_FACTOR_UNICL 0x55C10011
 /* clGetEventInfo query (cl_device_id[]): the devices the command ran on:
  * for a divided launch, those of its kernel pieces; else at most one. */
