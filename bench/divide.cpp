@@ -28,6 +28,7 @@
 // untimed runs (so every piece size has a kernel model) before the timed
 // ones; the learnt factor starts with no factor statistics.
 #include <args.hpp>
+#include <child_process.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -49,6 +50,9 @@
 #ifndef BENCH_SIM_ICD
 #define BENCH_SIM_ICD "build/tests/sim_icd/vendors/unicl-sim.icd"
 #endif
+#ifndef BENCH_POCL_VENDORS
+#define BENCH_POCL_VENDORS "build/vendors-test/pocl.icd"
+#endif
 #ifndef BENCH_UNICL_VENDORS
 #define BENCH_UNICL_VENDORS "build/vendors-exclusive"
 #endif
@@ -57,7 +61,7 @@ namespace {
 
 // Signatures only: in timing mode the simulator runs nothing.
 const char *kSource = R"(
-__kernel void nbody(__global const float4 *pos, __global float4 *force) {}
+__kernel void nbody(__global const float4 *pos, __global float4 *force, uint n) {}
 __kernel void mm_rows(__global const float *a, __global const float *b, __global float *c, int n) {}
 __kernel void bs_round(__global const float *s, __global const float *x, __global const float *t,
                        __global float *call, __global float *put) {}
@@ -65,7 +69,22 @@ __kernel void scale(__global float *x) {}
 __kernel void shift(__global float *x) {}
 )";
 
-constexpr size_t kParticles = 1 << 16;
+// The same step computed for real, on PoCL: every particle against every other.
+const char *kNBodySource = R"(
+__kernel void nbody(__global const float4 *pos, __global float4 *force, uint n) {
+  size_t i = get_global_id(0);
+  float4 p = pos[i], f = (float4)(0.0f);
+  for (uint j = 0; j < n; ++j) {
+    float4 d = pos[j] - p;
+    d.w = 0.0f;
+    float r2 = dot(d, d) + 0.01f;
+    f += d * (pos[j].w / (r2 * sqrt(r2)));
+  }
+  force[i] = f;
+}
+)";
+
+constexpr size_t kParticles = 1 << 16, kRealParticles = 4096;
 constexpr int kIterations = 20, kAfter = 12;  // the last kAfter iterations: after the exploration
 constexpr cl_uint kMaxFactor = 6;
 
@@ -74,12 +93,16 @@ struct Options {
   std::string sim_icd = BENCH_SIM_ICD;
   std::string out = ".";
   int reps = 3;
+  std::string pocl_vendors = BENCH_POCL_VENDORS;  // empty: no N-body on PoCL
+  bool pocl_child = false;
 };
 
 Options parse(int argc, char **argv) {
   Options o;
-  bench::Args("bench-divide", "[--config FILE] [--sim-icd FILE] [--reps R] [--out DIR]")
+  bench::Args("bench-divide", "[--config FILE] [--sim-icd FILE] [--pocl-vendors ICD|''] [--reps R] [--out DIR]")
       .value("--config", o.config)
+      .value("--pocl-vendors", o.pocl_vendors)
+      .flag("--pocl-child", o.pocl_child)
       .value("--sim-icd", o.sim_icd)
       .value("--reps", o.reps)
       .value("--out", o.out)
@@ -154,15 +177,17 @@ struct NBodyRun {
 // `particles`: kParticles, or a few more so that a learnt run starts from a
 // launch shape no earlier run timed (factor statistics are kept per shape).
 NBodyRun nbody(const cl::Platform &p, const std::vector<cl::Device> &devices, std::optional<cl_uint> factor,
-               const char *strategy, size_t particles = kParticles) {
+               const char *strategy, const char *source, size_t particles) {
   cl::Context ctx = context(p, devices, factor, strategy);
   cl::CommandQueue q = bench::device_less_queue(ctx, 0);
-  cl::Program program = bench::build(ctx, kSource);
+  cl::Program program = bench::build(ctx, source);
   const size_t n = particles;
   std::vector<cl_float4> pos(n), force(n);
+  for (size_t i = 0; i < n; ++i)
+    pos[i] = {{static_cast<float>(i % 64), static_cast<float>(i / 64 % 64), static_cast<float>(i / 4096), 1.0f}};
   cl::Buffer P(ctx, CL_MEM_READ_ONLY, n * sizeof(cl_float4)), F(ctx, CL_MEM_WRITE_ONLY, n * sizeof(cl_float4));
   cl::Kernel k(program, "nbody");
-  k.setArg(0, P), k.setArg(1, F);
+  k.setArg(0, P), k.setArg(1, F), k.setArg(2, static_cast<cl_uint>(n));
   // Each block writes its own forces: declared, so blocks on different
   // devices do not wait for one another's writes.
   const cl_kernel_split_arg_unicl own{1, 0, sizeof(cl_float4), sizeof(cl_float4)};
@@ -256,6 +281,69 @@ InPlace inplace(const cl::Context &ctx, const cl::Program &program, const cl::Pl
   return {bytes_moved(ctx) - before, n * 4};
 }
 
+// The N-body table: each fixed factor, undivided, and the learnt factor with
+// each strategy, over `particles` particles; prints the table and the
+// goals' summary lines.
+void nbody_table(const cl::Platform &p, const std::vector<cl::Device> &devices, const char *source, size_t particles,
+                 const Options &o, const std::string &machine, const std::string &csv) {
+  // nbody: warm the kernel models at every block size, untimed.
+  for (cl_uint f = 0; f <= kMaxFactor; ++f) nbody(p, devices, f, nullptr, source, particles);
+  std::map<std::string, std::vector<NBodyRun>> runs;
+  std::vector<std::string> configs = {"undivided"};
+  for (cl_uint f = 1; f <= kMaxFactor; ++f) configs.push_back("factor " + std::to_string(f) + " (" + std::to_string(1 << f) + " blocks)");
+  configs.push_back("learnt: each-once");
+  configs.push_back("learnt: climb");
+  for (int rep = 0; rep < o.reps; ++rep)
+    for (size_t c = 0; c < configs.size(); ++c) {
+      bool learnt = c > kMaxFactor;
+      // Each learnt run starts with no factor statistics: 16 more
+      // particles per run (under 1% more work) make a shape of its own.
+      size_t n = learnt ? particles + 16 * (1 + 2 * static_cast<size_t>(rep) + (c - kMaxFactor - 1)) : particles;
+      runs[configs[c]].push_back(nbody(p, devices, learnt ? std::nullopt : std::optional<cl_uint>(c),
+                                       learnt ? (c == kMaxFactor + 1 ? "each-once" : "climb") : nullptr, source, n));
+    }
+  auto med = [&](const std::string &c, bool after) {
+    std::vector<double> v;
+    for (auto &r : runs[c]) v.push_back(after ? r.after : r.total);
+    return bench::median(v);
+  };
+  double one = med("undivided", false), best_total = 1e30, best_after = 1e30;
+  std::string best;
+  std::cout << "N-body on " << machine << ", " << particles << " particles:\n";
+  bench::Table t({"nbody, 20 iterations", "total ms", "speed-up over undivided", "last 12 iterations ms", "factors chosen (last run)"});
+  for (auto &c : configs) {
+    std::string chosen;
+    if (c.rfind("learnt", 0) == 0)
+      for (cl_uint f : runs[c].back().factors) chosen += std::to_string(f);
+    else if (med(c, false) < best_total)
+      best_total = med(c, false), best_after = med(c, true), best = c;
+    t.add({c, bench::fixed(med(c, false) * 1e3, 1), bench::fixed(one / med(c, false), 2) + "x",
+           bench::fixed(med(c, true) * 1e3, 1), chosen});
+  }
+  t.print();
+  std::cout << "(medians of " << o.reps << " runs; best fixed: " << best << ")\n";
+  std::string dir = bench::output_dir(o.out);
+  std::vector<std::vector<std::string>> rows;
+  for (auto &c : configs)
+    rows.push_back({c, bench::fixed(one / med(c, false), 3), bench::fixed(med("undivided", true) / med(c, true), 3)});
+  bench::write_csv(dir + "/" + csv + ".csv", {"nbody", "whole run", "last 12 iterations"}, rows);
+  if (bench::plot(dir + "/" + csv + ".csv", dir + "/" + csv + ".png",
+                  "N-body on " + machine + ": speed-up over one launch per iteration",
+                  {"--ylabel", "speed-up over undivided"}))
+    std::cout << "wrote " << dir << "/" << csv << ".csv and .png\n";
+  std::cout << '\n';
+
+  for (auto &c : {"learnt: each-once", "learnt: climb"}) {
+    double whole = best_total / med(c, false), after = best_after / med(c, true);
+    bench::summary("divide", "nbody (" + machine + ") " + c + " / best fixed, whole run", bench::fixed(whole, 2) + "x",
+                   ">= 0.95x", whole >= 0.95 ? "met" : "MISSED");
+    bench::summary("divide", "nbody (" + machine + ") " + c + " / best fixed, after exploration",
+                   bench::fixed(after, 2) + "x", ">= 1.0x", after >= 1.0 ? "met" : "MISSED");
+  }
+  bench::summary("divide", "nbody (" + machine + ") best fixed factor over undivided",
+                 bench::fixed(one / best_total, 2) + "x", "-", "info");
+}
+
 int run(const Options &o) {
   setenv("UNICL_VENDORS", o.sim_icd.c_str(), 1);
   setenv("UNICL_SIM_CONFIG", o.config.c_str(), 1);
@@ -274,42 +362,16 @@ int run(const Options &o) {
   for (auto &d : m.devices) machine += (machine.empty() ? "" : ", ") + d.name + " " + bench::fixed(d.gflops, 0) + " GFLOPS";
   std::cout << "bench-divide: simulated machine " << o.config << " (" << machine << "), through UniCL, heft.\n\n";
 
-  // nbody: warm the kernel models at every block size, untimed.
-  for (cl_uint f = 0; f <= kMaxFactor; ++f) nbody(p, devices, f, nullptr);
-  std::map<std::string, std::vector<NBodyRun>> runs;
-  std::vector<std::string> configs = {"undivided"};
-  for (cl_uint f = 1; f <= kMaxFactor; ++f) configs.push_back("factor " + std::to_string(f) + " (" + std::to_string(1 << f) + " blocks)");
-  configs.push_back("learnt: each-once");
-  configs.push_back("learnt: climb");
-  for (int rep = 0; rep < o.reps; ++rep)
-    for (size_t c = 0; c < configs.size(); ++c) {
-      bool learnt = c > kMaxFactor;
-      // Each learnt run starts with no factor statistics: 16 more
-      // particles per run (0.02% more work) make a shape of its own.
-      size_t particles = learnt ? kParticles + 16 * (1 + 2 * static_cast<size_t>(rep) + (c - kMaxFactor - 1))
-                                : kParticles;
-      runs[configs[c]].push_back(nbody(p, devices, learnt ? std::nullopt : std::optional<cl_uint>(c),
-                                       learnt ? (c == kMaxFactor + 1 ? "each-once" : "climb") : nullptr, particles));
-    }
-  auto med = [&](const std::string &c, bool after) {
-    std::vector<double> v;
-    for (auto &r : runs[c]) v.push_back(after ? r.after : r.total);
-    return bench::median(v);
-  };
-  double one = med("undivided", false), best_total = 1e30, best_after = 1e30;
-  std::string best;
-  bench::Table t({"nbody, 20 iterations", "total ms", "speed-up over undivided", "last 12 iterations ms", "factors chosen (last run)"});
-  for (auto &c : configs) {
-    std::string chosen;
-    if (c.rfind("learnt", 0) == 0)
-      for (cl_uint f : runs[c].back().factors) chosen += std::to_string(f);
-    else if (med(c, false) < best_total)
-      best_total = med(c, false), best_after = med(c, true), best = c;
-    t.add({c, bench::fixed(med(c, false) * 1e3, 1), bench::fixed(one / med(c, false), 2) + "x",
-           bench::fixed(med(c, true) * 1e3, 1), chosen});
+  nbody_table(p, devices, kSource, kParticles, o, "the simulated 1 CPU + 3 GPUs", "divide_nbody");
+  if (!o.pocl_vendors.empty()) {
+    // The same on PoCL pthread + basic, computed for real, in a child
+    // process (UniCL reads its vendors once per process).
+    auto r = child_process::run_self({"--pocl-child", "--reps", std::to_string(o.reps), "--out", o.out},
+                                     {{"UNICL_VENDORS", o.pocl_vendors}, {"POCL_DEVICES", std::string("pthread basic")}},
+                                     900);
+    std::cout << r.out;
+    if (!r.ok()) std::cout << "SUMMARY|divide|nbody on PoCL: " << r.why() << "|-|-|FAILED\n";
   }
-  t.print();
-  std::cout << "(medians of " << o.reps << " runs; best fixed: " << best << ")\n\n";
 
   // builtin: matmul and Black-Scholes against the bound, with each fixed
   // factor (2^(f-1) pieces per device) and the learnt one.
@@ -369,14 +431,6 @@ int run(const Options &o) {
   i.print();
   std::cout << '\n';
 
-  for (auto &c : {"learnt: each-once", "learnt: climb"}) {
-    double whole = best_total / med(c, false), after = best_after / med(c, true);
-    bench::summary("divide", std::string("nbody ") + c + " / best fixed, whole run", bench::fixed(whole, 2) + "x",
-                   ">= 0.95x", whole >= 0.95 ? "met" : "MISSED");
-    bench::summary("divide", std::string("nbody ") + c + " / best fixed, after exploration", bench::fixed(after, 2) + "x",
-                   ">= 1.0x", after >= 1.0 ? "met" : "MISSED");
-  }
-  bench::summary("divide", "nbody best fixed factor over undivided", bench::fixed(one / best_total, 2) + "x", "-", "info");
   for (auto &[name, x] : best_ratio) {
     bench::summary("divide", "built-in " + name + ", best factor / bound", bench::fixed(x, 2) + "x", "<= 1.05x",
                    x <= 1.05 ? "met" : "MISSED");
@@ -390,6 +444,21 @@ int run(const Options &o) {
 
 }  // namespace
 
+// Child mode: the N-body table on PoCL pthread + basic (UNICL_VENDORS set by
+// the parent), computed for real.
+int pocl_child(const Options &o) {
+  setenv("OCL_ICD_VENDORS", BENCH_UNICL_VENDORS, 0);
+  bench::ModelCache cache;
+  cl::Platform p = bench::platform(bench::kUniCL);
+  std::vector<cl::Device> devices;
+  p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  nbody_table(p, devices, kNBodySource, kRealParticles, o, "PoCL pthread + basic", "divide_nbody_pocl");
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  return bench::guarded_main("bench-divide", [&] { return run(parse(argc, argv)); });
+  return bench::guarded_main("bench-divide", [&] {
+    Options o = parse(argc, argv);
+    return o.pocl_child ? pocl_child(o) : run(o);
+  });
 }

@@ -1,7 +1,8 @@
 // "climb": starts at the factor nearest the number of devices (one piece
 // per device is the natural first cut) and moves to a better neighbour
-// while there is one, assuming time falls then rises with the factor: on a
-// wide range it tries a few options where each-once tries them all. One
+// while there is one, or across neighbours about as fast as the best,
+// assuming time falls then rises with the factor: on a wide range it tries
+// a few options where each-once tries them all. One
 // launch in kResampleEvery re-measures a neighbour of the best, so that a
 // change of load can move the choice.
 #include <cstdlib>
@@ -28,6 +29,18 @@ class Climb final : public FactorStrategy {
     // A neighbour of the best not tried yet: the climb goes on.
     if (best > 0 && !options[best - 1].tried()) return best - 1;
     if (best + 1 < options.size() && !options[best + 1].tried()) return best + 1;
+    // Across a plateau: a neighbour about as fast as the best (within
+    // kPlateau) whose own next option is untried. Without this the climb
+    // stops among equal options short of a better one beyond them (on two
+    // devices sharing the cores, every divided factor costs the same and
+    // only the undivided launch is faster).
+    for (size_t i = best; i-- > 0 && options[i].tried() && options[i].runs > 0 &&
+                          options[i].mean <= kPlateau * options[best].mean;)
+      if (i > 0 && !options[i - 1].tried()) return i - 1;
+    for (size_t i = best + 1; i < options.size() && options[i].tried() && options[i].runs > 0 &&
+                              options[i].mean <= kPlateau * options[best].mean;
+         ++i)
+      if (i + 1 < options.size() && !options[i + 1].tried()) return i + 1;
     if (launches % kResampleEvery == kResampleEvery - 1) {
       bool left = (launches / kResampleEvery) % 2 == 0;
       if (left && best > 0) return best - 1;
@@ -38,6 +51,7 @@ class Climb final : public FactorStrategy {
   }
 
  private:
+  static constexpr double kPlateau = 1.1;
   static size_t distance(unsigned factor, size_t devices) {
     return factor > devices ? factor - devices : devices - factor;
   }

@@ -82,3 +82,14 @@ TEST_CASE("climb starts nearest the number of devices and stops at a minimum wit
   size_t at_best = std::count(chosen.begin() + 10, chosen.end(), size_t{6});
   CHECK(at_best >= 25);
 }
+
+TEST_CASE("climb walks across a plateau of equal options to a better one beyond it") {
+  auto s = unicl::make_strategy("climb");
+  // Undivided is best; every divided factor costs the same (two devices on
+  // the same cores).
+  const std::vector<double> cost = {17, 31, 31, 31.2, 31, 31.1, 31};
+  auto chosen = run(*s, cost, 20, 2);
+  CHECK(chosen[0] == 2);
+  size_t undivided = std::count(chosen.begin() + 8, chosen.end(), size_t{0});
+  CHECK(undivided >= 10);
+}
