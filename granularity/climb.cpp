@@ -1,10 +1,10 @@
 // "climb": starts at the factor nearest the number of devices (one piece
-// per device is the natural first cut) and moves to a better neighbour
-// while there is one, or across neighbours about as fast as the best,
-// assuming time falls then rises with the factor: on a wide range it tries
-// a few options where each-once tries them all. One
-// launch in kResampleEvery re-measures a neighbour of the best, so that a
-// change of load can move the choice.
+// per device is the natural first cut), then tries the launch undivided,
+// and moves to a better neighbour while there is one, or across neighbours
+// about as fast as the best, assuming time falls then rises with the
+// factor: on a wide range it tries a few options where each-once tries them
+// all. One launch in kResampleEvery re-measures a neighbour of the best, so
+// that a change of load can move the choice.
 #include <cstdlib>
 
 #include "strategy.hpp"
@@ -26,6 +26,10 @@ class Climb final : public FactorStrategy {
         if (!options[i].tried()) return i;
       return start;
     }
+    // The launch undivided, as the application wrote it, second: a factor
+    // must beat it, and on devices that cannot share a launch (two sharing
+    // the same cores) it is the best and no climb would reach it.
+    if (!options[0].tried()) return 0;
     // A neighbour of the best not tried yet: the climb goes on.
     if (best > 0 && !options[best - 1].tried()) return best - 1;
     if (best + 1 < options.size() && !options[best + 1].tried()) return best + 1;
@@ -41,17 +45,22 @@ class Climb final : public FactorStrategy {
                               options[i].mean <= kPlateau * options[best].mean;
          ++i)
       if (i + 1 < options.size() && !options[i + 1].tried()) return i + 1;
+    // Re-measuring: a neighbour one launch in kResampleEvery, but one much
+    // slower than the best (over kCheap times) only one in four of those,
+    // since each re-measure of it costs that much.
     if (launches % kResampleEvery == kResampleEvery - 1) {
+      bool rare = (launches / kResampleEvery) % 4 == 3;
+      auto worth = [&](size_t i) { return rare || options[i].mean <= kCheap * options[best].mean; };
       bool left = (launches / kResampleEvery) % 2 == 0;
-      if (left && best > 0) return best - 1;
-      if (best + 1 < options.size()) return best + 1;
-      if (best > 0) return best - 1;
+      if (left && best > 0 && worth(best - 1)) return best - 1;
+      if (best + 1 < options.size() && worth(best + 1)) return best + 1;
+      if (best > 0 && worth(best - 1)) return best - 1;
     }
     return best;
   }
 
  private:
-  static constexpr double kPlateau = 1.1;
+  static constexpr double kPlateau = 1.1, kCheap = 1.5;
   static size_t distance(unsigned factor, size_t devices) {
     return factor > devices ? factor - devices : devices - factor;
   }

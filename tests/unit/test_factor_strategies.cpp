@@ -77,6 +77,7 @@ TEST_CASE("climb starts nearest the number of devices and stops at a minimum wit
   for (int f = 0; f <= 16; ++f) cost.push_back(f == 0 ? 20 : 1 + (f - 6) * (f - 6) * 0.1);
   auto chosen = run(*s, cost, 40, 4);
   CHECK(chosen[0] == 4);  // four devices: factor 4 first
+  CHECK(chosen[1] == 0);  // then the launch undivided
   std::set<size_t> tried(chosen.begin(), chosen.end());
   CHECK(tried.size() < cost.size() / 2);  // far fewer than each-once's 17
   size_t at_best = std::count(chosen.begin() + 10, chosen.end(), size_t{6});
