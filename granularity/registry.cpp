@@ -1,6 +1,7 @@
 // Strategy names to strategies: one line per strategy, the default first.
 #include <utility>
 
+#include "core/named_factories.hpp"
 #include "strategy.hpp"
 
 namespace unicl {
@@ -11,11 +12,11 @@ std::unique_ptr<FactorStrategy> make_climb();
 namespace {
 
 using Factory = std::unique_ptr<FactorStrategy> (*)();
-const std::vector<std::pair<std::string, Factory>> &registry() {
-  static const std::vector<std::pair<std::string, Factory>> strategies = {
+const NamedFactories<Factory> &registry() {
+  static const NamedFactories<Factory> strategies({
       {"climb", make_climb},
       {"each-once", make_each_once},
-  };
+  });
   return strategies;
 }
 
@@ -29,18 +30,10 @@ size_t fastest(std::span<const FactorOption> options) {
 }
 
 std::unique_ptr<FactorStrategy> make_strategy(const std::string &name) {
-  for (auto &[n, make] : registry())
-    if (n == name) return make();
-  return nullptr;
+  Factory make = registry().find(name);
+  return make ? make() : nullptr;
 }
 
-const std::vector<std::string> &strategy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (auto &entry : registry()) v.push_back(entry.first);
-    return v;
-  }();
-  return names;
-}
+const std::vector<std::string> &strategy_names() { return registry().names(); }
 
 }  // namespace unicl

@@ -2,6 +2,7 @@
 #include <functional>
 #include <utility>
 
+#include "core/named_factories.hpp"
 #include "policy.hpp"
 
 namespace unicl {
@@ -15,32 +16,24 @@ std::unique_ptr<Policy> make_round_robin(const SchedulingView &);
 namespace {
 
 using Factory = std::unique_ptr<Policy> (*)(const SchedulingView &);
-const std::vector<std::pair<std::string, Factory>> &registry() {
-  static const std::vector<std::pair<std::string, Factory>> policies = {
+const NamedFactories<Factory> &registry() {
+  static const NamedFactories<Factory> policies({
       {"heft", make_heft},
       {"eager", make_eager},
       {"ws", make_work_stealing},
       {"random", make_random},
       {"round-robin", make_round_robin},
-  };
+  });
   return policies;
 }
 
 }  // namespace
 
 std::unique_ptr<Policy> make_policy(const std::string &name, const SchedulingView &view) {
-  for (auto &[n, make] : registry())
-    if (n == name) return make(view);
-  return nullptr;
+  Factory make = registry().find(name);
+  return make ? make(view) : nullptr;
 }
 
-const std::vector<std::string> &policy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (auto &entry : registry()) v.push_back(entry.first);
-    return v;
-  }();
-  return names;
-}
+const std::vector<std::string> &policy_names() { return registry().names(); }
 
 }  // namespace unicl

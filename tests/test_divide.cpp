@@ -126,6 +126,25 @@ cl_int CL_CALLBACK by_rows(cl_command_queue q, cl_uint factor, void *data, cl_ev
   return err;
 }
 
+// A w x h Mandelbrot image whose kernel carries by_rows with factors
+// 1..max_factor.
+struct DividedMandelbrot {
+  cl_uint w, h, iters;
+  cl::Buffer out;
+  cl::Kernel kernel;
+  RowSplit split;
+  DividedMandelbrot(const cl::Context &ctx, const cl::Program &program, cl_uint w_, cl_uint h_, cl_uint iters_,
+                    cl_uint max_factor)
+      : w(w_), h(h_), iters(iters_), out(ctx, CL_MEM_WRITE_ONLY, w_ * h_ * 4), kernel(program, "mandelbrot"),
+        split{nullptr, w_, h_} {
+    kernel.setArg(0, out), kernel.setArg(1, w), kernel.setArg(2, h), kernel.setArg(3, iters);
+    split.kernel = kernel();
+    REQUIRE(set_divide()(kernel(), by_rows, &split, 1, max_factor) == CL_SUCCESS);
+  }
+  cl::NDRange range() const { return cl::NDRange(w, h); }
+  std::vector<cl_uint> expected() const;
+};
+
 // The N-body step with the structure of a SOCL divide function (input
 // transfer after `before`, a barrier, kernels of 2^factor blocks, each
 // block's output read back after its kernel, a barrier as `after`).
@@ -184,6 +203,10 @@ std::vector<cl_uint> host_mandelbrot(int64_t width, int64_t height, cl_uint max_
   return out;
 }
 
+std::vector<cl_uint> DividedMandelbrot::expected() const {
+  return host_mandelbrot(w, h, iters);
+}
+
 cl_uint factor_of(const cl::Event &e) {
   cl_uint f = 99;
   REQUIRE(clGetEventInfo(e(), CL_EVENT_DIVIDE_FACTOR_UNICL, sizeof f, &f, nullptr) == CL_SUCCESS);
@@ -196,6 +219,19 @@ std::vector<cl_device_id> devices_of(const cl::Event &e) {
   std::vector<cl_device_id> out(bytes / sizeof(cl_device_id));
   REQUIRE(clGetEventInfo(e(), CL_EVENT_DEVICES_UNICL, bytes, out.data(), nullptr) == CL_SUCCESS);
   return out;
+}
+
+// The factors a child's launches chose, in order: the first line of its
+// output that holds only numbers.
+std::vector<int> factors_printed(const std::string &out) {
+  std::vector<int> factors;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line) && factors.empty();) {
+    if (line.empty() || line.find_first_not_of("0123456789 ") != std::string::npos) continue;
+    std::istringstream in(line);
+    for (int f; in >> f;) factors.push_back(f);
+  }
+  return factors;
 }
 
 // Matmul, Mandelbrot and N-body, each divided by `factor` (0: undivided) on
@@ -226,16 +262,11 @@ void check_all_kernels(const std::vector<cl::Device> &devices, const std::string
     CHECK(split.calls == (factor ? 1 : 0));
   }
   {  // Mandelbrot by rows, 2-D, 40x30
-    const cl_uint w = 40, h = 30, iters = 64;
-    std::vector<cl_uint> out(w * h, 0);
-    cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
-    cl::Kernel k(program, "mandelbrot");
-    k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
-    RowSplit split{k(), w, h};
-    REQUIRE(divide(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
-    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
-    REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data()) == CL_SUCCESS);
-    CHECK(out == host_mandelbrot(w, h, iters));
+    DividedMandelbrot m(ctx, program, 40, 30, 64, 4);
+    std::vector<cl_uint> out(m.w * m.h, 0);
+    REQUIRE(q.enqueueNDRangeKernel(m.kernel, cl::NullRange, m.range()) == CL_SUCCESS);
+    REQUIRE(q.enqueueReadBuffer(m.out, CL_TRUE, 0, out.size() * 4, out.data()) == CL_SUCCESS);
+    CHECK(out == m.expected());
   }
   {  // N-body forces, 1-D, 100 particles
     const size_t n = 100;
@@ -278,18 +309,13 @@ TEST_CASE("divided launches run on PoCL with oclgrind", "[divide]") {
   cl::Context ctx = divide_context(md.devices, "round-robin", 2);  // one piece on each
   cl::Program program = cltest::build(ctx, kSource);
   cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  const cl_uint w = 16, h = 8, iters = 16;
-  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
-  cl::Kernel k(program, "mandelbrot");
-  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
-  RowSplit split{k(), w, h};
-  REQUIRE(set_divide()(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
+  DividedMandelbrot m(ctx, program, 16, 8, 16, 4);
   cl::Event e;
-  REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
-  std::vector<cl_uint> out(w * h);
+  REQUIRE(q.enqueueNDRangeKernel(m.kernel, cl::NullRange, m.range(), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+  std::vector<cl_uint> out(m.w * m.h);
   std::vector<cl::Event> after{e};
-  REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data(), &after) == CL_SUCCESS);
-  CHECK(out == host_mandelbrot(w, h, iters));
+  REQUIRE(q.enqueueReadBuffer(m.out, CL_TRUE, 0, out.size() * 4, out.data(), &after) == CL_SUCCESS);
+  CHECK(out == m.expected());
   CHECK(factor_of(e) == 2);
   CHECK(devices_of(e).size() == 2);  // round-robin put one band on each device
 }
@@ -512,12 +538,7 @@ TEST_CASE("one kernel launched divided from four threads at once", "[divide]") {
   cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
   cl::Context ctx = divide_context(md.devices, "heft", std::nullopt, "climb");
   cl::Program program = cltest::build(ctx, kSource);
-  const cl_uint w = 32, h = 24, iters = 32;
-  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
-  cl::Kernel k(program, "mandelbrot");
-  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
-  RowSplit split{k(), w, h};
-  REQUIRE(set_divide()(k(), by_rows, &split, 1, 6) == CL_SUCCESS);
+  DividedMandelbrot m(ctx, program, 32, 24, 32, 6);
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
@@ -526,10 +547,10 @@ TEST_CASE("one kernel launched divided from four threads at once", "[divide]") {
       const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
       cl_command_queue q = clCreateCommandQueueWithProperties(ctx(), nullptr, props, &err);
       if (err != CL_SUCCESS) return void(failures += 1);
-      const size_t global[2] = {w, h};
+      const size_t global[2] = {m.w, m.h};
       for (int i = 0; i < 8; ++i) {
         cl_event e = nullptr;
-        if (clEnqueueNDRangeKernel(q, k(), 2, nullptr, global, nullptr, 0, nullptr, &e) != CL_SUCCESS ||
+        if (clEnqueueNDRangeKernel(q, m.kernel(), 2, nullptr, global, nullptr, 0, nullptr, &e) != CL_SUCCESS ||
             clWaitForEvents(1, &e) != CL_SUCCESS)
           failures += 1;
         if (e) clReleaseEvent(e);
@@ -539,9 +560,9 @@ TEST_CASE("one kernel launched divided from four threads at once", "[divide]") {
   for (auto &t : threads) t.join();
   CHECK(failures == 0);
   cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
-  std::vector<cl_uint> out(w * h);
-  REQUIRE(q.enqueueReadBuffer(O, CL_TRUE, 0, w * h * 4, out.data()) == CL_SUCCESS);
-  CHECK(out == host_mandelbrot(w, h, iters));
+  std::vector<cl_uint> out(m.w * m.h);
+  REQUIRE(q.enqueueReadBuffer(m.out, CL_TRUE, 0, out.size() * 4, out.data()) == CL_SUCCESS);
+  CHECK(out == m.expected());
 }
 
 TEST_CASE("isolated: factor learning", "[.]") {
@@ -551,16 +572,11 @@ TEST_CASE("isolated: factor learning", "[.]") {
   cl::Context ctx = divide_context(md.devices, "heft", std::nullopt, strategy);
   cl::Program program = cltest::build(ctx, kSource);
   cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
-  const cl_uint w = 64, h = 48, iters = 200;
-  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
-  cl::Kernel k(program, "mandelbrot");
-  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
-  RowSplit split{k(), w, h};
-  REQUIRE(set_divide()(k(), by_rows, &split, 1, 6) == CL_SUCCESS);
+  DividedMandelbrot m(ctx, program, 64, 48, 200, 6);
   std::vector<cl_uint> factors;
   for (int i = 0; i < 14; ++i) {
     cl::Event e;
-    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(q.enqueueNDRangeKernel(m.kernel, cl::NullRange, m.range(), cl::NullRange, nullptr, &e) == CL_SUCCESS);
     REQUIRE(e.wait() == CL_SUCCESS);
     factors.push_back(factor_of(e));
   }
@@ -577,15 +593,7 @@ TEST_CASE("the factor strategies explore, then keep to the fastest; the times pe
                                        {{"XDG_CACHE_HOME", cache.string()}, {"TEST_STRATEGY", strategy}}, 120);
     INFO(run.out);
     REQUIRE(run.exit_code == 0);
-    // The factors chosen, in order: the first line of the child's output
-    // that holds only numbers.
-    std::vector<int> factors;
-    std::istringstream lines(run.out);
-    for (std::string line; std::getline(lines, line) && factors.empty();) {
-      if (line.empty() || line.find_first_not_of("0123456789 ") != std::string::npos) continue;
-      std::istringstream in(line);
-      for (int f; in >> f;) factors.push_back(f);
-    }
+    std::vector<int> factors = factors_printed(run.out);
     REQUIRE(factors.size() == 14);
     if (strategy == "each-once") {
       // Undivided, then 1..6, each once, in order.
@@ -990,13 +998,7 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
     std::filesystem::remove_all(cache);
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
-    std::vector<int> chosen;
-    std::istringstream lines(run.out);
-    for (std::string line; std::getline(lines, line) && chosen.empty();) {
-      if (line.empty() || line.find_first_not_of("0123456789 ") != std::string::npos) continue;
-      std::istringstream in(line);
-      for (int f; in >> f;) chosen.push_back(f);
-    }
+    std::vector<int> chosen = factors_printed(run.out);
     REQUIRE(chosen.size() == 24);
     // The measured mean of each factor tried: "factor<TAB>shape<TAB>f<TAB>count<TAB>mean".
     std::map<int, double> mean;
@@ -1029,13 +1031,8 @@ TEST_CASE("isolated: a traced divided launch", "[.]") {
   cl::Context ctx = divide_context(md.devices, "round-robin", 3);
   cl::Program program = cltest::build(ctx, kSource);
   cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
-  const cl_uint w = 16, h = 12, iters = 8;
-  cl::Buffer O(ctx, CL_MEM_WRITE_ONLY, w * h * 4);
-  cl::Kernel k(program, "mandelbrot");
-  k.setArg(0, O), k.setArg(1, w), k.setArg(2, h), k.setArg(3, iters);
-  RowSplit split{k(), w, h};
-  REQUIRE(set_divide()(k(), by_rows, &split, 1, 4) == CL_SUCCESS);
-  REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
+  DividedMandelbrot m(ctx, program, 16, 12, 8, 4);
+  REQUIRE(q.enqueueNDRangeKernel(m.kernel, cl::NullRange, m.range()) == CL_SUCCESS);
   REQUIRE(q.finish() == CL_SUCCESS);
 }
 

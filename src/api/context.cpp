@@ -8,6 +8,7 @@
 #include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"
 #include "core/info.hpp"
+#include "core/named_factories.hpp"
 #include "backend/local_device.hpp"
 #include "core/scheduling.hpp"
 #include "CL/cl_ext_unicl.h"
@@ -70,27 +71,11 @@ const std::vector<std::string> &policies() {
   return scheduling ? scheduling->policy_names() : none;
 }
 
-bool is_policy(const char *name) {
-  auto &names = policies();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-std::string policy_list() {
-  std::string list;
-  for (auto &n : policies()) list += (list.empty() ? "" : ", ") + n;
-  return list;
-}
-
 // The factor strategies of the granularity layer (none before it is installed).
 const std::vector<std::string> &strategies() {
   static const std::vector<std::string> none;
   auto *granularity = Runtime::get().granularity();
   return granularity ? granularity->strategy_names() : none;
-}
-
-bool is_strategy(const char *name) {
-  auto &names = strategies();
-  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // A fixed divide factor as UNICL_DIVIDE_FACTOR gives it: a whole number.
@@ -123,13 +108,13 @@ cl_int check_context_properties(const cl_context_properties *props, std::vector<
         seen_scheduler = true;
         unicl.scheduler = reinterpret_cast<const char *>(p[1]);
         if (!unicl.scheduler) return CL_INVALID_PROPERTY;
-        if (!is_policy(unicl.scheduler)) return CL_INVALID_PROPERTY;
+        if (!is_named(policies(), unicl.scheduler)) return CL_INVALID_PROPERTY;
         break;
       }
       case CL_CONTEXT_GRANULARITY_UNICL:
         if (unicl.granularity) return CL_INVALID_PROPERTY;
         unicl.granularity = reinterpret_cast<const char *>(p[1]);
-        if (!unicl.granularity || !is_strategy(unicl.granularity)) return CL_INVALID_PROPERTY;
+        if (!unicl.granularity || !is_named(strategies(), unicl.granularity)) return CL_INVALID_PROPERTY;
         break;
       case CL_CONTEXT_DIVIDE_FACTOR_UNICL:
         if (unicl.divide_factor || p[1] < 0 || p[1] > static_cast<cl_context_properties>(CL_UINT_MAX))
@@ -170,9 +155,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   if (own.scheduler) {
     ctx->scheduler = own.scheduler;
   } else if (!config.scheduler.empty()) {
-    if (!is_policy(config.scheduler.c_str())) {
+    if (!is_named(policies(), config.scheduler)) {
       Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (%s)", config.scheduler.c_str(),
-                         policy_list().c_str());
+                         name_list(policies()).c_str());
       return fail(errcode_ret, CL_INVALID_PROPERTY);
     }
     ctx->scheduler = config.scheduler;
@@ -180,10 +165,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   if (own.granularity) {
     ctx->granularity = own.granularity;
   } else if (!config.granularity.empty()) {
-    if (!is_strategy(config.granularity.c_str())) {
-      std::string list;
-      for (auto &n : strategies()) list += (list.empty() ? "" : ", ") + n;
-      Runtime::get().log(1, "UNICL_GRANULARITY=%s is not a strategy (%s)", config.granularity.c_str(), list.c_str());
+    if (!is_named(strategies(), config.granularity)) {
+      Runtime::get().log(1, "UNICL_GRANULARITY=%s is not a strategy (%s)", config.granularity.c_str(),
+                         name_list(strategies()).c_str());
       return fail(errcode_ret, CL_INVALID_PROPERTY);
     }
     ctx->granularity = config.granularity;
