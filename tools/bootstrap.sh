@@ -31,7 +31,7 @@ tsan_build_dir=${TSAN_BUILD_DIR:-build-tsan}
 # threads, the work queue, device workers, vendor threads), for the
 # ThreadSanitizer pass. sim-icd runs its instrumented program through a
 # Python script, which works: the program is a process of its own.
-readonly TSAN_TESTS=(thread_safety events scheduling sim-icd vendor_failures vendor_failures_unmap slow_vendor_call)
+readonly TSAN_TESTS=(thread_safety events scheduling divide sim-icd vendor_failures vendor_failures_unmap slow_vendor_call)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 usage() {
