@@ -97,42 +97,7 @@ class Granularity final : public GranularityService {
 
     FactorChoice::Choice choice;
     cl_event after = nullptr;
-    cl_event before_handle = before.get();
-    cl_int ran;
-    {
-      DivisionScope scope(*record);
-      if (!l.divide.fn) {
-        // The built-in divider's factor f: 2^(f-1) pieces per device, f in
-        // 1..kBuiltinFactors (0: undivided).
-        DividedLaunch builtin = l;
-        builtin.divide.min_factor = 1;
-        builtin.divide.max_factor = kBuiltinFactors;
-        choice = choice_.choose(builtin, static_cast<double>(record->queued) * 1e-9);
-        record->factor = choice.factor;
-        std::vector<ProportionalDivider::Piece> cut;
-        if (choice.factor > 0) cut = proportional_.cut(l, FactorChoice::shape_of(l), size_t{1} << (choice.factor - 1));
-        if (Runtime::get().log_level() >= 2) {
-          std::string parts;
-          for (auto &p : cut)
-            parts += (parts.empty() ? "" : ", ") + q->context->slots[p.slot].device->name + " " + std::to_string(p.count);
-          Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim,
-                             choice.factor, parts.c_str());
-        }
-        if (choice.factor == 0)
-          ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
-                                            &after);
-        else
-          ran = enqueue_pieces(l, cut, pieces, before_handle, &after);
-      } else {
-        choice = choice_.choose(l, static_cast<double>(record->queued) * 1e-9);
-        record->factor = choice.factor;
-        if (choice.factor == 0)
-          ran = api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before_handle,
-                                            &after);
-        else
-          ran = l.divide.fn(pieces, choice.factor, l.divide.user_data, before_handle, &after);
-      }
-    }
+    cl_int ran = enqueue_division(l, *record, pieces, before.get(), &after, choice);
     record->submitted = host_ns();
     const uint64_t traced = Runtime::get().trace().on() ? trace_pieces(*record, l) : 0;
     // Nothing else may ever flush the pieces issued in this call (the
@@ -169,6 +134,32 @@ class Granularity final : public GranularityService {
 
  private:
   static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
+
+  // Chooses the launch's factor and enqueues its pieces on `pieces`, every
+  // one after `before`; `after` completes with all of them. Launches made
+  // here are the record's pieces and are not divided again.
+  cl_int enqueue_division(const DividedLaunch &l, DivisionRecord &record, cl_command_queue pieces, cl_event before,
+                          cl_event *after, FactorChoice::Choice &choice) {
+    DivisionScope scope(record);
+    // The built-in divider's factor f: 2^(f-1) pieces per device.
+    DividedLaunch shaped = l;
+    if (!l.divide.fn) shaped.divide.min_factor = 1, shaped.divide.max_factor = kBuiltinFactors;
+    choice = choice_.choose(shaped, static_cast<double>(record.queued) * 1e-9);
+    record.factor = choice.factor;
+    if (choice.factor == 0)
+      return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
+    if (l.divide.fn) return l.divide.fn(pieces, choice.factor, l.divide.user_data, before, after);
+    auto cut = proportional_.cut(l, FactorChoice::shape_of(l), size_t{1} << (choice.factor - 1));
+    if (Runtime::get().log_level() >= 2) {
+      std::string parts;
+      for (auto &p : cut)
+        parts += (parts.empty() ? "" : ", ") + l.queue->context->slots[p.slot].device->name + " " +
+                 std::to_string(p.count);
+      Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim,
+                         choice.factor, parts.c_str());
+    }
+    return enqueue_pieces(l, cut, pieces, before, after);
+  }
 
   // Puts each piece of `record` on the trace, nested under the launch's
   // slice, once it completes; returns the launch's trace id.
