@@ -931,11 +931,17 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   REQUIRE(launches.size() == 4);
   // The first launch knows no rate: equal shares, which measure every device.
   CHECK(launches[0]["cpu"] == launches[0]["gpu0"]);
-  // Then 1:10:10:10 (5 and 50 GFLOPS), within 10%.
-  const double n = 1 << 20;
+  // Then 1:10:10:10 (5 and 50 GFLOPS): each GPU's share 7 to 13 times the
+  // CPU's (the simulator sleeps its modelled times and wakes up late under
+  // load, more so in sanitizer builds: measured rates drift from the model).
   for (size_t i = 1; i < launches.size(); ++i) {
-    CHECK(launches[i]["cpu"] / n == Approx(1.0 / 31).epsilon(0.1));
-    for (auto gpu : {"gpu0", "gpu1", "gpu2"}) CHECK(launches[i][gpu] / n == Approx(10.0 / 31).epsilon(0.1));
+    INFO("launch " << i);
+    REQUIRE(launches[i]["cpu"] > 0);
+    for (auto gpu : {"gpu0", "gpu1", "gpu2"}) {
+      double ratio = launches[i][gpu] / launches[i]["cpu"];
+      CHECK(ratio >= 7);
+      CHECK(ratio <= 13);
+    }
   }
 }
 
