@@ -724,6 +724,142 @@ TEST_CASE("isolated: a SOCL program", "[.]") {
   clReleaseContext(p->context);
 }
 
+namespace {
+
+cl_platform_id socl_platform() {
+  cl_platform_id platforms[8];
+  cl_uint count = 0;
+  clGetPlatformIDs(8, platforms, &count);
+  for (cl_uint i = 0; i < count; ++i) {
+    char vendor[64] = {};
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, nullptr);
+    if (std::string(vendor) == "Inria") return platforms[i];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// The patterns of SOCL's other examples, each checked against what it must
+// compute on PoCL's CPU devices.
+TEST_CASE("isolated: SOCL's testmap, mansched and mandelbrot patterns", "[.]") {
+  cl_platform_id socl = socl_platform();
+  REQUIRE(socl);
+  cl_device_id devices[8];
+  cl_uint n = 0;
+  REQUIRE(clGetDeviceIDs(socl, CL_DEVICE_TYPE_ALL, 8, devices, &n) == CL_SUCCESS);
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)socl, 0};
+  cl_int err = CL_SUCCESS;
+  const size_t size = 1024, bytes = size * 4;
+  SECTION("testmap: inputs written through maps on a device-less queue, the result read through a map") {
+    cl_context ctx = clCreateContext(props, n, devices, nullptr, nullptr, &err);
+    cl_program program = clCreateProgramWithSource(ctx, 1, &kSoclSource, nullptr, &err);
+    REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    cl_kernel k = clCreateKernel(program, "add", &err);
+    cl_mem s1 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    cl_mem s2 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+    cl_mem d = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+    cl_command_queue q = clCreateCommandQueue(ctx, nullptr, 0, &err);
+    REQUIRE(err == CL_SUCCESS);
+    auto *a = static_cast<float *>(clEnqueueMapBuffer(q, s1, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
+    auto *b = static_cast<float *>(clEnqueueMapBuffer(q, s2, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
+    REQUIRE((a && b));
+    for (size_t i = 0; i < size; ++i) a[i] = 2, b[i] = 7;
+    clEnqueueUnmapMemObject(q, s1, a, 0, nullptr, nullptr);
+    clEnqueueUnmapMemObject(q, s2, b, 0, nullptr, nullptr);
+    clSetKernelArg(k, 0, sizeof(cl_mem), &s1);
+    clSetKernelArg(k, 1, sizeof(cl_mem), &s2);
+    clSetKernelArg(k, 2, sizeof(cl_mem), &d);
+    const size_t local = 16;
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &size, &local, 0, nullptr, &e) == CL_SUCCESS);
+    auto *r = static_cast<float *>(clEnqueueMapBuffer(q, d, CL_TRUE, CL_MAP_READ, 0, bytes, 1, &e, nullptr, &err));
+    REQUIRE(r);
+    for (size_t i = 0; i < size; ++i) REQUIRE(r[i] == 16.0f);
+    clEnqueueUnmapMemObject(q, d, r, 0, nullptr, nullptr);
+    REQUIRE(clFinish(q) == CL_SUCCESS);
+    clReleaseEvent(e);
+    for (cl_mem m : {s1, s2, d}) clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+    clReleaseContext(ctx);
+  }
+  SECTION("mansched: a context per device, writes and the kernel ordered by events") {
+    const char *plain = "__kernel void add(__global float *s1, __global float *s2, __global float *d) {"
+                        " size_t i = get_global_id(0); d[i] = s1[i] + s2[i]; }";
+    std::vector<float> a(size, 2), b(size, 7);
+    for (cl_uint dev = 0; dev < n; ++dev) {
+      std::vector<float> out(size, 98);
+      cl_context ctx = clCreateContext(props, 1, &devices[dev], nullptr, nullptr, &err);
+      cl_program program = clCreateProgramWithSource(ctx, 1, &plain, nullptr, &err);
+      REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+      cl_kernel k = clCreateKernel(program, "add", &err);
+      cl_mem s1 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+      cl_mem s2 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+      cl_mem d = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+      cl_command_queue q = clCreateCommandQueue(ctx, devices[dev], 0, &err);
+      cl_event w[2];
+      clEnqueueWriteBuffer(q, s1, CL_FALSE, 0, bytes, a.data(), 0, nullptr, &w[0]);
+      clEnqueueWriteBuffer(q, s2, CL_FALSE, 0, bytes, b.data(), 0, nullptr, &w[1]);
+      clSetKernelArg(k, 0, sizeof(cl_mem), &s1);
+      clSetKernelArg(k, 1, sizeof(cl_mem), &s2);
+      clSetKernelArg(k, 2, sizeof(cl_mem), &d);
+      const size_t local = 16;
+      REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &size, &local, 2, w, nullptr) == CL_SUCCESS);
+      clEnqueueReadBuffer(q, d, CL_FALSE, 0, bytes, out.data(), 0, nullptr, nullptr);
+      REQUIRE(clFinish(q) == CL_SUCCESS);
+      CHECK(out == std::vector<float>(size, 9));
+      for (cl_event e : w) clReleaseEvent(e);
+      for (cl_mem m : {s1, s2, d}) clReleaseMemObject(m);
+      clReleaseCommandQueue(q);
+      clReleaseKernel(k);
+      clReleaseProgram(program);
+      clReleaseContext(ctx);
+    }
+  }
+  SECTION("mandelbrot: blocks over host memory spread over the devices' own queues, read through maps") {
+    const cl_uint w = 64, h = 48, iters = 64, rows = 8;
+    cl_context ctx = clCreateContext(props, n, devices, nullptr, nullptr, &err);
+    cl_program program = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+    REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    cl_kernel k = clCreateKernel(program, "mandelbrot", &err);
+    std::vector<cl_command_queue> queues;
+    for (cl_uint i = 0; i < n; ++i)
+      queues.push_back(clCreateCommandQueue(ctx, devices[i], CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err));
+    std::vector<cl_uint> image(w * h, 0);
+    std::vector<cl_mem> blocks;
+    std::vector<cl_event> done;
+    for (cl_uint by = 0; by < h / rows; ++by) {
+      // One buffer over each block of rows of the host image; the kernel
+      // computes the whole image's rows at a global offset into it.
+      blocks.push_back(clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, w * h * 4, image.data(), &err));
+      clSetKernelArg(k, 0, sizeof(cl_mem), &blocks.back());
+      clSetKernelArg(k, 1, sizeof(cl_uint), &w);
+      clSetKernelArg(k, 2, sizeof(cl_uint), &h);
+      clSetKernelArg(k, 3, sizeof(cl_uint), &iters);
+      const size_t offset[2] = {0, by * rows}, global[2] = {w, rows};
+      cl_command_queue q = queues[by % n];
+      cl_event e = nullptr, m = nullptr;
+      REQUIRE(clEnqueueNDRangeKernel(q, k, 2, offset, global, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+      void *p = clEnqueueMapBuffer(q, blocks.back(), CL_FALSE, CL_MAP_READ, by * rows * w * 4, rows * w * 4, 1, &e,
+                                   &m, &err);
+      REQUIRE(p);
+      CHECK(p == image.data() + by * rows * w);  // a map of a USE_HOST_PTR buffer is the application's memory
+      clReleaseEvent(e);
+      done.push_back(m);
+    }
+    REQUIRE(clWaitForEvents(static_cast<cl_uint>(done.size()), done.data()) == CL_SUCCESS);
+    CHECK(image == host_mandelbrot(w, h, iters));
+    for (cl_event e : done) clReleaseEvent(e);
+    for (cl_mem m : blocks) clReleaseMemObject(m);
+    for (cl_command_queue q : queues) clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+    clReleaseContext(ctx);
+  }
+}
+
 TEST_CASE("SOCL compatibility mode: SOCL programs find their platform and their per-device macro", "[divide]") {
   // PoCL alone: its devices are CPUs, so the SOCL kernel's result is known.
   const char *vendors = std::getenv("UNICL_VENDORS");
@@ -731,6 +867,10 @@ TEST_CASE("SOCL compatibility mode: SOCL programs find their platform and their 
   std::string pocl = std::string(vendors) + "/pocl.icd";
   auto run = child_process::run_self({"isolated: a SOCL program"},
                                      {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+  run = child_process::run_self({"isolated: SOCL's testmap, mansched and mandelbrot patterns"},
+                                {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
   INFO(run.out << run.err);
   CHECK(run.exit_code == 0);
   // Without the mode, the same program does not find SOCL's platform.
