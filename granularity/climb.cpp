@@ -1,10 +1,11 @@
 // "climb": starts at the factor nearest the number of devices (one piece
-// per device is the natural first cut), then tries the launch undivided,
-// and moves to a better neighbour while there is one, or across neighbours
-// about as fast as the best, assuming time falls then rises with the
-// factor: on a wide range it tries a few options where each-once tries them
-// all. One launch in kResampleEvery re-measures a neighbour of the best, so
-// that a change of load can move the choice.
+// per device is the natural first cut), then tries the launch undivided
+// (unless the kernel models show it far slower), and moves to a better
+// neighbour while there is one, or across neighbours about as fast as the
+// best, assuming time falls then rises with the factor: on a wide range it
+// tries a few options where each-once tries them all. One launch in
+// kResampleEvery re-measures a neighbour of the best, so that a change of
+// load can move the choice.
 #include <cstdlib>
 
 #include "strategy.hpp"
@@ -28,8 +29,10 @@ class Climb final : public FactorStrategy {
     }
     // The launch undivided, as the application wrote it, second: a factor
     // must beat it, and on devices that cannot share a launch (two sharing
-    // the same cores) it is the best and no climb would reach it.
-    if (!options[0].tried()) return 0;
+    // the same cores) it is the best and no climb would reach it. Unless the
+    // kernel models say that its kernel alone would take kSkip times what
+    // the start took in all.
+    if (!options[0].tried() && !(options[0].predicted > kSkip * options[best].mean)) return 0;
     // A neighbour of the best not tried yet: the climb goes on.
     if (best > 0 && !options[best - 1].tried()) return best - 1;
     if (best + 1 < options.size() && !options[best + 1].tried()) return best + 1;
@@ -60,7 +63,7 @@ class Climb final : public FactorStrategy {
   }
 
  private:
-  static constexpr double kPlateau = 1.1, kCheap = 1.5;
+  static constexpr double kPlateau = 1.1, kCheap = 1.5, kSkip = 1.5;
   static size_t distance(unsigned factor, size_t devices) {
     return factor > devices ? factor - devices : devices - factor;
   }

@@ -44,6 +44,14 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
     auto at = std::find_if(options.begin(), options.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
     if (at != options.end()) at->runs = t.runs, at->mean = t.mean;
   }
+  if (options[0].runs == 0) {
+    size_t items = 1;
+    for (cl_uint i = 0; i < l.dim; ++i) items *= l.global[i];
+    for (auto &slot : ctx.slots) {
+      double t = models_->kernel_time(l.kernel->name, slot.device->name, items);
+      if (t > 0 && (options[0].predicted < 0 || t < options[0].predicted)) options[0].predicted = t;
+    }
+  }
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();

@@ -19,6 +19,10 @@ struct FactorOption {
   size_t runs = 0;       // launches timed with it
   double mean = 0;       // their mean seconds (recent ones weigh more)
   size_t in_flight = 0;  // launches of this process running with it, not yet timed
+  // Undivided only: the kernel's time on its fastest device by the
+  // performance models (the kernel alone, without what comes after it);
+  // negative when unknown. A hint for strategies that need not try it.
+  double predicted = -1;
   bool tried() const { return runs + in_flight > 0; }
 };
 

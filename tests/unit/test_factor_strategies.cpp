@@ -94,3 +94,14 @@ TEST_CASE("climb walks across a plateau of equal options to a better one beyond 
   size_t undivided = std::count(chosen.begin() + 8, chosen.end(), size_t{0});
   CHECK(undivided >= 10);
 }
+
+TEST_CASE("climb skips the undivided trial when the kernel models show it far slower than the start") {
+  auto s = unicl::make_strategy("climb");
+  auto o = options({-1, -1, 10, -1, -1});  // the start (factor 2, two devices) took 10
+  o[0].predicted = 20;                      // the kernel alone, undivided, on its fastest device
+  CHECK(s->choose(o, 1, 2) != 0);
+  o[0].predicted = 12;  // not far slower: tried
+  CHECK(s->choose(o, 1, 2) == 0);
+  o[0].predicted = -1;  // unknown: tried
+  CHECK(s->choose(o, 1, 2) == 0);
+}
