@@ -1,6 +1,7 @@
 #include "factor_choice.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/context.hpp"
 #include "core/program.hpp"
@@ -26,54 +27,52 @@ std::string FactorChoice::shape_of(const DividedLaunch &l) {
   return shape;
 }
 
+void FactorChoice::time_latest(const std::string &shape, double now) {
+  std::unique_lock lock(mutex_);
+  Latest &latest = shapes_[shape].latest;
+  if (!latest.serial) return;
+  if (latest.ended < 0) {
+    latest.overlapped = true;
+    return;
+  }
+  Latest timed = std::exchange(latest, {});
+  lock.unlock();
+  models_->record_factor(shape, timed.factor, now - timed.enqueued);
+}
+
+std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const std::string &shape) const {
+  std::vector<FactorOption> out;
+  out.push_back({0});
+  for (cl_uint f = l.divide.min_factor; f <= l.divide.max_factor && out.size() <= 4096; ++f) out.push_back({f});
+  for (auto &t : models_->factor_times(shape)) {
+    auto at = std::find_if(out.begin(), out.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
+    if (at != out.end()) at->runs = t.runs, at->mean = t.mean;
+  }
+  if (out[0].runs == 0)
+    for (auto &slot : l.queue->context->slots) {
+      double t = models_->kernel_time(l.kernel->name, slot.device->name, l.items());
+      if (t > 0 && (out[0].predicted < 0 || t < out[0].predicted)) out[0].predicted = t;
+    }
+  return out;
+}
+
 FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   const DivideFunction &d = l.divide;
   _cl_context &ctx = *l.queue->context;
   Choice c;
+  c.shape = shape_of(l);
   if (ctx.divide_factor) {
     c.factor = *ctx.divide_factor == 0 ? 0 : std::clamp(*ctx.divide_factor, d.min_factor, d.max_factor);
     return c;
   }
-  c.shape = shape_of(l);
   c.learnt = true;
-  // Undivided, then every factor of the range.
-  std::vector<FactorOption> options;
-  options.push_back({0});
-  for (cl_uint f = d.min_factor; f <= d.max_factor && options.size() <= 4096; ++f) options.push_back({f});
-  for (auto &t : models_->factor_times(c.shape)) {
-    auto at = std::find_if(options.begin(), options.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
-    if (at != options.end()) at->runs = t.runs, at->mean = t.mean;
-  }
-  if (options[0].runs == 0) {
-    size_t items = 1;
-    for (cl_uint i = 0; i < l.dim; ++i) items *= l.global[i];
-    for (auto &slot : ctx.slots) {
-      double t = models_->kernel_time(l.kernel->name, slot.device->name, items);
-      if (t > 0 && (options[0].predicted < 0 || t < options[0].predicted)) options[0].predicted = t;
-    }
-  }
+  time_latest(c.shape, now);
+  std::vector<FactorOption> options = this->options(l, c.shape);
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();
-  std::unique_lock lock(mutex_);
+  std::lock_guard lock(mutex_);
   Shape &shape = shapes_[c.shape];
-  // The latest launch of the shape: complete, it cost until now; still
-  // running, it overlaps this one and its own duration will be its cost.
-  Latest &latest = shape.latest;
-  if (latest.serial && latest.ended >= 0) {
-    double seconds = now - latest.enqueued;
-    unsigned factor = latest.factor;
-    latest = {};
-    lock.unlock();
-    models_->record_factor(c.shape, factor, seconds);
-    for (auto &t : models_->factor_times(c.shape)) {
-      auto at = std::find_if(options.begin(), options.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
-      if (at != options.end()) at->runs = t.runs, at->mean = t.mean;
-    }
-    lock.lock();
-  } else if (latest.serial) {
-    latest.overlapped = true;
-  }
   for (auto &o : options)
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
   size_t i = std::min(strategy->choose(options, shape.launches, ctx.slots.size()), options.size() - 1);

@@ -30,7 +30,7 @@ class FactorChoice {
 
   // What a launch runs with, and what it reports back to.
   struct Choice {
-    std::string shape;
+    std::string shape;    // shape_of(the launch)
     unsigned factor = 0;  // 0: undivided
     bool learnt = false;  // chosen by the strategy (a fixed factor is not timed)
     uint64_t serial = 0;  // the launch's number among its shape's
@@ -57,6 +57,13 @@ class FactorChoice {
     std::map<unsigned, size_t> in_flight;
     Latest latest;
   };
+  // The shape's latest launch, if it completed before `now`, timed: it
+  // cost until now. One still running is marked overlapped.
+  void time_latest(const std::string &shape, double now);
+  // Undivided and every factor of the launch's range, with what the
+  // models know of each.
+  std::vector<FactorOption> options(const DividedLaunch &launch, const std::string &shape) const;
+
   std::shared_ptr<PerfModels> models_;
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;
   std::mutex mutex_;

@@ -26,12 +26,10 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   const size_t groups = n / unit;
 
   // Predicted seconds for the whole launch on each device (seed 003's rule).
-  size_t items = 1;
-  for (cl_uint i = 0; i < l.dim; ++i) items *= l.global[i];
   std::vector<double> whole(slots.size());
   bool known = true;
   for (size_t i = 0; i < slots.size(); ++i) {
-    whole[i] = models_->kernel_time(l.kernel->name, ctx.slots[slots[i]].device->name, items);
+    whole[i] = models_->kernel_time(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
     known = known && whole[i] > 0;
   }
   std::vector<double> weight(slots.size(), 1.0);
@@ -40,23 +38,23 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   double total = std::accumulate(weight.begin(), weight.end(), 0.0);
 
   // Whole groups per device by largest remainder.
-  std::vector<size_t> share(slots.size());
+  std::vector<size_t> device_groups(slots.size());
   std::vector<std::pair<double, size_t>> remainder;
   size_t given = 0;
   for (size_t i = 0; i < slots.size(); ++i) {
     double exact = static_cast<double>(groups) * weight[i] / total;
-    share[i] = static_cast<size_t>(std::floor(exact));
-    given += share[i];
+    device_groups[i] = static_cast<size_t>(std::floor(exact));
+    given += device_groups[i];
     remainder.emplace_back(exact - std::floor(exact), i);
   }
   std::sort(remainder.rbegin(), remainder.rend());
-  for (size_t r = 0; given < groups; ++r, ++given) share[remainder[r % remainder.size()].second] += 1;
+  for (size_t r = 0; given < groups; ++r, ++given) device_groups[remainder[r % remainder.size()].second] += 1;
 
   std::vector<Piece> pieces;
   for (size_t i = 0, at = 0; i < slots.size(); ++i) {
-    if (share[i] == 0) continue;
-    pieces.push_back({slots[i], at * unit, share[i] * unit});
-    at += share[i];
+    if (device_groups[i] == 0) continue;
+    pieces.push_back({slots[i], at * unit, device_groups[i] * unit});
+    at += device_groups[i];
   }
 
   // The predicted makespan of a partition: its slowest piece.

@@ -115,16 +115,16 @@ class Granularity final : public GranularityService {
     } else {
       Ref<_cl_event> last(after, true);
       last->on_complete([this, record, done, choice, traced, name = l.kernel->name](cl_int status) {
-        cl_ulong none = 0;
-        record->started.compare_exchange_strong(none, record->submitted.load());
-        cl_ulong ended = host_ns();
-        choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - record->started) * 1e-9 : -1,
+        cl_ulong started = record->start(), ended = host_ns();
+        // Timed before the gate completes: the application's next launch
+        // of the shape may come as soon as it does.
+        choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - started) * 1e-9 : -1,
                          static_cast<double>(ended) * 1e-9);
         if (traced)
           Runtime::get().trace().launch_span(traced,
                                              name + (record->factor ? " divided by " + std::to_string(record->factor)
                                                                     : std::string(" undivided")),
-                                             static_cast<double>(record->started) / 1e3, static_cast<double>(ended) / 1e3);
+                                             static_cast<double>(started) / 1e3, static_cast<double>(ended) / 1e3);
         end(*record, done.get(), status, ended);
       });
     }
@@ -149,7 +149,7 @@ class Granularity final : public GranularityService {
     if (choice.factor == 0)
       return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
     if (l.divide.fn) return l.divide.fn(pieces, choice.factor, l.divide.user_data, before, after);
-    auto cut = proportional_.cut(l, FactorChoice::shape_of(l), size_t{1} << (choice.factor - 1));
+    auto cut = proportional_.cut(l, choice.shape, size_t{1} << (choice.factor - 1));
     if (Runtime::get().log_level() >= 2) {
       std::string parts;
       for (auto &p : cut)
@@ -203,8 +203,7 @@ class Granularity final : public GranularityService {
   // complete before its gate may complete.
   static void end(DivisionRecord &record, cl_event done, cl_int status, cl_ulong ended = host_ns()) {
     if (status < 0) record.error = status;
-    cl_ulong none = 0;
-    record.started.compare_exchange_strong(none, record.submitted.load());
+    record.start();
     record.ended = ended;
     api::clSetUserEventStatus(done, status < 0 ? status : CL_COMPLETE);
   }

@@ -117,6 +117,11 @@ void PerfModels::Stat::add(size_t n, double value) {
   count = last;
 }
 
+bool PerfModels::Stat::read(std::string_view count_field, std::string_view mean_field) {
+  return read_number(count_field, count) && read_number(mean_field, mean) && count > 0 && std::isfinite(mean) &&
+         mean >= 0;
+}
+
 std::string PerfModels::file_in(const std::string &cache_dir) {
   return cache_dir.empty() ? std::string() : (std::filesystem::path(cache_dir) / "models.tsv").string();
 }
@@ -133,15 +138,11 @@ PerfModels::Tables PerfModels::parse(std::istream &in) {
     if (f[0] == "kernel" && f.size() == 6) {
       size_t items = 0;
       Stat s;
-      if (read_number(f[3], items) && read_number(f[4], s.count) && read_number(f[5], s.mean) && s.count > 0 &&
-          std::isfinite(s.mean) && s.mean >= 0)
-        tables.kernels[std::string(f[1])][std::string(f[2])][items] = s;
+      if (read_number(f[3], items) && s.read(f[4], f[5])) tables.kernels[std::string(f[1])][std::string(f[2])][items] = s;
     } else if (f[0] == "factor" && f.size() == 5) {
       unsigned factor = 0;
       Stat s;
-      if (read_number(f[2], factor) && read_number(f[3], s.count) && read_number(f[4], s.mean) && s.count > 0 &&
-          std::isfinite(s.mean) && s.mean >= 0)
-        tables.factors[std::string(f[1])][factor] = s;
+      if (read_number(f[2], factor) && s.read(f[3], f[4])) tables.factors[std::string(f[1])][factor] = s;
     } else if (f[0] == "link" && (f.size() == 5 || f.size() == 6)) {
       Link l;
       if (read_number(f[2], l.latency.mean) && read_number(f[3], l.bandwidth.mean) &&

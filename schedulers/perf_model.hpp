@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace unicl {
@@ -64,6 +65,8 @@ class PerfModels {
     double mean = 0;
     // As if `n` samples of value `value` came after those already counted.
     void add(size_t n, double value);
+    // From a models line's count and mean fields; false when damaged.
+    bool read(std::string_view count_field, std::string_view mean_field);
   };
   // Each measure starts from a guess that its first sample replaces.
   struct Link {

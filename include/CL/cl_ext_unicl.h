@@ -110,8 +110,9 @@ typedef cl_int(CL_API_CALL *clSetKernelSplitUNICL_fn)(cl_kernel kernel, cl_uint 
  * the context) and chooses the next factor from those times with the
  * context's granularity strategy: "climb" (default: starts at the factor
  * nearest the number of devices, tries the launch undivided next, then moves
- * to a better neighbour while there is one) or "each-once" (each factor, and one launch undivided, once; then
- * the fastest); both re-measure another option one launch in eight, so that
+ * to a better neighbour while there is one) or "each-once" (each factor,
+ * and one launch undivided, once; then the fastest); both re-measure
+ * another option one launch in eight, so that
  * the choice follows load changes. A launch that completes before the next
  * of its shape is enqueued (an iteration) costs the time until that next
  * launch, so that what a factor costs after the launch (gathering its

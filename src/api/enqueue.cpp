@@ -467,19 +467,20 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   if (q->scheduled && !DivisionScope::current()) {
     DivideFunction divide;
     std::optional<cl_uint> split_dim;
-    bool complete = false;
+    bool divisible = false, complete = false;
     {
       std::lock_guard lock(k->mutex);
       divide = k->divide;
       if (k->split) split_dim = k->split->dim;
-      complete = std::all_of(k->args.begin(), k->args.end(), [](const ArgValue &a) { return a.set; });
+      divisible = divide.fn || (split_dim && *split_dim < dim && q->context->multi());
+      // Only then: every launch of a scheduled queue passes here.
+      complete = divisible && std::all_of(k->args.begin(), k->args.end(), [](const ArgValue &a) { return a.set; });
     }
     // Launches UniCL can see are invalid take the plain path, which
     // reports their errors as usual.
     bool sized = dim >= 1 && dim <= 3 && global && std::all_of(global, global + dim, [](size_t g) { return g > 0; });
-    bool divisible = divide.fn || (split_dim && *split_dim < dim && q->context->multi());
     auto *granularity = Runtime::get().granularity();
-    if (divisible && complete && sized && granularity)
+    if (complete && sized && granularity)
       return granularity->launch(
           {q, k, divide, split_dim.value_or(0), type, dim, offset, global, local, n, events, event});
   }

@@ -39,6 +39,13 @@ struct DivisionRecord {
   // satisfied) and the end of its last piece. Each written once, END before
   // the event can complete.
   std::atomic<cl_ulong> queued{0}, submitted{0}, started{0}, ended{0};
+  // START as known: when the launch was seen able to start, or, if that
+  // was not seen first, when its divide function returned.
+  cl_ulong start() {
+    cl_ulong none = 0;
+    started.compare_exchange_strong(none, submitted.load());
+    return started;
+  }
 
   // Commands the divide function enqueued (on a thread inside a
   // DivisionScope), for the devices they ran on.
@@ -102,6 +109,13 @@ struct DividedLaunch {
   cl_uint num_events;
   const cl_event *events;
   cl_event *event;
+
+  // Work-items of the whole launch.
+  size_t items() const {
+    size_t n = 1;
+    for (cl_uint i = 0; i < dim; ++i) n *= global[i];
+    return n;
+  }
 };
 
 class GranularityService {

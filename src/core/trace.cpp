@@ -30,13 +30,14 @@ std::string json_escaped(const std::string &s) {
 
 Trace::Trace(std::string path) : path_(std::move(path)) {}
 
-void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category) {
+void Trace::add(cl_event e, const std::string &device, const std::string &name, const char *category,
+                uint64_t launch) {
   cl_ulong start = 0, end = 0;
   double duration = 0;
   if (profiling_times(e, start, end)) duration = static_cast<double>(end - start) / 1e3;
   double now = host_now_us();
   std::lock_guard lock(mutex_);
-  slices_.push_back({device, name, category, now - duration, duration});
+  slices_.push_back({device, name, category, now - duration, duration, launch});
 }
 
 void Trace::record(cl_event e, const std::string &device, std::string name, const char *category) {
@@ -47,19 +48,18 @@ void Trace::record(cl_event e, const std::string &device, std::string name, cons
   });
 }
 
+// A launch and its pieces share one category and id: Chrome nests async
+// slices only then.
+constexpr const char *kDivided = "divided";
+
 void Trace::launch_span(uint64_t id, std::string name, double start_us, double end_us) {
   if (!on()) return;
   std::lock_guard lock(mutex_);
-  slices_.push_back({"", std::move(name), "divided launch", start_us, end_us - start_us, id});
+  slices_.push_back({"", std::move(name), kDivided, start_us, end_us - start_us, id});
 }
 
 void Trace::piece(uint64_t id, cl_event e, std::string name) {
-  if (!on()) return;
-  cl_ulong start = 0, end = 0;
-  double duration = profiling_times(e, start, end) ? static_cast<double>(end - start) / 1e3 : 0;
-  double now = host_now_us();
-  std::lock_guard lock(mutex_);
-  slices_.push_back({"", std::move(name), "piece", now - duration, duration, id});
+  if (on()) add(e, "", name, kDivided, id);
 }
 
 void Trace::write() {
@@ -79,10 +79,10 @@ void Trace::write() {
   }
   for (auto &s : slices_) {
     if (s.launch) {
-      // A begin and an end of the launch's async track ("divided" id).
+      // A begin and an end on the launch's async track.
       for (auto [ph, ts] : {std::pair{'b', s.start_us}, std::pair{'e', s.start_us + s.duration_us}})
-        std::fprintf(f, "%s{\"name\":\"%s\",\"cat\":\"divided\",\"ph\":\"%c\",\"id\":%llu,\"pid\":1,\"ts\":%.3f}",
-                     first ? "" : ",\n", json_escaped(s.name).c_str(), ph,
+        std::fprintf(f, "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"%c\",\"id\":%llu,\"pid\":1,\"ts\":%.3f}",
+                     first ? "" : ",\n", json_escaped(s.name).c_str(), s.category, ph,
                      static_cast<unsigned long long>(s.launch), ts),
             first = false;
       continue;

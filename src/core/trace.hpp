@@ -36,7 +36,9 @@ class Trace {
     double start_us, duration_us;
     uint64_t launch = 0;  // a divided launch's async track, or 0
   };
-  void add(cl_event e, const std::string &device, const std::string &name, const char *category);
+  // Vendor event `e`, complete: it ended now and ran what its profiling
+  // says; on the track of `device`, or on divided launch `launch`'s.
+  void add(cl_event e, const std::string &device, const std::string &name, const char *category, uint64_t launch = 0);
   std::string path_;
   std::mutex mutex_;
   std::vector<Slice> slices_;
