@@ -124,18 +124,14 @@ clSetKernelSplitUNICL_fn set_split(const cl::Platform &p) {
   return fn;
 }
 
-// A context of every simulated device; `factor`: a fixed divide factor,
-// `strategy`: the learnt factor's strategy.
-cl::Context context(const cl::Platform &p, const std::vector<cl::Device> &devices, std::optional<cl_uint> factor,
+// A heft context of `devices`; `factor`: a fixed divide factor, `strategy`:
+// the learnt factor's strategy.
+cl::Context context(const std::vector<cl::Device> &devices, std::optional<cl_uint> factor,
                     const char *strategy = nullptr) {
-  std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(p()),
-                                              CL_CONTEXT_SCHEDULER_UNICL,
-                                              reinterpret_cast<cl_context_properties>("heft")};
-  if (factor) props.insert(props.end(), {CL_CONTEXT_DIVIDE_FACTOR_UNICL, static_cast<cl_context_properties>(*factor)});
-  if (strategy)
-    props.insert(props.end(), {CL_CONTEXT_GRANULARITY_UNICL, reinterpret_cast<cl_context_properties>(strategy)});
-  props.push_back(0);
-  return cl::Context(devices, props.data());
+  std::vector<cl_context_properties> more;
+  if (factor) more.insert(more.end(), {CL_CONTEXT_DIVIDE_FACTOR_UNICL, static_cast<cl_context_properties>(*factor)});
+  if (strategy) more.insert(more.end(), {CL_CONTEXT_GRANULARITY_UNICL, reinterpret_cast<cl_context_properties>(strategy)});
+  return bench::unicl_context(devices, "heft", 0, more);
 }
 
 cl_ulong bytes_moved(const cl::Context &ctx) {
@@ -178,7 +174,7 @@ struct NBodyRun {
 // launch shape no earlier run timed (factor statistics are kept per shape).
 NBodyRun nbody(const cl::Platform &p, const std::vector<cl::Device> &devices, std::optional<cl_uint> factor,
                const char *strategy, const char *source, size_t particles) {
-  cl::Context ctx = context(p, devices, factor, strategy);
+  cl::Context ctx = context(devices, factor, strategy);
   cl::CommandQueue q = bench::device_less_queue(ctx, 0);
   cl::Program program = bench::build(ctx, source);
   const size_t n = particles;
@@ -396,7 +392,7 @@ int run(const Options &o) {
   for (auto &w : builtins) {
     best_ratio[w.name] = 1e30;
     for (cl_uint f = 1; f <= 4; ++f) {
-      cl::Context ctx = context(p, devices, f);
+      cl::Context ctx = context(devices, f);
       cl::Program program = bench::build(ctx, kSource);
       w.run(ctx, program);  // the first run measures every device (equal shares)
       std::vector<double> samples;
@@ -407,7 +403,7 @@ int run(const Options &o) {
              bench::fixed(bench::median(samples) * 1e3, 1), bench::fixed(w.bound * 1e3, 1), bench::fixed(x, 2)});
     }
     // Learnt (climb): 12 runs; the median of the last 3.
-    cl::Context ctx = context(p, devices, std::nullopt);
+    cl::Context ctx = context(devices, std::nullopt);
     cl::Program program = bench::build(ctx, kSource);
     std::vector<double> samples;
     for (int i = 0; i < 12; ++i) samples.push_back(w.run(ctx, program));
@@ -419,7 +415,7 @@ int run(const Options &o) {
   b.print();
   std::cout << "(bound: total flops / sum of the devices' rates, transfers not counted; medians of " << o.reps
             << " runs after one untimed run)\n\n";
-  cl::Context ctx = context(p, devices, 1);
+  cl::Context ctx = context(devices, 1);
   cl::Program program = bench::build(ctx, kSource);
 
   // inplace: bytes moved between two divided kernels.

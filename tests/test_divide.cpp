@@ -80,12 +80,10 @@ clSetKernelDivideFunctionUNICL_fn set_divide() {
 // every launch undivided).
 cl::Context divide_context(const std::vector<cl::Device> &devices, const std::string &policy,
                            std::optional<cl_uint> factor = std::nullopt, const char *strategy = nullptr) {
-  std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, (cl_context_properties)cltest::platform()(),
-                                              CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy.c_str()};
-  if (factor) props.insert(props.end(), {CL_CONTEXT_DIVIDE_FACTOR_UNICL, (cl_context_properties)*factor});
-  if (strategy) props.insert(props.end(), {CL_CONTEXT_GRANULARITY_UNICL, (cl_context_properties)strategy});
-  props.push_back(0);
-  return cl::Context(devices, props.data());
+  std::vector<cl_context_properties> more;
+  if (factor) more.insert(more.end(), {CL_CONTEXT_DIVIDE_FACTOR_UNICL, (cl_context_properties)*factor});
+  if (strategy) more.insert(more.end(), {CL_CONTEXT_GRANULARITY_UNICL, (cl_context_properties)strategy});
+  return cltest::scheduling_context(devices, policy, 0, more);
 }
 
 // Cuts [0, n) into `parts` ranges that differ by at most one.

@@ -40,7 +40,8 @@ ModelCache::~ModelCache() {
       FTW_DEPTH | FTW_PHYS);
 }
 
-cl::Context unicl_context(const std::vector<cl::Device> &devices, const std::string &policy, cl_ulong mem_limit) {
+cl::Context unicl_context(const std::vector<cl::Device> &devices, const std::string &policy, cl_ulong mem_limit,
+                          const std::vector<cl_context_properties> &more) {
   cl::Platform p = platform(kUniCL);
   std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(p())};
   if (!policy.empty()) {
@@ -51,6 +52,7 @@ cl::Context unicl_context(const std::vector<cl::Device> &devices, const std::str
     props.push_back(CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL);
     props.push_back(static_cast<cl_context_properties>(mem_limit));
   }
+  props.insert(props.end(), more.begin(), more.end());
   props.push_back(0);
   return cl::Context(devices, props.data());
 }

@@ -33,9 +33,10 @@ class ModelCache {
 };
 
 // A UniCL context of `devices` placing device-less commands with `policy`
-// (empty: UniCL's default or UNICL_SCHEDULER) and keeping at most
-// `mem_limit` bytes per device (0: no limit of ours).
-cl::Context unicl_context(const std::vector<cl::Device> &devices, const std::string &policy, cl_ulong mem_limit = 0);
+// (empty: UniCL's default or UNICL_SCHEDULER), keeping at most `mem_limit`
+// bytes per device (0: no limit of ours), with `more` properties (pairs).
+cl::Context unicl_context(const std::vector<cl::Device> &devices, const std::string &policy, cl_ulong mem_limit = 0,
+                          const std::vector<cl_context_properties> &more = {});
 // clCreateCommandQueueWithProperties(ctx, NULL, ...): a device-less queue.
 cl::CommandQueue device_less_queue(const cl::Context &ctx, cl_command_queue_properties props);
 // The device that ran a finished command (CL_EVENT_DEVICE_UNICL).

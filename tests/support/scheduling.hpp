@@ -11,11 +11,13 @@
 
 namespace cltest {
 
+// `more`: further properties (pairs).
 inline cl::Context scheduling_context(const std::vector<cl::Device> &devices, const std::string &policy,
-                                      size_t mem_limit = 0) {
+                                      size_t mem_limit = 0, const std::vector<cl_context_properties> &more = {}) {
   std::vector<cl_context_properties> props = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform()(),
                                               CL_CONTEXT_SCHEDULER_UNICL, (cl_context_properties)policy.c_str()};
   if (mem_limit) props.insert(props.end(), {CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, (cl_context_properties)mem_limit});
+  props.insert(props.end(), more.begin(), more.end());
   props.push_back(0);
   return cl::Context(devices, props.data());
 }
