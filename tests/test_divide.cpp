@@ -1070,17 +1070,23 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   REQUIRE(launches.size() == 4);
   // The first launch knows no rate: equal shares, which measure every device.
   CHECK(launches[0]["cpu"] == launches[0]["gpu0"]);
-  // Then 1:10:10:10 (5 and 50 GFLOPS): each GPU's share 7 to 13 times the
-  // CPU's (the simulator sleeps its modelled times and wakes up late under
-  // load, more so in sanitizer builds: measured rates drift from the model).
+  // Then 1:10:10:10 (5 and 50 GFLOPS): the GPUs' mean share 7 to 13 times
+  // the CPU's. The shares follow measured rates, and the simulator sleeps its
+  // modelled times and wakes up late under load, more so in sanitizer builds
+  // (one GPU measured 1.4 times slow under TSan): a single GPU may stray
+  // further, 5 to 15 times.
   for (size_t i = 1; i < launches.size(); ++i) {
     INFO("launch " << i);
     REQUIRE(launches[i]["cpu"] > 0);
+    double gpus = 0;
     for (auto gpu : {"gpu0", "gpu1", "gpu2"}) {
       double ratio = launches[i][gpu] / launches[i]["cpu"];
-      CHECK(ratio >= 7);
-      CHECK(ratio <= 13);
+      gpus += ratio / 3;
+      CHECK(ratio >= 5);
+      CHECK(ratio <= 15);
     }
+    CHECK(gpus >= 7);
+    CHECK(gpus <= 13);
   }
 }
 
