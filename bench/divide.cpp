@@ -24,6 +24,8 @@
 //             they were computed, and with the buffer gathered to the host
 //             in between (what a runtime tracking whole buffers does).
 //
+// `--only SECTION` runs one of them.
+//
 // Performance models: a fresh XDG_CACHE_HOME, warmed per workload by
 // untimed runs (so every piece size has a kernel model) before the timed
 // ones; the learnt factor starts with no factor statistics.
@@ -95,17 +97,21 @@ struct Options {
   int reps = 3;
   std::string pocl_vendors = BENCH_POCL_VENDORS;  // empty: no N-body on PoCL
   bool pocl_child = false;
+  std::string only;  // one section (nbody, builtin or inplace); empty: all
+  bool wants(const std::string &section) const { return only.empty() || only == section; }
 };
 
 Options parse(int argc, char **argv) {
   Options o;
-  bench::Args("bench-divide", "[--config FILE] [--sim-icd FILE] [--pocl-vendors ICD|''] [--reps R] [--out DIR]")
+  bench::Args("bench-divide", "[--config FILE] [--sim-icd FILE] [--pocl-vendors ICD|''] [--reps R] [--out DIR] "
+                               "[--only nbody|builtin|inplace]")
       .value("--config", o.config)
       .value("--pocl-vendors", o.pocl_vendors)
       .flag("--pocl-child", o.pocl_child)
       .value("--sim-icd", o.sim_icd)
       .value("--reps", o.reps)
       .value("--out", o.out)
+      .value("--only", o.only)
       .parse(argc, argv);
   return o;
 }
@@ -358,8 +364,8 @@ int run(const Options &o) {
   for (auto &d : m.devices) machine += (machine.empty() ? "" : ", ") + d.name + " " + bench::fixed(d.gflops, 0) + " GFLOPS";
   std::cout << "bench-divide: simulated machine " << o.config << " (" << machine << "), through UniCL, heft.\n\n";
 
-  nbody_table(p, devices, kSource, kParticles, o, "the simulated 1 CPU + 3 GPUs", "divide_nbody");
-  if (!o.pocl_vendors.empty()) {
+  if (o.wants("nbody")) nbody_table(p, devices, kSource, kParticles, o, "the simulated 1 CPU + 3 GPUs", "divide_nbody");
+  if (o.wants("nbody") && !o.pocl_vendors.empty()) {
     // The same on PoCL pthread + basic, computed for real, in a child
     // process (UniCL reads its vendors once per process).
     auto r = child_process::run_self({"--pocl-child", "--reps", std::to_string(o.reps), "--out", o.out},
@@ -389,7 +395,7 @@ int run(const Options &o) {
        [&](const cl::Context &c, const cl::Program &pr) { return builtin_blackscholes(c, pr, p); }}};
   bench::Table b({"built-in divider", "factor", "makespan ms", "bound ms", "/ bound"});
   std::map<std::string, double> best_ratio, learnt_ratio;
-  for (auto &w : builtins) {
+  for (auto &w : o.wants("builtin") ? builtins : std::vector<Builtin>{}) {
     best_ratio[w.name] = 1e30;
     for (cl_uint f = 1; f <= 4; ++f) {
       cl::Context ctx = context(devices, f);
@@ -412,20 +418,25 @@ int run(const Options &o) {
     b.add({w.name, "learnt (last 3 of 12 runs)", bench::fixed(last * 1e3, 1), bench::fixed(w.bound * 1e3, 1),
            bench::fixed(last / w.bound, 2)});
   }
-  b.print();
-  std::cout << "(bound: total flops / sum of the devices' rates, transfers not counted; medians of " << o.reps
-            << " runs after one untimed run)\n\n";
-  cl::Context ctx = context(devices, 1);
-  cl::Program program = bench::build(ctx, kSource);
+  if (o.wants("builtin")) {
+    b.print();
+    std::cout << "(bound: total flops / sum of the devices' rates, transfers not counted; medians of " << o.reps
+              << " runs after one untimed run)\n\n";
+  }
 
   // inplace: bytes moved between two divided kernels.
-  inplace(ctx, program, p, false);  // models for both kernels
-  InPlace kept = inplace(ctx, program, p, false), gathered = inplace(ctx, program, p, true);
-  bench::Table i({"two divided kernels on one 16 MiB buffer", "bytes moved between them"});
-  i.add({"pieces left where they were computed", std::to_string(kept.between)});
-  i.add({"buffer gathered to the host in between", std::to_string(gathered.between)});
-  i.print();
-  std::cout << '\n';
+  InPlace kept, gathered;
+  if (o.wants("inplace")) {
+    cl::Context ctx = context(devices, 1);
+    cl::Program program = bench::build(ctx, kSource);
+    inplace(ctx, program, p, false);  // models for both kernels
+    kept = inplace(ctx, program, p, false), gathered = inplace(ctx, program, p, true);
+    bench::Table i({"two divided kernels on one 16 MiB buffer", "bytes moved between them"});
+    i.add({"pieces left where they were computed", std::to_string(kept.between)});
+    i.add({"buffer gathered to the host in between", std::to_string(gathered.between)});
+    i.print();
+    std::cout << '\n';
+  }
 
   for (auto &[name, x] : best_ratio) {
     bench::summary("divide", "built-in " + name + ", best factor / bound", bench::fixed(x, 2) + "x", "<= 1.05x",
@@ -433,8 +444,9 @@ int run(const Options &o) {
     bench::summary("divide", "built-in " + name + ", learnt factor / bound", bench::fixed(learnt_ratio[name], 2) + "x",
                    "<= 1.05x", learnt_ratio[name] <= 1.05 ? "met" : "MISSED");
   }
-  bench::summary("divide", "bytes moved between two divided kernels (kept / gathered)",
-                 std::to_string(kept.between) + " / " + std::to_string(gathered.between), "-", "info");
+  if (o.wants("inplace"))
+    bench::summary("divide", "bytes moved between two divided kernels (kept / gathered)",
+                   std::to_string(kept.between) + " / " + std::to_string(gathered.between), "-", "info");
   return 0;
 }
 

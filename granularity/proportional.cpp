@@ -80,14 +80,25 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
       shares = std::move(pieces);
     }
   }
-  // Each share in `per_device` consecutive pieces of whole groups.
+  // Each share in `per_device` consecutive pieces of whole groups, each
+  // twice the one before (1:2:4:...): the device's first kernel waits only
+  // for the first piece's bytes, a small part of its share, and each
+  // piece's bytes come in while the pieces before it, together as long,
+  // compute. With equal pieces the wait would be 1/per_device of the share.
   std::vector<Piece> out;
   for (auto &share : shares) {
     size_t share_groups = share.count / unit, parts = std::clamp<size_t>(per_device, 1, share_groups);
-    for (size_t i = 0, at = share.first; i < parts; ++i) {
-      size_t count = (share_groups / parts + (i < share_groups % parts ? 1 : 0)) * unit;
-      out.push_back({share.slot, at, count});
-      at += count;
+    const double whole = std::ldexp(1.0, static_cast<int>(parts)) - 1;  // 1 + 2 + ... + 2^(parts-1)
+    for (size_t i = 0, at = share.first, left = share_groups; i < parts; ++i) {
+      // At least one group per piece, the rest by the doubling weights.
+      size_t groups = i + 1 == parts ? left
+                                     : std::clamp<size_t>(static_cast<size_t>(std::llround(
+                                                              static_cast<double>(share_groups) *
+                                                              std::ldexp(1.0, static_cast<int>(i)) / whole)),
+                                                          1, left - (parts - 1 - i));
+      out.push_back({share.slot, at, groups * unit});
+      at += groups * unit;
+      left -= groups;
     }
   }
   return out;

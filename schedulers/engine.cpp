@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "backend/profiling.hpp"
 #include "backend/vendor_info.hpp"
@@ -133,6 +134,12 @@ double Engine::mean_exec(Task &t) const {
 // walk with memoized ranks, bounded to kRankBudget commands (those beyond
 // count for their own time only).
 double Engine::priority(Task &t) const {
+  // A divider's pieces run in the order it enqueued them: it sized them so
+  // that each one's bytes arrive while those before it compute (small
+  // first), which the largest-first order of ranks would undo. One rank for
+  // all of them, above any other, keeps that order (ties go oldest first)
+  // and starts a divided launch's pieces, sized to finish together, first.
+  if (t.work.pinned) return std::numeric_limits<double>::max();
   // One list reused (the engine runs under the context lock): no
   // allocation per command.
   auto &memo = rank_memo_;

@@ -116,10 +116,11 @@ class Command {
   // later (its enqueue call could not report it), from the work queue.
   void on_later_failure(std::function<void(cl_int)> fn) { on_later_failure_ = std::move(fn); }
   // What a scheduling policy should know of a kernel launch.
-  void describe_launch(std::string kernel, size_t items, std::vector<bool> runnable) {
+  void describe_launch(std::string kernel, size_t items, std::vector<bool> runnable, bool pinned = false) {
     work_.kernel = std::move(kernel);
     work_.items = items;
     work_.runnable = std::move(runnable);
+    work_.pinned = pinned;
   }
 
   // Runs `call(Launch&) -> cl_int` and hands out the event. Multi-device

@@ -519,12 +519,15 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   std::vector<bool> runnable(k->per_slot.size());
   for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
   if (std::find(runnable.begin(), runnable.end(), true) == runnable.end()) return CL_INVALID_PROGRAM_EXECUTABLE;
-  if (size_t pin = PinnedSlot::current(); q->scheduled && pin < runnable.size() && runnable[pin])
+  bool pinned = false;
+  if (size_t pin = PinnedSlot::current(); q->scheduled && pin < runnable.size() && runnable[pin]) {
     for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = s == pin;
+    pinned = true;
+  }
   Sizes o(offset, dim), g(global, dim), lw(local, dim);
   size_t items = 1;
   for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];
-  c.describe_launch(k->name, items, std::move(runnable));
+  c.describe_launch(k->name, items, std::move(runnable), pinned);
   return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
     cl_kernel vk = nullptr;
     if (cl_int err = launch_kernel(kernel.get(), args, l.mems, l.slot, vk); err != CL_SUCCESS) return err;

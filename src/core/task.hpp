@@ -65,6 +65,7 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
     size_t items = 0;    // work-items of a launch
     std::vector<std::pair<_cl_mem *, unsigned>> buffers;  // with their Access; alive while the task is queued
     std::vector<bool> runnable;  // per slot: the kernel exists there (empty: everywhere)
+    bool pinned = false;         // a divider's piece, pinned to its one runnable slot (PinnedSlot)
   };
   Work work;
   cl_command_type type = 0;
