@@ -144,6 +144,12 @@ Config parse_config(std::istream &in) {
         if (m != "timing" && m != "correctness") throw std::runtime_error("mode must be timing or correctness");
         if (words >> extra) throw std::runtime_error("unexpected '" + extra + "'");
         c.correctness = m == "correctness";
+      } else if (keyword == "move_bytes") {
+        std::string v, extra;
+        words >> v;
+        if (v != "yes" && v != "no") throw std::runtime_error("move_bytes must be yes or no");
+        if (words >> extra) throw std::runtime_error("unexpected '" + extra + "'");
+        c.move_bytes = v == "yes";
       } else if (keyword == "time_scale") {
         std::string v, extra;
         words >> v;

@@ -39,6 +39,8 @@ struct KernelModel {
 
 struct Config {
   bool correctness = false;  // kernels really run (on PoCL) instead of only taking time
+  // Timing mode: transfers move their bytes (else they only take their time).
+  bool move_bytes = true;
   double time_scale = 1;
   std::vector<DeviceConfig> devices;
   std::vector<KernelModel> kernels;

@@ -50,6 +50,14 @@ cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list,
   c.event = ev;
   c.seconds = s.seconds;
   c.work = std::move(s.work);
+  // `move_bytes no`: the transfer only takes its time. Its memcpy would load
+  // the host's cores, which a device's DMA engine does not.
+  // (Maps point into the buffer's own memory and move nothing anyway; an
+  // unmap's work holds its buffer until it runs.)
+  const Config &config = platform()->config;
+  if (!config.correctness && !config.move_bytes && moves_bytes(s.type) && s.type != CL_COMMAND_MAP_BUFFER &&
+      s.type != CL_COMMAND_MAP_IMAGE && s.type != CL_COMMAND_UNMAP_MEM_OBJECT)
+    c.work = nullptr;
   {
     std::lock_guard lock(q->mutex);
     auto &unfinished = q->unfinished;

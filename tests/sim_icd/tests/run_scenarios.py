@@ -20,6 +20,7 @@ direct = {'OCL_ICD_VENDORS': sim_vendors}
 scenarios = [
     ('timing.conf', '[timing],[parser]', dict(direct, UNICL_SIM_CONFIG=conf('timing.conf'))),
     ('many.conf', '[many]', dict(direct, UNICL_SIM_CONFIG=conf('many.conf'))),
+    ('no_move.conf', '[nomove]', dict(direct, UNICL_SIM_CONFIG=conf('no_move.conf'))),
     ('no configuration', '[noconfig]', dict(direct)),
     ('unreadable configuration', '[noconfig]', dict(direct, UNICL_SIM_CONFIG=conf('missing.conf'))),
     ('invalid UNICL_SIM_FAIL', '[noconfig]',

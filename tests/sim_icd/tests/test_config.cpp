@@ -33,6 +33,8 @@ TEST_CASE("Configuration lines", "[parser]") {
       "kernel name=sgemm flops=2*n^1.5 gpu=1.0 cpu=0.5\n"
       "kernel name=* flops=1000*n+5e6\n");
   CHECK(c.correctness);
+  CHECK(c.move_bytes);  // the default
+  CHECK(!parse("move_bytes no\n").move_bytes);
   CHECK(c.time_scale == Approx(0.1));
   REQUIRE(c.devices.size() == 5);
   CHECK(c.devices[0].name == "cpu0");
@@ -80,4 +82,5 @@ TEST_CASE("Configuration errors name their line", "[parser]") {
   CHECK(error_of("frobnicate\n") == "line 1: unknown keyword 'frobnicate'");
   CHECK(error_of("device type=fpga\n") == "line 1: type must be cpu, gpu or accelerator, not 'fpga'");
   CHECK(error_of("device copy_engine=2\n") == "line 1: copy_engine takes 0 or 1");
+  CHECK(error_of("move_bytes maybe\n") == "line 1: move_bytes must be yes or no");
 }

@@ -1,4 +1,5 @@
 // Buffers: real bytes, and device memory accounting (timing.conf).
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -161,4 +162,23 @@ TEST_CASE("Allocating beyond a device's memory fails", "[timing]") {
     Mem sub(clCreateSubBuffer(big.get(), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
     CHECK(err == CL_SUCCESS);
   }
+}
+
+TEST_CASE("With move_bytes no, transfers take their modeled time and leave the bytes in place", "[nomove]") {
+  cl_device_id d = device_named(sim_platform(), "cpu0");
+  auto ctx = context_for({d});
+  auto q = queue_for(ctx.get(), d);
+  const size_t bytes = 1 << 20;
+  auto in = pattern(bytes, 7);
+  std::vector<unsigned char> out(bytes, 0);
+  auto b = buffer(ctx.get(), bytes);
+  const double modeled = 20e-3 + bytes / 0.5e9 * 1e3;  // ms, no_move.conf's link
+  cl_event e = nullptr;
+  REQUIRE(clEnqueueWriteBuffer(q.get(), b.get(), CL_TRUE, 0, bytes, in.data(), 0, nullptr, &e) == CL_SUCCESS);
+  Event write(e);
+  CHECK(profiled_ms(e) >= modeled * 0.99);
+  REQUIRE(clEnqueueReadBuffer(q.get(), b.get(), CL_TRUE, 0, bytes, out.data(), 0, nullptr, &e) == CL_SUCCESS);
+  Event read(e);
+  CHECK(profiled_ms(e) >= modeled * 0.99);
+  CHECK(std::count(out.begin(), out.end(), 0) == static_cast<long>(bytes));  // nothing came back
 }
