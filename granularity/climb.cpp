@@ -3,9 +3,9 @@
 // (unless the kernel models show it far slower), and moves to a better
 // neighbour while there is one, or across neighbours about as fast as the
 // best, assuming time falls then rises with the factor: on a wide range it
-// tries a few options where each-once tries them all. One launch in
-// kResampleEvery re-measures a neighbour of the best, so that a change of
-// load can move the choice.
+// tries a few options where each-once tries them all. Re-measures
+// (resample_number) take a neighbour of the best, so that a change of load
+// can move the choice.
 #include <cstdlib>
 
 #include "strategy.hpp"
@@ -48,13 +48,13 @@ class Climb final : public FactorStrategy {
                               options[i].mean <= kPlateau * options[best].mean;
          ++i)
       if (i + 1 < options.size() && !options[i + 1].tried()) return i + 1;
-    // Re-measuring: a neighbour one launch in kResampleEvery, but one much
-    // slower than the best (over kCheap times) only one in four of those,
-    // since each re-measure of it costs that much.
-    if (launches % kResampleEvery == kResampleEvery - 1) {
-      bool rare = (launches / kResampleEvery) % 4 == 3;
+    // Re-measuring: a neighbour, but one much slower than the best (over
+    // kCheap times) only one time in four, since each re-measure of it costs
+    // that much.
+    if (int64_t k = resample_number(launches); k >= 0) {
+      bool rare = k % 4 == 3;
       auto worth = [&](size_t i) { return rare || options[i].mean <= kCheap * options[best].mean; };
-      bool left = (launches / kResampleEvery) % 2 == 0;
+      bool left = k % 2 == 0;
       if (left && best > 0 && worth(best - 1)) return best - 1;
       if (best + 1 < options.size() && worth(best + 1)) return best + 1;
       if (best > 0 && worth(best - 1)) return best - 1;

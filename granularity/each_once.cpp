@@ -1,5 +1,5 @@
 // "each-once": every option once, in order (StarPU SOCL's exploration), then
-// the fastest; one launch in kResampleEvery re-measures the options in turn.
+// the fastest; re-measures (resample_number) go through the options in turn.
 #include "strategy.hpp"
 
 namespace unicl {
@@ -12,8 +12,8 @@ class EachOnce final : public FactorStrategy {
       if (!options[i].tried()) return i;
     size_t best = fastest(options);
     if (best == options.size()) return 0;  // all in flight, none timed yet
-    if (launches % kResampleEvery == kResampleEvery - 1) {
-      size_t other = (launches / kResampleEvery) % options.size();
+    if (int64_t k = resample_number(launches); k >= 0) {
+      size_t other = static_cast<size_t>(k) % options.size();
       if (other != best) return other;
     }
     return best;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -35,9 +36,21 @@ class FactorStrategy {
   virtual size_t choose(std::span<const FactorOption> options, uint64_t launches, size_t devices) const = 0;
 };
 
-// One launch in kResampleEvery re-measures an option other than the best, so
-// that the choice follows the machine's load.
-inline constexpr uint64_t kResampleEvery = 8;
+// Some launches re-measure an option other than the best, so that the choice
+// follows the machine's load: launches 7, 23, 55, 119 of a shape, then one in
+// 64. The gaps grow (16, 32, 64) because each re-measure costs a launch at a
+// worse factor, and a choice that held longer is likelier to hold on: an
+// iteration of 20 launches pays one re-measure, not two or three.
+// The number of the re-measure `launches` (launches of the shape before this
+// one) is, or -1 when it is not one.
+inline int64_t resample_number(uint64_t launches) {
+  constexpr uint64_t kFirst[] = {7, 23, 55, 119}, kEvery = 64;
+  for (size_t k = 0; k < std::size(kFirst); ++k)
+    if (launches == kFirst[k]) return static_cast<int64_t>(k);
+  if (launches > kFirst[3] && (launches - kFirst[3]) % kEvery == 0)
+    return static_cast<int64_t>(std::size(kFirst) - 1 + (launches - kFirst[3]) / kEvery);
+  return -1;
+}
 
 // The option with the smallest mean among those timed (options.size() if none).
 size_t fastest(std::span<const FactorOption> options);

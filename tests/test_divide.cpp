@@ -599,8 +599,8 @@ TEST_CASE("the factor strategies explore, then keep to the fastest; the times pe
     } else {
       CHECK(factors[0] == 2);  // the factor nearest the number of devices
     }
-    // After the exploration, one choice dominates (one launch in eight
-    // re-measures another; close options may trade places on a noisy host).
+    // After the exploration, one choice dominates (launch 7 re-measures
+    // another; close options may trade places on a noisy host).
     std::map<int, int> later;
     for (size_t i = 7; i < factors.size(); ++i) later[factors[i]] += 1;
     int most = 0;

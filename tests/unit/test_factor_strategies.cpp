@@ -50,15 +50,24 @@ TEST_CASE("Both strategies are registered, climb first (the default)") {
   CHECK_FALSE(unicl::make_strategy("nonsense"));
 }
 
-TEST_CASE("each-once tries every option once in order, then keeps to the fastest, re-measuring one in eight") {
+TEST_CASE("each-once tries every option once in order, then keeps to the fastest, re-measuring now and then") {
   auto s = unicl::make_strategy("each-once");
   const std::vector<double> cost = {8, 6, 4, 3, 5, 7};  // factor 3 is best
-  auto chosen = run(*s, cost, 30, 2);
+  auto chosen = run(*s, cost, 200, 2);
   CHECK(std::vector<size_t>(chosen.begin(), chosen.begin() + 6) == std::vector<size_t>{0, 1, 2, 3, 4, 5});
-  size_t best = 0, others = 0;
-  for (size_t l = 6; l < chosen.size(); ++l) (chosen[l] == 3 ? best : others) += 1;
-  CHECK(others == 3);  // launches 7, 15, 23 re-measure (each once per eight)
-  CHECK(best == 21);
+  std::vector<size_t> others;
+  for (size_t l = 6; l < chosen.size(); ++l)
+    if (chosen[l] != 3) others.push_back(l);
+  // Re-measures at 7, 23, 55, 119, 183 (the gaps grow to 64) go through the
+  // options in turn: the fourth's turn (119) is the best's own.
+  CHECK(others == std::vector<size_t>{7, 23, 55, 183});
+}
+
+TEST_CASE("Re-measures come at launches 7, 23, 55, 119, then one in 64") {
+  std::vector<int64_t> numbers;
+  for (uint64_t l = 0; l < 400; ++l)
+    if (int64_t k = unicl::resample_number(l); k >= 0) numbers.push_back(static_cast<int64_t>(l) * 100 + k);
+  CHECK(numbers == std::vector<int64_t>{700, 2301, 5502, 11903, 18304, 24705, 31106, 37507});
 }
 
 TEST_CASE("each-once counts launches in flight as tried: back-to-back launches explore") {
