@@ -6,6 +6,7 @@
 #include "core/context.hpp"
 #include "core/program.hpp"
 #include "core/queue.hpp"
+#include "core/scheduling.hpp"
 #include "schedulers/perf_model.hpp"
 
 namespace unicl {
@@ -75,7 +76,10 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
-  size_t i = std::min(strategy->choose(options, shape.launches, ctx.slots.size()), options.size() - 1);
+  // Devices sharing the same cores (two CPU devices of this host) count
+  // once: dividing a launch among them gains nothing.
+  const size_t devices = ctx.engine ? ctx.engine->concurrent_devices() : ctx.slots.size();
+  size_t i = std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
   c.factor = options[i].factor;
   shape.launches += 1;
   shape.in_flight[c.factor] += 1;

@@ -32,7 +32,8 @@ class FactorStrategy {
   virtual ~FactorStrategy() = default;
   // The index in `options` (ordered by factor, undivided first) of the next
   // launch's choice. `launches`: launches of this shape this process made
-  // before; `devices`: devices the pieces may go to.
+  // before; `devices`: devices the pieces may go to that can run at the
+  // same time (those sharing the same cores count once).
   virtual size_t choose(std::span<const FactorOption> options, uint64_t launches, size_t devices) const = 0;
 };
 

@@ -65,6 +65,12 @@ Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models
     for (size_t i : cpus) devices_[i].group = cpus.front();
 }
 
+size_t Engine::concurrent_devices() const {
+  size_t groups = 0;
+  for (size_t d = 0; d < devices_.size(); ++d) groups += devices_[d].group == d;
+  return groups;
+}
+
 double Engine::busy_until(size_t device) const {
   double busy = 0;
   for (auto &d : devices_)

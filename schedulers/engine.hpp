@@ -29,6 +29,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
 
   void push(std::shared_ptr<Task> t, bool deferred) override;
   void settled(const std::shared_ptr<Task> &t) override;
+  size_t concurrent_devices() const override;
 
   size_t devices() const override { return devices_.size(); }
   double now() const override;

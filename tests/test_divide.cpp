@@ -597,7 +597,9 @@ TEST_CASE("the factor strategies explore, then keep to the fastest; the times pe
       // Undivided, then 1..6, each once, in order.
       CHECK(std::vector<int>(factors.begin(), factors.begin() + 7) == std::vector<int>{0, 1, 2, 3, 4, 5, 6});
     } else {
-      CHECK(factors[0] == 2);  // the factor nearest the number of devices
+      // pthread and basic share this host's cores, one device at a time:
+      // the launch stays whole (re-measures try a factor at launch 119).
+      CHECK(factors == std::vector<int>(14, 0));
     }
     // After the exploration, one choice dominates (launch 7 re-measures
     // another; close options may trade places on a noisy host).

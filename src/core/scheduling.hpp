@@ -27,6 +27,9 @@ class ContextScheduler {
   virtual void push(std::shared_ptr<Task> t, bool deferred) = 0;
   // A placed command was submitted or failed. Caller holds the context mutex.
   virtual void settled(const std::shared_ptr<Task> &t) = 0;
+  // How many of the context's devices can run commands at the same time
+  // (devices sharing the same cores count once). Fixed for the context.
+  virtual size_t concurrent_devices() const = 0;
 };
 
 // The name transfer_timed() gives host memory.

@@ -93,6 +93,17 @@ TEST_CASE("climb starts nearest the number of devices and stops at a minimum wit
   CHECK(at_best >= 25);
 }
 
+TEST_CASE("climb keeps the launch whole when one device can run at a time, trying a factor only rarely") {
+  auto s = unicl::make_strategy("climb");
+  CHECK(s->choose(options({-1, -1, -1, -1}), 0, 2) == 2);  // two devices: one piece each
+  auto chosen = run(*s, {10, 5, 6, 7}, 200, 1);          // dividing would pay, but nothing says so
+  std::vector<size_t> divided;
+  for (size_t l = 0; l < chosen.size(); ++l)
+    if (chosen[l] != 0) divided.push_back(l);
+  CHECK(divided.front() == 119);  // the fourth re-measure, the first that may try a divided factor
+  CHECK(chosen.back() == 1);      // which then holds
+}
+
 TEST_CASE("climb walks across a plateau of equal options to a better one beyond it") {
   auto s = unicl::make_strategy("climb");
   // Undivided is best; every divided factor costs the same (two devices on
