@@ -28,7 +28,8 @@
 //
 // Performance models: a fresh XDG_CACHE_HOME, warmed per workload by
 // untimed runs (so every piece size has a kernel model) before the timed
-// ones; the learnt factor starts with no factor statistics.
+// ones; each learnt run is a process of its own, with those kernel models
+// and no factor statistics.
 #include <args.hpp>
 #include <child_process.hpp>
 #include <sched.hpp>
@@ -40,11 +41,13 @@
 #include <malloc.h>
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #ifndef BENCH_SIM_CONF
 #define BENCH_SIM_CONF "bench/sim_machine.conf"
@@ -97,6 +100,8 @@ struct Options {
   int reps = 3;
   std::string pocl_vendors = BENCH_POCL_VENDORS;  // empty: no N-body on PoCL
   bool pocl_child = false;
+  std::string learnt;  // child mode: one learnt N-body run with this strategy
+  bool real = false;   // with --learnt: the N-body on PoCL (computed, kRealParticles)
   std::string only;  // one section (nbody, builtin or inplace); empty: all
   bool wants(const std::string &section) const { return only.empty() || only == section; }
 };
@@ -108,6 +113,8 @@ Options parse(int argc, char **argv) {
       .value("--config", o.config)
       .value("--pocl-vendors", o.pocl_vendors)
       .flag("--pocl-child", o.pocl_child)
+      .value("--learnt", o.learnt)
+      .flag("--real", o.real)
       .value("--sim-icd", o.sim_icd)
       .value("--reps", o.reps)
       .value("--out", o.out)
@@ -283,6 +290,37 @@ InPlace inplace(const cl::Context &ctx, const cl::Program &program, const cl::Pl
   return {bytes_moved(ctx) - before, n * 4};
 }
 
+// One learnt run, as a new application would make it: in a process of its
+// own whose models are those learnt so far without any factor statistics
+// (so the factor is learnt from nothing, at the same launch shape).
+NBodyRun learnt_in_child(const std::string &strategy, bool real, const Options &o) {
+  const char *cache = std::getenv("XDG_CACHE_HOME");
+  if (!cache) throw std::runtime_error("no XDG_CACHE_HOME");
+  bench::ModelCache fresh;  // a folder of its own, removed afterwards
+  std::filesystem::create_directories(fresh.dir() + "/unicl");
+  {
+    std::ifstream in(std::string(cache) + "/unicl/models.tsv");
+    std::ofstream out(fresh.dir() + "/unicl/models.tsv");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("factor\t", 0) != 0) out << line << '\n';
+  }
+  setenv("XDG_CACHE_HOME", cache, 1);  // fresh's constructor pointed it at itself
+  std::vector<std::string> args = {"--learnt", strategy, "--out", o.out};
+  if (real) args.push_back("--real");
+  auto r = child_process::run_self(args, {{"XDG_CACHE_HOME", fresh.dir()}}, 600);
+  if (!r.ok()) throw std::runtime_error("learnt N-body run: " + r.why());
+  NBodyRun run;
+  for (auto &line : r.out_lines()) {
+    std::istringstream fields(line);
+    std::string tag, factors;
+    if (fields >> tag >> run.total >> run.after >> factors && tag == "LEARNT") {
+      for (char f : factors) run.factors.push_back(static_cast<cl_uint>(f - '0'));
+      return run;
+    }
+  }
+  throw std::runtime_error("learnt N-body run printed no result: " + r.out);
+}
+
 // The N-body table: each fixed factor, undivided, and the learnt factor with
 // each strategy, over `particles` particles; prints the table and the
 // goals' summary lines.
@@ -298,11 +336,9 @@ void nbody_table(const cl::Platform &p, const std::vector<cl::Device> &devices, 
   for (int rep = 0; rep < o.reps; ++rep)
     for (size_t c = 0; c < configs.size(); ++c) {
       bool learnt = c > kMaxFactor;
-      // Each learnt run starts with no factor statistics: 16 more
-      // particles per run (under 1% more work) make a shape of its own.
-      size_t n = learnt ? particles + 16 * (1 + 2 * static_cast<size_t>(rep) + (c - kMaxFactor - 1)) : particles;
-      runs[configs[c]].push_back(nbody(p, devices, learnt ? std::nullopt : std::optional<cl_uint>(c),
-                                       learnt ? (c == kMaxFactor + 1 ? "each-once" : "climb") : nullptr, source, n));
+      runs[configs[c]].push_back(
+          learnt ? learnt_in_child(c == kMaxFactor + 1 ? "each-once" : "climb", source == kNBodySource, o)
+                 : nbody(p, devices, std::optional<cl_uint>(c), nullptr, source, particles));
     }
   auto med = [&](const std::string &c, bool after) {
     std::vector<double> v;
@@ -478,9 +514,36 @@ int pocl_child(const Options &o) {
   return 0;
 }
 
+// Child mode: one learnt N-body run (learnt_in_child set the models), its
+// result on one line.
+int learnt_child(const Options &o) {
+  setenv("OCL_ICD_VENDORS", BENCH_UNICL_VENDORS, 0);
+  if (!o.real) {  // as run()
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
+  cl::Platform p = bench::platform(bench::kUniCL);
+  std::vector<cl::Device> devices;
+  p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  const char *source = o.real ? kNBodySource : kSource;
+  const size_t particles = o.real ? kRealParticles : kParticles;
+  // Untimed, as warm as the parent's fixed runs: runs at fixed factors
+  // (which record no factor statistics), divided (the kernel on every
+  // device) and undivided. Without them the learnt run paid this process's
+  // first launches (on PoCL 46 ms against 15 for its first iteration).
+  nbody(p, devices, 1, nullptr, source, particles);
+  nbody(p, devices, 0, nullptr, source, particles);
+  NBodyRun r = nbody(p, devices, std::nullopt, o.learnt.c_str(), source, particles);
+  std::string factors;
+  for (cl_uint f : r.factors) factors += std::to_string(f);
+  std::cout << "LEARNT " << r.total << ' ' << r.after << ' ' << factors << '\n';
+  return 0;
+}
+
 int main(int argc, char **argv) {
   return bench::guarded_main("bench-divide", [&] {
     Options o = parse(argc, argv);
+    if (!o.learnt.empty()) return learnt_child(o);
     return o.pocl_child ? pocl_child(o) : run(o);
   });
 }
