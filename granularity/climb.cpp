@@ -1,13 +1,11 @@
-// "climb": starts at the factor nearest the number of devices that can run
-// at once (one piece per device is the natural first cut; the launch
-// undivided when there is one), then tries the launch undivided
+// "climb": starts at the natural first cut (FactorOption::start: one piece
+// per device that can run at once), then tries the launch undivided
 // (unless the kernel models show it far slower), and moves to a better
 // neighbour while there is one, or across neighbours about as fast as the
 // best, assuming time falls then rises with the factor: on a wide range it
 // tries a few options where each-once tries them all. Re-measures
 // (resample_number) take a neighbour of the best, so that a change of load
 // can move the choice.
-#include <algorithm>
 #include <cstdlib>
 
 #include "strategy.hpp"
@@ -24,11 +22,12 @@ class Climb final : public FactorStrategy {
     // whole; only the rare re-measures below try a divided factor.
     const bool alone = devices <= 1;
     if (best == options.size()) {
-      // Nothing timed yet: the start, unless it is already running. The
-      // launch undivided is one piece: the start for one device.
+      // Nothing timed yet: the start (one piece per device), unless it is
+      // already running.
       size_t start = 0;
-      for (size_t i = 1; i < options.size(); ++i)
-        if (distance(options[i].factor, devices) < distance(std::max(options[start].factor, 1u), devices)) start = i;
+      for (size_t i = 0; i < options.size(); ++i)
+        if (options[i].start) start = i;
+      if (alone) start = 0;
       if (!options[start].tried() || alone) return start;
       for (size_t i = 0; i < options.size(); ++i)
         if (!options[i].tried()) return i;
@@ -71,9 +70,6 @@ class Climb final : public FactorStrategy {
 
  private:
   static constexpr double kPlateau = 1.05, kCheap = 1.5, kSkip = 1.5;
-  static size_t distance(unsigned factor, size_t devices) {
-    return factor > devices ? factor - devices : devices - factor;
-  }
 };
 
 }  // namespace

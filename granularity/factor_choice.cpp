@@ -41,10 +41,22 @@ void FactorChoice::time_latest(const std::string &shape, double now) {
   models_->record_factor(shape, timed.factor, now - timed.enqueued);
 }
 
-std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const std::string &shape) const {
+std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const std::string &shape,
+                                                size_t devices) const {
   std::vector<FactorOption> out;
   out.push_back({0});
   for (cl_uint f = l.divide.min_factor; f <= l.divide.max_factor && out.size() <= 4096; ++f) out.push_back({f});
+  // The start: the built-in divider's factor 1 is one piece per device; a
+  // divide function's factor is taken as its number of pieces, the launch
+  // undivided as one (the smaller factor on a tie).
+  auto pieces = [](unsigned factor) { return std::max(factor, 1u); };
+  auto distance = [&](unsigned factor) {
+    return pieces(factor) > devices ? pieces(factor) - devices : devices - pieces(factor);
+  };
+  size_t start = 0;
+  for (size_t i = 1; i < out.size(); ++i)
+    if (l.divide.fn ? distance(out[i].factor) < distance(out[start].factor) : out[i].factor == 1) start = i;
+  out[start].start = true;
   for (auto &t : models_->factor_times(shape)) {
     auto at = std::find_if(out.begin(), out.end(), [&](const FactorOption &o) { return o.factor == t.factor; });
     if (at != out.end()) at->runs = t.runs, at->mean = t.mean;
@@ -68,7 +80,10 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   }
   c.learnt = true;
   time_latest(c.shape, now);
-  std::vector<FactorOption> options = this->options(l, c.shape);
+  // Devices sharing the same cores (two CPU devices of this host) count
+  // once: dividing a launch among them gains nothing.
+  const size_t devices = ctx.engine ? ctx.engine->concurrent_devices() : ctx.slots.size();
+  std::vector<FactorOption> options = this->options(l, c.shape, devices);
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();
@@ -76,9 +91,6 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
-  // Devices sharing the same cores (two CPU devices of this host) count
-  // once: dividing a launch among them gains nothing.
-  const size_t devices = ctx.engine ? ctx.engine->concurrent_devices() : ctx.slots.size();
   size_t i = std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
   c.factor = options[i].factor;
   shape.launches += 1;

@@ -62,7 +62,8 @@ class FactorChoice {
   void time_latest(const std::string &shape, double now);
   // Undivided and every factor of the launch's range, with what the
   // models know of each.
-  std::vector<FactorOption> options(const DividedLaunch &launch, const std::string &shape) const;
+  // `devices`: those that can run at the same time (for the start).
+  std::vector<FactorOption> options(const DividedLaunch &launch, const std::string &shape, size_t devices) const;
 
   std::shared_ptr<PerfModels> models_;
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;

@@ -24,6 +24,10 @@ struct FactorOption {
   // performance models (the kernel alone, without what comes after it);
   // negative when unknown. A hint for strategies that need not try it.
   double predicted = -1;
+  // The natural first cut: one piece per device that can run at the same
+  // time (the launch undivided when there is one; the built-in divider's
+  // factor 1). A hint for strategies that start somewhere.
+  bool start = false;
   bool tried() const { return runs + in_flight > 0; }
 };
 

@@ -14,12 +14,13 @@ using unicl::FactorOption;
 namespace {
 
 // Options undivided, 1..n, with `times` seconds for those already timed
-// (negative: not yet).
-std::vector<FactorOption> options(const std::vector<double> &times) {
+// (negative: not yet); option `start` is the natural first cut.
+std::vector<FactorOption> options(const std::vector<double> &times, size_t start = 0) {
   std::vector<FactorOption> out;
   for (size_t i = 0; i < times.size(); ++i) {
     FactorOption o{static_cast<unsigned>(i)};
     if (times[i] >= 0) o.runs = 1, o.mean = times[i];
+    o.start = i == start;
     out.push_back(o);
   }
   return out;
@@ -27,12 +28,13 @@ std::vector<FactorOption> options(const std::vector<double> &times) {
 
 // Runs `strategy` against a machine where option i takes cost[i] seconds,
 // timing each launch at once; returns the options chosen, in order.
+// The natural first cut is the factor equal to `devices`.
 std::vector<size_t> run(const unicl::FactorStrategy &strategy, const std::vector<double> &cost, size_t launches,
                         size_t devices) {
   std::vector<double> known(cost.size(), -1);
   std::vector<size_t> chosen;
   for (size_t l = 0; l < launches; ++l) {
-    auto o = options(known);
+    auto o = options(known, std::min(devices, cost.size() - 1));
     size_t i = strategy.choose(o, l, devices);
     REQUIRE(i < cost.size());
     chosen.push_back(i);
@@ -79,7 +81,7 @@ TEST_CASE("each-once counts launches in flight as tried: back-to-back launches e
   CHECK(s->choose(o, 3, 2) == 0);  // nothing timed yet: undivided
 }
 
-TEST_CASE("climb starts nearest the number of devices and stops at a minimum with fewer trials") {
+TEST_CASE("climb starts at the natural first cut and stops at a minimum with fewer trials") {
   auto s = unicl::make_strategy("climb");
   // Undivided, then factors 1..16; best at factor 6.
   std::vector<double> cost;
@@ -95,7 +97,8 @@ TEST_CASE("climb starts nearest the number of devices and stops at a minimum wit
 
 TEST_CASE("climb keeps the launch whole when one device can run at a time, trying a factor only rarely") {
   auto s = unicl::make_strategy("climb");
-  CHECK(s->choose(options({-1, -1, -1, -1}), 0, 2) == 2);  // two devices: one piece each
+  CHECK(s->choose(options({-1, -1, -1, -1}, 2), 0, 2) == 2);  // two devices: the start
+  CHECK(s->choose(options({-1, -1, -1, -1}, 2), 0, 1) == 0);  // one at a time: undivided
   auto chosen = run(*s, {10, 5, 6, 7}, 200, 1);          // dividing would pay, but nothing says so
   std::vector<size_t> divided;
   for (size_t l = 0; l < chosen.size(); ++l)
@@ -117,7 +120,7 @@ TEST_CASE("climb walks across a plateau of equal options to a better one beyond 
 
 TEST_CASE("climb skips the undivided trial when the kernel models show it far slower than the start") {
   auto s = unicl::make_strategy("climb");
-  auto o = options({-1, -1, 10, -1, -1});  // the start (factor 2, two devices) took 10
+  auto o = options({-1, -1, 10, -1, -1}, 2);  // the start (factor 2, two devices) took 10
   o[0].predicted = 20;                      // the kernel alone, undivided, on its fastest device
   CHECK(s->choose(o, 1, 2) != 0);
   o[0].predicted = 12;  // not far slower: tried
