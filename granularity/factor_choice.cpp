@@ -37,8 +37,11 @@ void FactorChoice::time_latest(const std::string &shape, double now) {
     return;
   }
   Latest timed = std::exchange(latest, {});
+  // Only this shape's launches since: an iteration, whose cost runs until
+  // the next one (gathering the pieces' results counts).
+  const bool iteration = all_launches_ == timed.others + 1;
   lock.unlock();
-  models_->record_factor(shape, timed.factor, now - timed.enqueued);
+  models_->record_factor(shape, timed.factor, iteration ? now - timed.enqueued : timed.seconds);
 }
 
 std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const std::string &shape,
@@ -69,11 +72,11 @@ std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const st
   return out;
 }
 
-FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
+FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now, const std::string &variant) {
   const DivideFunction &d = l.divide;
   _cl_context &ctx = *l.queue->context;
   Choice c;
-  c.shape = shape_of(l);
+  c.shape = shape_of(l) + variant;
   if (ctx.divide_factor) {
     c.factor = *ctx.divide_factor == 0 ? 0 : std::clamp(*ctx.divide_factor, d.min_factor, d.max_factor);
     return c;
@@ -97,6 +100,7 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now) {
   shape.in_flight[c.factor] += 1;
   c.serial = shape.launches;
   shape.latest = {c.serial, c.factor, now};
+  shape.latest.others = all_launches_++;
   return c;
 }
 
@@ -110,7 +114,7 @@ void FactorChoice::finished(const Choice &c, double seconds, double now) {
     if (in > 0) in -= 1;
     if (shape.latest.serial == c.serial && !shape.latest.overlapped) {
       // Timed when the next launch comes (or never, if it failed).
-      if (seconds >= 0) shape.latest.ended = now;
+      if (seconds >= 0) shape.latest.ended = now, shape.latest.seconds = seconds;
       else shape.latest = {};
     } else {
       if (shape.latest.serial == c.serial) shape.latest = {};

@@ -36,7 +36,10 @@ class FactorChoice {
     uint64_t serial = 0;  // the launch's number among its shape's
   };
   // `now`: the enqueue call's time, host-clock seconds.
-  Choice choose(const DividedLaunch &launch, double now);
+  // `variant` is appended to the launch's shape: launches that run
+  // differently (the built-in divider's pieces whose bytes are in place)
+  // keep statistics of their own.
+  Choice choose(const DividedLaunch &launch, double now, const std::string &variant = "");
   // The launch ended `seconds` after it started, at `now`; failed launches
   // pass a negative `seconds`.
   void finished(const Choice &choice, double seconds, double now);
@@ -50,7 +53,9 @@ class FactorChoice {
     uint64_t serial = 0;
     unsigned factor = 0;
     double enqueued = 0, ended = -1;  // ended: -1 while it runs
+    double seconds = 0;               // from its start to its end
     bool overlapped = false;          // the next launch came before it ended
+    uint64_t others = 0;              // launches of any shape before it (all_launches_)
   };
   struct Shape {
     uint64_t launches = 0;
@@ -58,7 +63,9 @@ class FactorChoice {
     Latest latest;
   };
   // The shape's latest launch, if it completed before `now`, timed: it
-  // cost until now. One still running is marked overlapped.
+  // cost until now, or its own duration when launches of other shapes came
+  // in between (what followed it was not its doing). One still running is
+  // marked overlapped.
   void time_latest(const std::string &shape, double now);
   // Undivided and every factor of the launch's range, with what the
   // models know of each.
@@ -68,6 +75,7 @@ class FactorChoice {
   std::shared_ptr<PerfModels> models_;
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;
   std::mutex mutex_;
+  uint64_t all_launches_ = 0;  // learnt launches of every shape; guarded by mutex_
   std::map<std::string, Shape> shapes_;  // guarded by mutex_
 };
 

@@ -5,14 +5,39 @@
 #include <numeric>
 
 #include "core/context.hpp"
+#include "core/mem_object.hpp"
 #include "core/program.hpp"
 #include "core/queue.hpp"
 #include "schedulers/perf_model.hpp"
 
 namespace unicl {
 
+std::vector<std::pair<const _cl_mem *, uint64_t>> ProportionalDivider::buffer_counts(const DividedLaunch &l) {
+  std::vector<std::pair<const _cl_mem *, uint64_t>> out;
+  std::lock_guard lock(l.kernel->mutex);
+  for (auto &a : l.kernel->args)
+    if (a.mem) {
+      _cl_mem *root = a.mem->root();
+      out.emplace_back(root, root->commands.load(std::memory_order_relaxed));
+    }
+  return out;
+}
+
+bool ProportionalDivider::in_place(const DividedLaunch &l, const std::string &shape) {
+  auto now = buffer_counts(l);
+  std::lock_guard lock(mutex_);
+  auto found = buffers_.find(shape);
+  return found != buffers_.end() && !now.empty() && found->second == now;
+}
+
+void ProportionalDivider::enqueued(const DividedLaunch &l, const std::string &shape) {
+  auto now = buffer_counts(l);
+  std::lock_guard lock(mutex_);
+  buffers_[shape] = std::move(now);
+}
+
 std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape,
-                                                                  size_t per_device) {
+                                                                  size_t per_device, bool in_place) {
   _cl_context &ctx = *l.queue->context;
   const cl_uint dim = l.split_dim;
   const size_t n = l.global[dim];
@@ -75,6 +100,7 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
     auto &last = last_[shape + " / " + std::to_string(unit)];
     if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) {
       shares = last;
+      if (in_place) per_device = 1;
     } else {
       last = pieces;
       shares = std::move(pieces);
@@ -85,9 +111,15 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   // for the first piece's bytes, a small part of its share, and each
   // piece's bytes come in while the pieces before it, together as long,
   // compute. With equal pieces the wait would be 1/per_device of the share.
+  // A device with a smaller share than the mean gets fewer pieces, in
+  // proportion (at least one): pieces of about one size everywhere, so that
+  // each one's own cost (a launch, its copies) is the same part of its work
+  // on every device.
   std::vector<Piece> out;
+  const double mean = static_cast<double>(n) / static_cast<double>(shares.size());
   for (auto &share : shares) {
-    size_t share_groups = share.count / unit, parts = std::clamp<size_t>(per_device, 1, share_groups);
+    size_t wanted = static_cast<size_t>(std::llround(static_cast<double>(per_device * share.count) / mean));
+    size_t share_groups = share.count / unit, parts = std::clamp<size_t>(std::min(wanted, per_device), 1, share_groups);
     const double whole = std::ldexp(1.0, static_cast<int>(parts)) - 1;  // 1 + 2 + ... + 2^(parts-1)
     for (size_t i = 0, at = share.first, left = share_groups; i < parts; ++i) {
       // At least one group per piece, the rest by the doubling weights.

@@ -21,6 +21,8 @@
 
 #include "core/division.hpp"
 
+struct _cl_mem;
+
 namespace unicl {
 
 class PerfModels;
@@ -35,8 +37,19 @@ class ProportionalDivider {
     bool operator==(const Piece &) const = default;
   };
   // The pieces of `launch` (shape: FactorChoice::shape_of); one piece when it
-  // cannot be cut (one device, or a range of one work-group).
-  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape, size_t per_device);
+  // cannot be cut (one device, or a range of one work-group). With
+  // `in_place` (below) and the previous partition kept, one piece per device.
+  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape, size_t per_device, bool in_place);
+
+  // Whether every buffer argument of `launch` is one the previous launch of
+  // `shape` had, with no command enqueued on it since that launch's pieces:
+  // those left their bytes on the devices that ran them, so the same
+  // partition moves nothing and needs no pieces to overlap copies with.
+  // (A freed buffer's address reused with the same count is taken for it:
+  // only the overlap of copies is lost.)
+  bool in_place(const DividedLaunch &launch, const std::string &shape);
+  // Notes the buffers' counts once `launch`'s pieces are enqueued.
+  void enqueued(const DividedLaunch &launch, const std::string &shape);
 
   static constexpr double kKeepWithin = 1.1;
 
@@ -44,6 +57,10 @@ class ProportionalDivider {
   std::shared_ptr<PerfModels> models_;
   std::mutex mutex_;
   std::map<std::string, std::vector<Piece>> last_;  // per shape, guarded by mutex_
+  // Per shape: the buffer arguments (roots) and their command counts after
+  // the last launch's pieces were enqueued; guarded by mutex_.
+  std::map<std::string, std::vector<std::pair<const _cl_mem *, uint64_t>>> buffers_;
+  static std::vector<std::pair<const _cl_mem *, uint64_t>> buffer_counts(const DividedLaunch &launch);
 };
 
 }  // namespace unicl

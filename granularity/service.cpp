@@ -144,12 +144,17 @@ class Granularity final : public GranularityService {
     // The built-in divider's factor f: 2^(f-1) pieces per device.
     DividedLaunch shaped = l;
     if (!l.divide.fn) shaped.divide.min_factor = 1, shaped.divide.max_factor = kBuiltinFactors;
-    choice = choice_.choose(shaped, static_cast<double>(record.queued) * 1e-9);
+    // The built-in divider's launch whose buffers are as its last pieces
+    // left them runs differently (one piece per device): its factor is
+    // learnt apart.
+    const std::string shape = FactorChoice::shape_of(l);
+    const bool in_place = !l.divide.fn && proportional_.in_place(l, shape);
+    choice = choice_.choose(shaped, static_cast<double>(record.queued) * 1e-9, in_place ? " (in place)" : "");
     record.factor = choice.factor;
     if (choice.factor == 0)
       return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
     if (l.divide.fn) return l.divide.fn(pieces, choice.factor, l.divide.user_data, before, after);
-    auto cut = proportional_.cut(l, choice.shape, size_t{1} << (choice.factor - 1));
+    auto cut = proportional_.cut(l, shape, size_t{1} << (choice.factor - 1), in_place);
     if (Runtime::get().log_level() >= 2) {
       std::string parts;
       for (auto &p : cut)
@@ -158,7 +163,9 @@ class Granularity final : public GranularityService {
       Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim,
                          choice.factor, parts.c_str());
     }
-    return enqueue_pieces(l, cut, pieces, before, after);
+    cl_int err = enqueue_pieces(l, cut, pieces, before, after);
+    if (err == CL_SUCCESS) proportional_.enqueued(l, shape);
+    return err;
   }
 
   // Puts each piece of `record` on the trace, nested under the launch's

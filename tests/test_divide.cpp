@@ -1092,6 +1092,70 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   }
 }
 
+TEST_CASE("isolated: built-in pieces in place", "[.]") {
+  // Factor 3: up to 4 pieces per device. Launches 1 and 2 measure and then
+  // set the partition, launch 3 keeps it over untouched buffers, launch 4
+  // follows a write of the host into the buffer.
+  cl::Context ctx = divide_context(cltest::devices(), "heft", 3);
+  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
+  REQUIRE(program.build() == CL_SUCCESS);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
+  const size_t n = 1 << 20;
+  std::vector<float> host(n, 1.0f);
+  cl::Buffer X(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, host.data());
+  cl::Kernel k(program, "bs_round");
+  k.setArg(0, X);
+  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
+  REQUIRE(set_split()(k(), 0, 1, &arg) == CL_SUCCESS);
+  for (int i = 0; i < 4; ++i) {
+    if (i == 3) REQUIRE(q.enqueueWriteBuffer(X, CL_TRUE, 0, 4096, host.data()) == CL_SUCCESS);
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n)) == CL_SUCCESS);
+    REQUIRE(q.finish() == CL_SUCCESS);
+  }
+}
+
+TEST_CASE("the built-in divider cuts a share in pieces only while its bytes must move, fewer for a smaller share",
+          "[divide]") {
+  const char *sim = std::getenv("TEST_SIM_ICD");
+  const char *machine = std::getenv("TEST_SIM_MACHINE");
+  REQUIRE(sim);
+  REQUIRE(machine);
+  std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-inplace-" + std::to_string(getpid()));
+  std::filesystem::remove_all(cache);
+  auto run = child_process::run_self({"isolated: built-in pieces in place"},
+                                     {{"UNICL_VENDORS", std::string(sim)},
+                                      {"UNICL_SIM_CONFIG", std::string(machine)},
+                                      {"XDG_CACHE_HOME", cache.string()},
+                                      {"UNICL_LOG", std::string("2")}},
+                                     120);
+  std::filesystem::remove_all(cache);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // Per launch, its pieces' devices, from "divided bs_round ..., factor 3: cpu N, gpu0 N, ...".
+  std::vector<std::map<std::string, int>> launches;
+  for (auto &line : child_process::Result::lines(run.err)) {
+    auto at = line.find("divided bs_round along dimension 0, factor 3: ");
+    if (at == std::string::npos) continue;
+    std::map<std::string, int> pieces;
+    std::istringstream parts(line.substr(line.find(": ", at) + 2));
+    for (std::string part; std::getline(parts, part, ',');) {
+      std::istringstream p(part);
+      std::string name;
+      p >> name;
+      pieces[name] += 1;
+    }
+    launches.push_back(pieces);
+  }
+  REQUIRE(launches.size() == 4);
+  // Equal shares first: 4 pieces on every device.
+  CHECK(launches[0] == std::map<std::string, int>{{"cpu", 4}, {"gpu0", 4}, {"gpu1", 4}, {"gpu2", 4}});
+  // The partition kept over buffers nothing touched since: one piece each.
+  CHECK(launches[2] == std::map<std::string, int>{{"cpu", 1}, {"gpu0", 1}, {"gpu1", 1}, {"gpu2", 1}});
+  // After the host wrote: pieces again, the CPU's share (a tenth of a
+  // GPU's) in one.
+  CHECK(launches[3] == std::map<std::string, int>{{"cpu", 1}, {"gpu0", 4}, {"gpu1", 4}, {"gpu2", 4}});
+}
+
 namespace {
 
 // Divide function for the simulated machine: `factor` equal pieces of a

@@ -19,6 +19,7 @@ cl_int Command::wait_for(cl_uint n, const cl_event *events) {
 cl_int Command::use(cl_mem m, Access access, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  m->root()->commands.fetch_add(1, std::memory_order_relaxed);
   if (!multi()) {
     mems_.push_back(m->replicas[0]->get());
     return CL_SUCCESS;
@@ -31,6 +32,7 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  m->root()->commands.fetch_add(1, std::memory_order_relaxed);
   uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, root_range(m, touched.offset, touched.size),
                    touched.overwritten});
   return CL_SUCCESS;

@@ -90,6 +90,10 @@ struct _cl_mem : unicl::ObjectHeader {
   std::vector<cl_mem_properties> property_list;
   bool properties_given = false;
   std::atomic<cl_uint> map_count{0};
+  // Commands enqueued that use it or a sub-buffer of it (counted on the
+  // root): a divider tells by it whether anything touched the buffer since
+  // its own last pieces, which then left their bytes where they ran.
+  std::atomic<uint64_t> commands{0};
   std::atomic<int> children{0};  // sub-buffers and images made from it
   uint64_t last_use = 0;         // context->use_clock of its last command (context->mutex)
 
