@@ -69,7 +69,11 @@ class Granularity final : public GranularityService {
 
     cl_event raw = nullptr;
     cl_int err = CL_SUCCESS;
-    if (q->in_order() || l.num_events > 0) {
+    Ref<_cl_event> before = right_after_division(q, l);
+    if (before) {
+      // Nothing to enqueue: the previous divided launch's pieces are all
+      // this one waits for.
+    } else if (q->in_order() || l.num_events > 0) {
       err = api::clEnqueueMarkerWithWaitList(q, l.num_events, l.events, &raw);
       if (err != CL_SUCCESS) return err;  // a bad wait list: nothing was enqueued
     } else {
@@ -79,7 +83,7 @@ class Granularity final : public GranularityService {
       if (err != CL_SUCCESS) return err;
       api::clSetUserEventStatus(raw, CL_COMPLETE);
     }
-    Ref<_cl_event> before(raw, true);
+    if (!before) before = Ref<_cl_event>(raw, true);
     Ref<_cl_event> done(api::clCreateUserEvent(q->context.get(), &err), true);
     if (err != CL_SUCCESS) return err;
     cl_event done_handle = done.get();
@@ -108,6 +112,7 @@ class Granularity final : public GranularityService {
     cl_int failure = CL_SUCCESS;
     if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;
     else if (!live(after) || after->context.get() != q->context.get()) failure = CL_INVALID_EVENT;
+    remember_division(q, gate.get(), failure == CL_SUCCESS ? after : nullptr);
     if (failure != CL_SUCCESS) {
       if (live(after)) api::clReleaseEvent(after);
       end(*record, done.get(), failure);
@@ -134,6 +139,28 @@ class Granularity final : public GranularityService {
 
  private:
   static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
+
+  // On an in-order queue whose last command is still the previous divided
+  // launch's gate, a launch without a wait list may follow that launch's
+  // pieces directly: their end means everything before the gate is done
+  // too, and the gate itself waits only for them. This skips the gate's
+  // completion and a marker of its own (two hand-overs between threads per
+  // launch of an iteration). Null otherwise.
+  static Ref<_cl_event> right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
+    if (!q->in_order() || l.num_events > 0) return {};
+    ContextLock lock(*q->context);
+    auto gate = q->divided_gate.lock();
+    if (!gate || q->last != gate || !q->divided_after) return {};
+    return q->divided_after;
+  }
+  // Notes `gate` as q's last divided launch, `after` (null: it failed) the
+  // event after its pieces.
+  static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *after) {
+    if (!q->in_order()) return;
+    ContextLock lock(*q->context);
+    q->divided_gate = gate->task;
+    q->divided_after = after ? Ref<_cl_event>(after) : Ref<_cl_event>();
+  }
 
   // Chooses the launch's factor and enqueues its pieces on `pieces`, every
   // one after `before`; `after` completes with all of them. Launches made

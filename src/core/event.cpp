@@ -5,6 +5,9 @@
 #include "backend/vendor_objects.hpp"
 #include "core/runtime.hpp"
 
+_cl_command_queue::_cl_command_queue() : ObjectHeader(kKind) {}
+_cl_command_queue::~_cl_command_queue() = default;
+
 namespace unicl {
 
 cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {

@@ -6,9 +6,13 @@
 #include "core/context.hpp"
 #include "core/task.hpp"
 
+struct _cl_event;
+
 struct _cl_command_queue : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Queue;
-  _cl_command_queue() : ObjectHeader(kKind) {}
+  // In event.cpp: divided_after needs the whole _cl_event.
+  _cl_command_queue();
+  ~_cl_command_queue();
   unicl::Ref<_cl_context> context;
   unicl::Ref<_cl_device_id> device;
   size_t slot = 0;
@@ -41,4 +45,9 @@ struct _cl_command_queue : unicl::ObjectHeader {
   // (granularity/), made on first use.
   std::mutex pieces_mutex;
   unicl::Ref<_cl_command_queue> pieces;
+  // In-order scheduled queues: the last divided launch's gate command, and
+  // the event after its pieces (on `pieces`). A launch enqueued while that
+  // gate is still `last` waits for those pieces directly. Context mutex.
+  std::weak_ptr<unicl::Task> divided_gate;
+  unicl::Ref<_cl_event> divided_after;
 };
