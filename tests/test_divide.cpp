@@ -979,6 +979,31 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
     CHECK(m == expected);
     CHECK(factor_of(e) == 1);
   }
+  SECTION("launches enqueued back to back on an in-order queue run one after the other") {
+    // Each launch follows the one before it directly (its pieces wait for
+    // that one's): read-modify-write of every element, so two launches
+    // overlapping would lose updates.
+    const cl_uint w = 64, h = 64;
+    std::vector<cl_uint> m(w * h, 1), expected(w * h, 1);
+    cl::Buffer M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.size() * 4, m.data());
+    cl::Kernel k(program, "rows");
+    k.setArg(0, M), k.setArg(1, w);
+    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};
+    REQUIRE(split(k(), 1, 1, &row) == CL_SUCCESS);
+    for (int i = 0; i < 8; ++i) {
+      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
+      for (cl_uint r = 0; r < h; ++r)
+        for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = expected[r * w + c] * 2 + r * 1000 + c;
+      if (i == 3) {  // a command of its own in between: the next launch follows it
+        std::vector<cl_uint> ones(w, 1);
+        REQUIRE(q.enqueueWriteBuffer(M, CL_FALSE, 0, w * 4, ones.data()) == CL_SUCCESS);
+        REQUIRE(q.finish() == CL_SUCCESS);  // `ones` lives in this block
+        std::fill(expected.begin(), expected.begin() + w, 1u);
+      }
+    }
+    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
+    CHECK(m == expected);
+  }
   SECTION("consecutive launches over the same partition move nothing between them") {
     const cl_uint w = 64, h = 64;
     std::vector<cl_uint> m(w * h, 1), expected(w * h, 1);
