@@ -927,6 +927,31 @@ clSetKernelSplitUNICL_fn set_split() {
   return fn;
 }
 
+// A 64 x 64 grid of ones that kSplitSource's "rows" kernel, declared split
+// by rows, updates in place (x = 2x + 1000 r + c): what the host expects
+// after each launch is kept beside it.
+struct RowsGrid {
+  static constexpr cl_uint w = 64, h = 64;
+  std::vector<cl_uint> m = std::vector<cl_uint>(w * h, 1), expected = m;
+  cl::Buffer M;
+  cl::Kernel k;
+  RowsGrid(const cl::Context &ctx, const cl::Program &program)
+      : M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, w * h * 4, m.data()), k(program, "rows") {
+    k.setArg(0, M), k.setArg(1, w);
+    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};
+    REQUIRE(set_split()(k(), 1, 1, &row) == CL_SUCCESS);
+  }
+  void launched() {
+    for (cl_uint r = 0; r < h; ++r)
+      for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = expected[r * w + c] * 2 + r * 1000 + c;
+  }
+  // Reads the grid back and compares.
+  void check(cl::CommandQueue &q) {
+    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
+    CHECK(m == expected);
+  }
+};
+
 cl_ulong bytes_moved(const cl::Context &ctx) {
   cl_ulong moved = 0;
   REQUIRE(clGetContextInfo(ctx(), CL_CONTEXT_BYTES_MOVED_UNICL, sizeof moved, &moved, nullptr) == CL_SUCCESS);
@@ -983,44 +1008,30 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
     // Each launch follows the one before it directly (its pieces wait for
     // that one's): read-modify-write of every element, so two launches
     // overlapping would lose updates.
-    const cl_uint w = 64, h = 64;
-    std::vector<cl_uint> m(w * h, 1), expected(w * h, 1);
-    cl::Buffer M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.size() * 4, m.data());
-    cl::Kernel k(program, "rows");
-    k.setArg(0, M), k.setArg(1, w);
-    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};
-    REQUIRE(split(k(), 1, 1, &row) == CL_SUCCESS);
+    RowsGrid g(ctx, program);
     for (int i = 0; i < 8; ++i) {
-      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h)) == CL_SUCCESS);
-      for (cl_uint r = 0; r < h; ++r)
-        for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = expected[r * w + c] * 2 + r * 1000 + c;
+      REQUIRE(q.enqueueNDRangeKernel(g.k, cl::NullRange, cl::NDRange(g.w, g.h)) == CL_SUCCESS);
+      g.launched();
       if (i == 3) {  // a command of its own in between: the next launch follows it
-        std::vector<cl_uint> ones(w, 1);
-        REQUIRE(q.enqueueWriteBuffer(M, CL_FALSE, 0, w * 4, ones.data()) == CL_SUCCESS);
+        std::vector<cl_uint> ones(g.w, 1);
+        REQUIRE(q.enqueueWriteBuffer(g.M, CL_FALSE, 0, g.w * 4, ones.data()) == CL_SUCCESS);
         REQUIRE(q.finish() == CL_SUCCESS);  // `ones` lives in this block
-        std::fill(expected.begin(), expected.begin() + w, 1u);
+        std::fill(g.expected.begin(), g.expected.begin() + g.w, 1u);
       }
     }
-    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
-    CHECK(m == expected);
+    g.check(q);
   }
   SECTION("consecutive launches over the same partition move nothing between them") {
-    const cl_uint w = 64, h = 64;
-    std::vector<cl_uint> m(w * h, 1), expected(w * h, 1);
-    cl::Buffer M(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m.size() * 4, m.data());
-    cl::Kernel k(program, "rows");
-    k.setArg(0, M), k.setArg(1, w);
-    const cl_kernel_split_arg_unicl row{0, 0, w * 4, w * 4};
-    REQUIRE(split(k(), 1, 1, &row) == CL_SUCCESS);
+    RowsGrid g(ctx, program);
     std::vector<cl_ulong> moved;
     for (int i = 0; i < 12; ++i) {
       cl_ulong before = bytes_moved(ctx);
       cl::Event e;
-      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(w, h), cl::NullRange, nullptr, &e) == CL_SUCCESS);
+      REQUIRE(q.enqueueNDRangeKernel(g.k, cl::NullRange, cl::NDRange(g.w, g.h), cl::NullRange, nullptr, &e) ==
+              CL_SUCCESS);
       REQUIRE(e.wait() == CL_SUCCESS);
       moved.push_back(bytes_moved(ctx) - before);
-      for (cl_uint r = 0; r < h; ++r)
-        for (cl_uint c = 0; c < w; ++c) expected[r * w + c] = expected[r * w + c] * 2 + r * 1000 + c;
+      g.launched();
     }
     INFO("bytes moved per launch: " << ::Catch::Detail::stringify(moved));
     // The first launch uploads each piece. After it, a launch with the
@@ -1029,13 +1040,11 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
     // and the first samples weigh most) moves only the rows that changed
     // device: some, never the buffer. Once the models have settled (the
     // last six launches), most launches move nothing.
-    const cl_ulong buffer_bytes = cl_ulong{w} * h * 4;
+    const cl_ulong buffer_bytes = cl_ulong{g.w} * g.h * 4;
     for (size_t i = 2; i < moved.size(); ++i) CHECK(moved[i] <= buffer_bytes / 4);
     CHECK(std::count(moved.end() - 6, moved.end(), cl_ulong{0}) >= 3);
-    REQUIRE(q.enqueueReadBuffer(M, CL_TRUE, 0, m.size() * 4, m.data()) == CL_SUCCESS);
-    CHECK(m == expected);
-  }
-}
+    g.check(q);
+  }}
 
 TEST_CASE("isolated: the built-in divider on the simulated machine", "[.]") {
   // 1 CPU of 5 GFLOPS and 3 GPUs of 50: shares about 1:10:10:10, one piece
@@ -1060,14 +1069,20 @@ TEST_CASE("isolated: the built-in divider on the simulated machine", "[.]") {
   }
 }
 
-TEST_CASE("the built-in divider gives each device a share proportional to its measured rate", "[divide]") {
+namespace {
+
+// Runs the isolated test case `name` on the simulated machine with
+// UNICL_LOG=2 and returns, per divided launch of bs_round at `factor`, its
+// pieces in order: (device, work-items), from the lines
+// "divided bs_round along dimension 0, factor F: cpu N, gpu0 N, ...".
+std::vector<std::vector<std::pair<std::string, double>>> pieces_logged(const std::string &name, cl_uint factor) {
   const char *sim = std::getenv("TEST_SIM_ICD");
   const char *machine = std::getenv("TEST_SIM_MACHINE");
   REQUIRE(sim);
   REQUIRE(machine);
   std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-split-" + std::to_string(getpid()));
   std::filesystem::remove_all(cache);
-  auto run = child_process::run_self({"isolated: the built-in divider on the simulated machine"},
+  auto run = child_process::run_self({name},
                                      {{"UNICL_VENDORS", std::string(sim)},
                                       {"UNICL_SIM_CONFIG", std::string(machine)},
                                       {"XDG_CACHE_HOME", cache.string()},
@@ -1076,24 +1091,31 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   std::filesystem::remove_all(cache);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
-  // One line per launch: "divided bs_round along dimension 0, factor 1: cpu N, gpu0 N, ...".
-  std::vector<std::map<std::string, double>> launches;
-  std::istringstream lines(run.err);
-  const std::string head = "divided bs_round along dimension 0, factor 1: ";
-  for (std::string line; std::getline(lines, line);) {
+  std::vector<std::vector<std::pair<std::string, double>>> launches;
+  const std::string head = "divided bs_round along dimension 0, factor " + std::to_string(factor) + ": ";
+  for (auto &line : child_process::Result::lines(run.err)) {
     auto at = line.find(head);
     if (at == std::string::npos) continue;
-    std::map<std::string, double> shares;
+    auto &pieces = launches.emplace_back();
     std::istringstream parts(line.substr(at + head.size()));
     for (std::string part; std::getline(parts, part, ',');) {
       std::istringstream p(part);
-      std::string name;
+      std::string device;
       double count = 0;
-      p >> name >> count;
-      shares[name] = count;
+      p >> device >> count;
+      pieces.emplace_back(device, count);
     }
-    launches.push_back(shares);
   }
+  return launches;
+}
+
+}  // namespace
+
+TEST_CASE("the built-in divider gives each device a share proportional to its measured rate", "[divide]") {
+  // One piece per device (factor 1): the shares.
+  std::vector<std::map<std::string, double>> launches;
+  for (auto &pieces : pieces_logged("isolated: the built-in divider on the simulated machine", 1))
+    launches.emplace_back(pieces.begin(), pieces.end());
   REQUIRE(launches.size() == 4);
   // The first launch knows no rate: equal shares, which measure every device.
   CHECK(launches[0]["cpu"] == launches[0]["gpu0"]);
@@ -1141,35 +1163,11 @@ TEST_CASE("isolated: built-in pieces in place", "[.]") {
 
 TEST_CASE("the built-in divider cuts a share in pieces only while its bytes must move, fewer for a smaller share",
           "[divide]") {
-  const char *sim = std::getenv("TEST_SIM_ICD");
-  const char *machine = std::getenv("TEST_SIM_MACHINE");
-  REQUIRE(sim);
-  REQUIRE(machine);
-  std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-inplace-" + std::to_string(getpid()));
-  std::filesystem::remove_all(cache);
-  auto run = child_process::run_self({"isolated: built-in pieces in place"},
-                                     {{"UNICL_VENDORS", std::string(sim)},
-                                      {"UNICL_SIM_CONFIG", std::string(machine)},
-                                      {"XDG_CACHE_HOME", cache.string()},
-                                      {"UNICL_LOG", std::string("2")}},
-                                     120);
-  std::filesystem::remove_all(cache);
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == 0);
-  // Per launch, its pieces' devices, from "divided bs_round ..., factor 3: cpu N, gpu0 N, ...".
+  // Per launch, how many pieces each device ran.
   std::vector<std::map<std::string, int>> launches;
-  for (auto &line : child_process::Result::lines(run.err)) {
-    auto at = line.find("divided bs_round along dimension 0, factor 3: ");
-    if (at == std::string::npos) continue;
-    std::map<std::string, int> pieces;
-    std::istringstream parts(line.substr(line.find(": ", at) + 2));
-    for (std::string part; std::getline(parts, part, ',');) {
-      std::istringstream p(part);
-      std::string name;
-      p >> name;
-      pieces[name] += 1;
-    }
-    launches.push_back(pieces);
+  for (auto &pieces : pieces_logged("isolated: built-in pieces in place", 3)) {
+    auto &count = launches.emplace_back();
+    for (auto &[device, items] : pieces) count[device] += 1;
   }
   REQUIRE(launches.size() == 4);
   // Equal shares first: 4 pieces on every device.
