@@ -112,7 +112,10 @@ class Granularity final : public GranularityService {
     cl_int failure = CL_SUCCESS;
     if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;
     else if (!live(after) || after->context.get() != q->context.get()) failure = CL_INVALID_EVENT;
-    remember_division(q, gate.get(), failure == CL_SUCCESS ? after : nullptr);
+    // Pieces UniCL enqueued itself surely follow `before`; a divide
+    // function's might not, and then only the gate keeps q's order.
+    const bool own_pieces = !l.divide.fn || choice.factor == 0;
+    remember_division(q, gate.get(), failure == CL_SUCCESS && own_pieces ? after : nullptr);
     if (failure != CL_SUCCESS) {
       if (live(after)) api::clReleaseEvent(after);
       end(*record, done.get(), failure);
@@ -142,8 +145,10 @@ class Granularity final : public GranularityService {
 
   // On an in-order queue whose last command is still the previous divided
   // launch's gate, a launch without a wait list may follow that launch's
-  // pieces directly: their end means everything before the gate is done
-  // too, and the gate itself waits only for them. This skips the gate's
+  // pieces directly when UniCL enqueued them (built-in divider, or the
+  // launch undivided): they followed that launch's own `before`, so their
+  // end means everything before the gate is done too, and the gate itself
+  // waits only for them. This skips the gate's
   // completion and a marker of its own (two hand-overs between threads per
   // launch of an iteration). Null otherwise.
   static Ref<_cl_event> right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
