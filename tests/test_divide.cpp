@@ -677,19 +677,54 @@ cl_int CL_CALLBACK socl_split(cl_command_queue q, cl_uint factor, void *data, cl
   return err;
 }
 
-}  // namespace
-
-TEST_CASE("isolated: a SOCL program", "[.]") {
+// The platform SOCL programs look for: SOCL's vendor and name; null when
+// there is none ("SOCL platform not found").
+cl_platform_id socl_platform() {
   cl_platform_id platforms[8];
   cl_uint count = 0;
   REQUIRE(clGetPlatformIDs(8, platforms, &count) == CL_SUCCESS);
-  cl_platform_id socl = nullptr;
   for (cl_uint i = 0; i < count; ++i) {
     char vendor[64] = {}, name[64] = {};
     clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, nullptr);
     clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::string(vendor) == "Inria" && std::string(name) == "SOCL Platform") socl = platforms[i];
+    if (std::string(vendor) == "Inria" && std::string(name) == "SOCL Platform") return platforms[i];
   }
+  return nullptr;
+}
+
+// SOCL's examples' "add" kernel built from `source` in `ctx`, with three
+// buffers of `bytes` (s1 and s2 read, d written) set as its arguments;
+// released with it.
+struct SoclAdd {
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  cl_mem s1 = nullptr, s2 = nullptr, d = nullptr;
+  SoclAdd(cl_context ctx, const char *source, size_t bytes) {
+    cl_int err = CL_SUCCESS;
+    program = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
+    REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    kernel = clCreateKernel(program, "add", &err);
+    s1 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    s2 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+    d = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    clSetKernelArg(kernel, 0, sizeof(cl_mem), &s1);
+    clSetKernelArg(kernel, 1, sizeof(cl_mem), &s2);
+    clSetKernelArg(kernel, 2, sizeof(cl_mem), &d);
+  }
+  ~SoclAdd() {
+    for (cl_mem m : {s1, s2, d}) clReleaseMemObject(m);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+  SoclAdd(const SoclAdd &) = delete;
+  SoclAdd &operator=(const SoclAdd &) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("isolated: a SOCL program", "[.]") {
+  cl_platform_id socl = socl_platform();
   REQUIRE(socl);  // "SOCL platform not found" otherwise
   cl_device_id devices[8];
   cl_uint n = 0;
@@ -724,22 +759,6 @@ TEST_CASE("isolated: a SOCL program", "[.]") {
   clReleaseContext(p->context);
 }
 
-namespace {
-
-cl_platform_id socl_platform() {
-  cl_platform_id platforms[8];
-  cl_uint count = 0;
-  clGetPlatformIDs(8, platforms, &count);
-  for (cl_uint i = 0; i < count; ++i) {
-    char vendor[64] = {};
-    clGetPlatformInfo(platforms[i], CL_PLATFORM_VENDOR, sizeof vendor, vendor, nullptr);
-    if (std::string(vendor) == "Inria") return platforms[i];
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 // The patterns of SOCL's other examples, each checked against what it must
 // compute on PoCL's CPU devices.
 TEST_CASE("isolated: SOCL's testmap, mansched and mandelbrot patterns", "[.]") {
@@ -753,36 +772,30 @@ TEST_CASE("isolated: SOCL's testmap, mansched and mandelbrot patterns", "[.]") {
   const size_t size = 1024, bytes = size * 4;
   SECTION("testmap: inputs written through maps on a device-less queue, the result read through a map") {
     cl_context ctx = clCreateContext(props, n, devices, nullptr, nullptr, &err);
-    cl_program program = clCreateProgramWithSource(ctx, 1, &kSoclSource, nullptr, &err);
-    REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
-    cl_kernel k = clCreateKernel(program, "add", &err);
-    cl_mem s1 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    cl_mem s2 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, nullptr, &err);
-    cl_mem d = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
-    cl_command_queue q = clCreateCommandQueue(ctx, nullptr, 0, &err);
-    REQUIRE(err == CL_SUCCESS);
-    auto *a = static_cast<float *>(clEnqueueMapBuffer(q, s1, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
-    auto *b = static_cast<float *>(clEnqueueMapBuffer(q, s2, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
-    REQUIRE((a && b));
-    for (size_t i = 0; i < size; ++i) a[i] = 2, b[i] = 7;
-    clEnqueueUnmapMemObject(q, s1, a, 0, nullptr, nullptr);
-    clEnqueueUnmapMemObject(q, s2, b, 0, nullptr, nullptr);
-    clSetKernelArg(k, 0, sizeof(cl_mem), &s1);
-    clSetKernelArg(k, 1, sizeof(cl_mem), &s2);
-    clSetKernelArg(k, 2, sizeof(cl_mem), &d);
-    const size_t local = 16;
-    cl_event e = nullptr;
-    REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &size, &local, 0, nullptr, &e) == CL_SUCCESS);
-    auto *r = static_cast<float *>(clEnqueueMapBuffer(q, d, CL_TRUE, CL_MAP_READ, 0, bytes, 1, &e, nullptr, &err));
-    REQUIRE(r);
-    for (size_t i = 0; i < size; ++i) REQUIRE(r[i] == 16.0f);
-    clEnqueueUnmapMemObject(q, d, r, 0, nullptr, nullptr);
-    REQUIRE(clFinish(q) == CL_SUCCESS);
-    clReleaseEvent(e);
-    for (cl_mem m : {s1, s2, d}) clReleaseMemObject(m);
-    clReleaseCommandQueue(q);
-    clReleaseKernel(k);
-    clReleaseProgram(program);
+    {
+      SoclAdd add(ctx, kSoclSource, bytes);
+      cl_command_queue q = clCreateCommandQueue(ctx, nullptr, 0, &err);
+      REQUIRE(err == CL_SUCCESS);
+      auto *a = static_cast<float *>(
+          clEnqueueMapBuffer(q, add.s1, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
+      auto *b = static_cast<float *>(
+          clEnqueueMapBuffer(q, add.s2, CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err));
+      REQUIRE((a && b));
+      for (size_t i = 0; i < size; ++i) a[i] = 2, b[i] = 7;
+      clEnqueueUnmapMemObject(q, add.s1, a, 0, nullptr, nullptr);
+      clEnqueueUnmapMemObject(q, add.s2, b, 0, nullptr, nullptr);
+      const size_t local = 16;
+      cl_event e = nullptr;
+      REQUIRE(clEnqueueNDRangeKernel(q, add.kernel, 1, nullptr, &size, &local, 0, nullptr, &e) == CL_SUCCESS);
+      auto *r =
+          static_cast<float *>(clEnqueueMapBuffer(q, add.d, CL_TRUE, CL_MAP_READ, 0, bytes, 1, &e, nullptr, &err));
+      REQUIRE(r);
+      for (size_t i = 0; i < size; ++i) REQUIRE(r[i] == 16.0f);
+      clEnqueueUnmapMemObject(q, add.d, r, 0, nullptr, nullptr);
+      REQUIRE(clFinish(q) == CL_SUCCESS);
+      clReleaseEvent(e);
+      clReleaseCommandQueue(q);
+    }
     clReleaseContext(ctx);
   }
   SECTION("mansched: a context per device, writes and the kernel ordered by events") {
@@ -792,29 +805,20 @@ TEST_CASE("isolated: SOCL's testmap, mansched and mandelbrot patterns", "[.]") {
     for (cl_uint dev = 0; dev < n; ++dev) {
       std::vector<float> out(size, 98);
       cl_context ctx = clCreateContext(props, 1, &devices[dev], nullptr, nullptr, &err);
-      cl_program program = clCreateProgramWithSource(ctx, 1, &plain, nullptr, &err);
-      REQUIRE(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
-      cl_kernel k = clCreateKernel(program, "add", &err);
-      cl_mem s1 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-      cl_mem s2 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, bytes, nullptr, &err);
-      cl_mem d = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
-      cl_command_queue q = clCreateCommandQueue(ctx, devices[dev], 0, &err);
-      cl_event w[2];
-      clEnqueueWriteBuffer(q, s1, CL_FALSE, 0, bytes, a.data(), 0, nullptr, &w[0]);
-      clEnqueueWriteBuffer(q, s2, CL_FALSE, 0, bytes, b.data(), 0, nullptr, &w[1]);
-      clSetKernelArg(k, 0, sizeof(cl_mem), &s1);
-      clSetKernelArg(k, 1, sizeof(cl_mem), &s2);
-      clSetKernelArg(k, 2, sizeof(cl_mem), &d);
-      const size_t local = 16;
-      REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &size, &local, 2, w, nullptr) == CL_SUCCESS);
-      clEnqueueReadBuffer(q, d, CL_FALSE, 0, bytes, out.data(), 0, nullptr, nullptr);
-      REQUIRE(clFinish(q) == CL_SUCCESS);
-      CHECK(out == std::vector<float>(size, 9));
-      for (cl_event e : w) clReleaseEvent(e);
-      for (cl_mem m : {s1, s2, d}) clReleaseMemObject(m);
-      clReleaseCommandQueue(q);
-      clReleaseKernel(k);
-      clReleaseProgram(program);
+      {
+        SoclAdd add(ctx, plain, bytes);
+        cl_command_queue q = clCreateCommandQueue(ctx, devices[dev], 0, &err);
+        cl_event w[2];
+        clEnqueueWriteBuffer(q, add.s1, CL_FALSE, 0, bytes, a.data(), 0, nullptr, &w[0]);
+        clEnqueueWriteBuffer(q, add.s2, CL_FALSE, 0, bytes, b.data(), 0, nullptr, &w[1]);
+        const size_t local = 16;
+        REQUIRE(clEnqueueNDRangeKernel(q, add.kernel, 1, nullptr, &size, &local, 2, w, nullptr) == CL_SUCCESS);
+        clEnqueueReadBuffer(q, add.d, CL_FALSE, 0, bytes, out.data(), 0, nullptr, nullptr);
+        REQUIRE(clFinish(q) == CL_SUCCESS);
+        CHECK(out == std::vector<float>(size, 9));
+        for (cl_event e : w) clReleaseEvent(e);
+        clReleaseCommandQueue(q);
+      }
       clReleaseContext(ctx);
     }
   }
