@@ -21,6 +21,7 @@
 
 #include <unistd.h>
 
+#include "isolated.hpp"
 #include "multi_device.hpp"
 #include "scenario.hpp"
 #include "scheduling.hpp"
@@ -587,8 +588,8 @@ TEST_CASE("the factor strategies explore, then keep to the fastest; the times pe
     INFO(strategy);
     std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-divide-" + std::to_string(getpid()));
     std::filesystem::remove_all(cache);
-    auto run = child_process::run_self({"isolated: factor learning"},
-                                       {{"XDG_CACHE_HOME", cache.string()}, {"TEST_STRATEGY", strategy}}, 120);
+    auto run = cltest::run_hidden("isolated: factor learning",
+                                  {{"XDG_CACHE_HOME", cache.string()}, {"TEST_STRATEGY", strategy}}, 120);
     INFO(run.out);
     REQUIRE(run.exit_code == 0);
     std::vector<int> factors = factors_printed(run.out);
@@ -761,7 +762,7 @@ TEST_CASE("isolated: a SOCL program", "[.]") {
 
 // The patterns of SOCL's other examples, each checked against what it must
 // compute on PoCL's CPU devices.
-TEST_CASE("isolated: SOCL's testmap, mansched and mandelbrot patterns", "[.]") {
+TEST_CASE("isolated: the patterns of SOCL's testmap and mansched and mandelbrot", "[.]") {
   cl_platform_id socl = socl_platform();
   REQUIRE(socl);
   cl_device_id devices[8];
@@ -869,16 +870,16 @@ TEST_CASE("SOCL compatibility mode: SOCL programs find their platform and their 
   const char *vendors = std::getenv("UNICL_VENDORS");
   REQUIRE(vendors);
   std::string pocl = std::string(vendors) + "/pocl.icd";
-  auto run = child_process::run_self({"isolated: a SOCL program"},
-                                     {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
-  INFO(run.out << run.err);
-  CHECK(run.exit_code == 0);
-  run = child_process::run_self({"isolated: SOCL's testmap, mansched and mandelbrot patterns"},
+  auto run = cltest::run_hidden("isolated: a SOCL program",
                                 {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
   INFO(run.out << run.err);
   CHECK(run.exit_code == 0);
+  run = cltest::run_hidden("isolated: the patterns of SOCL's testmap and mansched and mandelbrot",
+                           {{"UNICL_SOCL_COMPAT", std::string("1")}, {"UNICL_VENDORS", pocl}}, 120);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
   // Without the mode, the same program does not find SOCL's platform.
-  run = child_process::run_self({"isolated: a SOCL program"}, {{"UNICL_VENDORS", pocl}}, 120);
+  run = cltest::run_hidden("isolated: a SOCL program", {{"UNICL_VENDORS", pocl}}, 120);
   CHECK(run.exit_code != 0);
   CHECK_THAT(run.out, Catch::Contains("REQUIRE( socl )"));
 }
@@ -1086,12 +1087,12 @@ std::vector<std::vector<std::pair<std::string, double>>> pieces_logged(const std
   REQUIRE(machine);
   std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-split-" + std::to_string(getpid()));
   std::filesystem::remove_all(cache);
-  auto run = child_process::run_self({name},
-                                     {{"UNICL_VENDORS", std::string(sim)},
-                                      {"UNICL_SIM_CONFIG", std::string(machine)},
-                                      {"XDG_CACHE_HOME", cache.string()},
-                                      {"UNICL_LOG", std::string("2")}},
-                                     120);
+  auto run = cltest::run_hidden(name,
+                                {{"UNICL_VENDORS", std::string(sim)},
+                                 {"UNICL_SIM_CONFIG", std::string(machine)},
+                                 {"XDG_CACHE_HOME", cache.string()},
+                                 {"UNICL_LOG", std::string("2")}},
+                                120);
   std::filesystem::remove_all(cache);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
@@ -1251,12 +1252,12 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
     std::filesystem::path cache =
         std::filesystem::temp_directory_path() / ("unicl-learn-" + std::to_string(getpid()));
     std::filesystem::remove_all(cache);
-    auto run = child_process::run_self({"isolated: factor learning on the simulated machine"},
-                                       {{"UNICL_VENDORS", std::string(sim)},
-                                        {"UNICL_SIM_CONFIG", std::string(machine)},
-                                        {"XDG_CACHE_HOME", cache.string()},
-                                        {"TEST_STRATEGY", strategy}},
-                                       120);
+    auto run = cltest::run_hidden("isolated: factor learning on the simulated machine",
+                                  {{"UNICL_VENDORS", std::string(sim)},
+                                   {"UNICL_SIM_CONFIG", std::string(machine)},
+                                   {"XDG_CACHE_HOME", cache.string()},
+                                   {"TEST_STRATEGY", strategy}},
+                                  120);
     std::string models = cltest::slurp((cache / "unicl" / "models.tsv").string());
     std::filesystem::remove_all(cache);
     INFO(run.out << run.err);
@@ -1301,7 +1302,7 @@ TEST_CASE("isolated: a traced divided launch", "[.]") {
 
 TEST_CASE("UNICL_TRACE shows a divided launch as one slice, its factor, and its pieces under it", "[divide]") {
   std::filesystem::path trace = std::filesystem::temp_directory_path() / ("unicl-trace-" + std::to_string(getpid()) + ".json");
-  auto run = child_process::run_self({"isolated: a traced divided launch"}, {{"UNICL_TRACE", trace.string()}}, 120);
+  auto run = cltest::run_hidden("isolated: a traced divided launch", {{"UNICL_TRACE", trace.string()}}, 120);
   std::string json = cltest::slurp(trace.string());
   std::filesystem::remove(trace);
   INFO(run.out << run.err << json);

@@ -113,8 +113,7 @@ void random_updates(cl::Context &ctx, std::vector<cl::CommandQueue> &queues, uns
 // UniCL reads UNICL_DEVICE_MEM_LIMIT once per process: each value is tried
 // in a child running a hidden test case of this executable.
 child_process::Result run_with_limit(const char *test_name, const std::string &spec, const char *log_level) {
-  return child_process::run_self({test_name}, {{"UNICL_DEVICE_MEM_LIMIT", spec}, {"UNICL_LOG", std::string(log_level)}},
-                                 120);
+  return cltest::run_hidden(test_name, {{"UNICL_DEVICE_MEM_LIMIT", spec}, {"UNICL_LOG", std::string(log_level)}}, 120);
 }
 
 // A limit UniCL must refuse: context creation fails with
@@ -178,8 +177,8 @@ TEST_CASE("isolated: a cycle over buffers of one size on a device holding two", 
 
 TEST_CASE("an evicted buffer's device memory goes to the buffer that needed the room", "[memory]") {
   // UNICL_LOG=2 names each eviction and each hand-over on stderr.
-  auto run = child_process::run_self({"isolated: a cycle over buffers of one size on a device holding two"},
-                                     {{"UNICL_LOG", "2"}}, 120);
+  auto run = cltest::run_hidden("isolated: a cycle over buffers of one size on a device holding two",
+                                {{"UNICL_LOG", "2"}}, 120);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   size_t evicted = 0, handed = 0;

@@ -202,8 +202,8 @@ TEST_CASE("the policy comes from the context property, SOCL's property or UNICL_
 
   // UniCL reads UNICL_SCHEDULER once per process: a child per value.
   auto with_scheduler = [](const std::string &policy) {
-    auto run = child_process::run_self({"isolated: the policy of a context made without one"},
-                                       {{"UNICL_SCHEDULER", policy}, {"UNICL_LOG", std::string("1")}}, 60);
+    auto run = cltest::run_hidden("isolated: the policy of a context made without one",
+                                  {{"UNICL_SCHEDULER", policy}, {"UNICL_LOG", std::string("1")}}, 60);
     INFO(run.out << run.err);
     CHECK(run.exit_code == 0);
     return run;
@@ -358,7 +358,7 @@ TEST_CASE("isolated: a traced run", "[.]") {
 TEST_CASE("UNICL_TRACE writes a Chrome trace with a track per device", "[scheduling][trace]") {
   cltest::TempDir dir;
   std::string file = dir.path() + "/trace.json";
-  auto run = child_process::run_self({"isolated: a traced run"}, {{"UNICL_TRACE", file}}, 60);
+  auto run = cltest::run_hidden("isolated: a traced run", {{"UNICL_TRACE", file}}, 60);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   std::string trace = cltest::slurp(file);
@@ -381,7 +381,7 @@ TEST_CASE("isolated: a run on every device", "[.]") {
 TEST_CASE("each device's submission worker is placed with hwloc", "[scheduling][workers]") {
   // The log (UNICL_LOG=2) says where each worker went: CPU devices' workers
   // are left to the OS, oclgrind's (not a CPU device alone) gets a core.
-  auto run = child_process::run_self({"isolated: a run on every device"}, {{"UNICL_LOG", "2"}}, 120);
+  auto run = cltest::run_hidden("isolated: a run on every device", {{"UNICL_LOG", "2"}}, 120);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(run.err.find("submission worker of 'Oclgrind Simulator': core ") != std::string::npos);
@@ -401,8 +401,8 @@ TEST_CASE("isolated: a queue made for one device under UNICL_SCHEDULE_ALL", "[.]
 
 TEST_CASE("UNICL_SCHEDULE_ALL schedules queues made for one device", "[scheduling]") {
   // UniCL reads UNICL_SCHEDULE_ALL once per process.
-  auto run = child_process::run_self({"isolated: a queue made for one device under UNICL_SCHEDULE_ALL"},
-                                     {{"UNICL_SCHEDULE_ALL", std::string("1")}}, 120);
+  auto run = cltest::run_hidden("isolated: a queue made for one device under UNICL_SCHEDULE_ALL",
+                                {{"UNICL_SCHEDULE_ALL", std::string("1")}}, 120);
   INFO(run.out << run.err);
   CHECK(run.exit_code == 0);
   // Without it, a device queue stays on its device.
