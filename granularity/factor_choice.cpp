@@ -72,11 +72,11 @@ std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const st
   return out;
 }
 
-FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, double now, const std::string &variant) {
+FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::string &shape_key, double now) {
   const DivideFunction &d = l.divide;
   _cl_context &ctx = *l.queue->context;
   Choice c;
-  c.shape = shape_of(l) + variant;
+  c.shape = shape_key;
   if (ctx.divide_factor) {
     c.factor = *ctx.divide_factor == 0 ? 0 : std::clamp(*ctx.divide_factor, d.min_factor, d.max_factor);
     return c;

@@ -30,16 +30,16 @@ class FactorChoice {
 
   // What a launch runs with, and what it reports back to.
   struct Choice {
-    std::string shape;    // shape_of(the launch)
+    std::string shape;    // as given to choose()
     unsigned factor = 0;  // 0: undivided
     bool learnt = false;  // chosen by the strategy (a fixed factor is not timed)
     uint64_t serial = 0;  // the launch's number among its shape's
   };
-  // `now`: the enqueue call's time, host-clock seconds.
-  // `variant` is appended to the launch's shape: launches that run
-  // differently (the built-in divider's pieces whose bytes are in place)
-  // keep statistics of their own.
-  Choice choose(const DividedLaunch &launch, double now, const std::string &variant = "");
+  // `shape`: the launch's key, shape_of(launch), with a suffix for launches
+  // that run differently and keep statistics of their own (the built-in
+  // divider's, whose bytes are in place). `now`: the enqueue call's time,
+  // host-clock seconds.
+  Choice choose(const DividedLaunch &launch, const std::string &shape, double now);
   // The launch ended `seconds` after it started, at `now`; failed launches
   // pass a negative `seconds`.
   void finished(const Choice &choice, double seconds, double now);

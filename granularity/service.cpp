@@ -148,9 +148,9 @@ class Granularity final : public GranularityService {
   // pieces directly when UniCL enqueued them (built-in divider, or the
   // launch undivided): they followed that launch's own `before`, so their
   // end means everything before the gate is done too, and the gate itself
-  // waits only for them. This skips the gate's
-  // completion and a marker of its own (two hand-overs between threads per
-  // launch of an iteration). Null otherwise.
+  // waits only for them. This skips the gate's completion and a marker of
+  // its own (two hand-overs between threads per launch of an iteration).
+  // Null otherwise.
   static Ref<_cl_event> right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
     if (!q->in_order() || l.num_events > 0) return {};
     ContextLock lock(*q->context);
@@ -181,7 +181,8 @@ class Granularity final : public GranularityService {
     // learnt apart.
     const std::string shape = FactorChoice::shape_of(l);
     const bool in_place = !l.divide.fn && proportional_.in_place(l, shape);
-    choice = choice_.choose(shaped, static_cast<double>(record.queued) * 1e-9, in_place ? " (in place)" : "");
+    choice = choice_.choose(shaped, in_place ? shape + " (in place)" : shape,
+                            static_cast<double>(record.queued) * 1e-9);
     record.factor = choice.factor;
     if (choice.factor == 0)
       return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
