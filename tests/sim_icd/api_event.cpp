@@ -25,6 +25,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int status) {
     if (ev->user_status_set) return CL_INVALID_OPERATION;  // only once
     ev->user_status_set = true;
   }
+  ev->ended = sim::now_ns();  // when the commands waiting for it may start
   ev->set_status(status);
   return CL_SUCCESS;
 }

@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "objects.hpp"
@@ -44,20 +45,30 @@ void Worker::run() {
     for (const auto &dep : c.dependencies)
       if (dep->status < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     if (result == CL_SUCCESS) {
-      auto start = clock::now();
-      c.event->started = now_ns();
+      // The device keeps a clock of its own: a command starts when the
+      // device became free, its submission came and its dependencies were
+      // met, whichever is last, even if this thread woke up later than that
+      // (a loaded host wakes sleeping threads late, and that lateness must
+      // not add up over commands queued back to back).
+      std::uint64_t start = std::max(free_at_, c.event->submitted);
+      for (const auto &dep : c.dependencies) start = std::max(start, dep->ended);
+      start = std::min(start, now_ns());
+      c.event->started = start;
       c.event->set_status(CL_RUNNING);
       if (c.work) result = c.work();
-      // Whatever the real work took, the command lasts its modeled time.
-      std::this_thread::sleep_until(start + std::chrono::duration_cast<clock::duration>(
-                                                std::chrono::duration<double>(c.seconds)));
+      // Whatever the real work took, the command lasts its modeled time
+      // (unless the real work took longer).
+      const std::uint64_t end = std::max(start + static_cast<std::uint64_t>(c.seconds * 1e9), now_ns());
+      std::this_thread::sleep_until(clock::time_point(std::chrono::nanoseconds(end)));
+      free_at_ = end;
+      c.event->ended = end;
     }
     // Drop the command's references before publishing completion: a
     // buffer the application releases right after clWaitForEvents must free
     // its device memory at once.
     auto event = std::move(c.event);
     c = Command{};
-    event->ended = now_ns();
+    if (!event->ended) event->ended = now_ns();
     if (!event->started) event->started = event->ended;
     event->set_status(result == CL_SUCCESS ? CL_COMPLETE : result);
     // clFinish takes an event of its queue's list that is gone as finished,

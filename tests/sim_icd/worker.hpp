@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
@@ -43,6 +44,7 @@ class Worker {
   std::condition_variable changed_;
   std::list<Command> pending_;  // in submission order
   std::thread thread_;          // started by the first command, never joined (the device is immortal)
+  std::uint64_t free_at_ = 0;   // the modeled end of the last command run (now_ns() time base); worker thread only
 };
 
 // Wakes every device's worker.
