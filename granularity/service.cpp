@@ -15,6 +15,15 @@
 //           or at once to the divide function's error.
 // Enqueuing the gate before the pieces keeps q's order without waiting:
 // what the application enqueues on q next follows the gate.
+//
+// Consecutive launches on an in-order q whose pieces UniCL enqueued itself
+// (right_after_division) form a chain: each launch's pieces follow the
+// first launch's `before`, and the earlier launches' pieces only where they
+// touch the same bytes (coherence orders every command after the accesses
+// of its bytes). A device then goes on to its next piece without waiting
+// for the slowest device of the previous launch. The gates still complete
+// in q's order, and the data every piece sees is that of q's order; what
+// differs is that a launch's START may come before the previous one's END.
 #include "service.hpp"
 
 #include <atomic>
@@ -69,16 +78,18 @@ class Granularity final : public GranularityService {
 
     cl_event raw = nullptr;
     cl_int err = CL_SUCCESS;
-    Ref<_cl_event> before = right_after_division(q, l);
+    auto [before, previous] = right_after_division(q, l);
     if (before) {
-      // Nothing to enqueue: the previous divided launch's pieces are all
-      // this one waits for.
-    } else if (q->in_order() || l.num_events > 0) {
+      // Nothing to enqueue: the chain's `before` covers all of q up to its
+      // first launch, and coherence the earlier launches' pieces.
+    } else if ((q->in_order() && !idle(q)) || l.num_events > 0) {
       err = api::clEnqueueMarkerWithWaitList(q, l.num_events, l.events, &raw);
       if (err != CL_SUCCESS) return err;  // a bad wait list: nothing was enqueued
     } else {
-      // Out of order with no wait list: the launch follows nothing (a
-      // marker without a wait list would follow every earlier command).
+      // No wait list, and out of order or nothing left to follow: the
+      // launch follows nothing (a marker without a wait list would follow
+      // every earlier command, and even with none it is a command some
+      // device runs before the pieces may start).
       raw = api::clCreateUserEvent(q->context.get(), &err);
       if (err != CL_SUCCESS) return err;
       api::clSetUserEventStatus(raw, CL_COMPLETE);
@@ -94,7 +105,9 @@ class Granularity final : public GranularityService {
     Ref<_cl_event> gate(raw, true);
     gate->type = l.type;
     gate->division = record;
-    before->on_complete([record](cl_int) {
+    // In a chain, the launch starts when the previous one ends: its time
+    // is what it adds to the chain.
+    (previous ? previous : before)->on_complete([record](cl_int) {
       cl_ulong none = 0;
       record->started.compare_exchange_strong(none, host_ns());
     });
@@ -112,10 +125,12 @@ class Granularity final : public GranularityService {
     cl_int failure = CL_SUCCESS;
     if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;
     else if (!live(after) || after->context.get() != q->context.get()) failure = CL_INVALID_EVENT;
-    // Pieces UniCL enqueued itself surely follow `before`; a divide
-    // function's might not, and then only the gate keeps q's order.
+    // Pieces UniCL enqueued itself surely follow `before` and name every
+    // buffer they touch; a divide function's might not, and then only the
+    // gate keeps q's order.
     const bool own_pieces = !l.divide.fn || choice.factor == 0;
-    remember_division(q, gate.get(), failure == CL_SUCCESS && own_pieces ? after : nullptr);
+    const bool chains = failure == CL_SUCCESS && own_pieces;
+    remember_division(q, gate.get(), chains ? before.get() : nullptr, chains ? after : nullptr);
     if (failure != CL_SUCCESS) {
       if (live(after)) api::clReleaseEvent(after);
       end(*record, done.get(), failure);
@@ -144,26 +159,36 @@ class Granularity final : public GranularityService {
   static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
 
   // On an in-order queue whose last command is still the previous divided
-  // launch's gate, a launch without a wait list may follow that launch's
-  // pieces directly when UniCL enqueued them (built-in divider, or the
-  // launch undivided): they followed that launch's own `before`, so their
-  // end means everything before the gate is done too, and the gate itself
-  // waits only for them. This skips the gate's completion and a marker of
-  // its own (two hand-overs between threads per launch of an iteration).
-  // Null otherwise.
-  static Ref<_cl_event> right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
+  // launch's gate, a launch without a wait list whose predecessor's pieces
+  // UniCL enqueued itself (built-in divider, or the launch undivided) joins
+  // its chain (see the top of this file): the event that launch's pieces
+  // followed, which covers everything q held before the chain, and the
+  // event that completes with them. This skips a marker per launch and,
+  // above all, the wait of every device for the previous launch's slowest
+  // piece. Nulls otherwise.
+  struct Chain {
+    Ref<_cl_event> before, previous;
+  };
+  static Chain right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
     if (!q->in_order() || l.num_events > 0) return {};
     ContextLock lock(*q->context);
     auto gate = q->divided_gate.lock();
-    if (!gate || q->last != gate || !q->divided_after) return {};
-    return q->divided_after;
+    if (!gate || q->last != gate || !q->divided_before) return {};
+    return {q->divided_before, q->divided_after};
   }
-  // Notes `gate` as q's last divided launch, `after` (null: it failed) the
-  // event after its pieces.
-  static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *after) {
+  // An in-order q whose commands have all completed successfully.
+  static bool idle(_cl_command_queue *q) {
+    ContextLock lock(*q->context);
+    return !q->last || q->last->status() == CL_COMPLETE;
+  }
+  // Notes `gate` as q's last divided launch, `before` and `after` (nulls: it
+  // failed, or its pieces may not follow `before`) the events its pieces
+  // followed and complete with.
+  static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *before, _cl_event *after) {
     if (!q->in_order()) return;
     ContextLock lock(*q->context);
     q->divided_gate = gate->task;
+    q->divided_before = before ? Ref<_cl_event>(before) : Ref<_cl_event>();
     q->divided_after = after ? Ref<_cl_event>(after) : Ref<_cl_event>();
   }
 
@@ -217,10 +242,13 @@ class Granularity final : public GranularityService {
   }
 
   // The built-in divider's pieces, each pinned to its device, after
-  // `before`; `after` a marker after all of them.
+  // `before`; `after` a user event of UniCL's that completes with the last
+  // of them (with the first failure's status if one fails). Joined on the
+  // host, not by a marker: a marker is a command on some device's queue,
+  // and in a chain it would end behind the next launches' pieces there.
   static cl_int enqueue_pieces(const DividedLaunch &l, const std::vector<ProportionalDivider::Piece> &cut,
                                cl_command_queue q, cl_event before, cl_event *after) {
-    std::vector<cl_event> events;
+    std::vector<Ref<_cl_event>> events;
     cl_int err = CL_SUCCESS;
     for (auto &piece : cut) {
       size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1};
@@ -231,12 +259,27 @@ class Granularity final : public GranularityService {
       cl_event e = nullptr;
       err = api::clEnqueueNDRangeKernel(q, l.kernel, l.dim, offset, global, l.local, 1, &before, &e);
       if (err != CL_SUCCESS) break;
-      events.push_back(e);
+      events.emplace_back(e, true);
     }
-    if (err == CL_SUCCESS)
-      err = api::clEnqueueMarkerWithWaitList(q, static_cast<cl_uint>(events.size()), events.data(), after);
-    for (cl_event e : events) api::clReleaseEvent(e);
-    return err;
+    if (err != CL_SUCCESS) return err;  // the pieces enqueued run; the launch fails
+    cl_event join = api::clCreateUserEvent(l.queue->context.get(), &err);
+    if (err != CL_SUCCESS) return err;
+    struct Join {
+      Ref<_cl_event> event;
+      std::atomic<size_t> left;
+      std::atomic<cl_int> failure{CL_SUCCESS};
+    };
+    auto state = std::make_shared<Join>(Ref<_cl_event>(join), events.size());
+    for (auto &e : events)
+      e->on_complete([state](cl_int status) {
+        cl_int none = CL_SUCCESS;
+        if (status < 0) state->failure.compare_exchange_strong(none, status);
+        if (state->left.fetch_sub(1) == 1)
+          api::clSetUserEventStatus(state->event.get(), state->failure < 0 ? state->failure.load() : CL_COMPLETE);
+      });
+    if (events.empty()) api::clSetUserEventStatus(join, CL_COMPLETE);
+    *after = join;
+    return CL_SUCCESS;
   }
 
   // The launch ended with `status` (CL_COMPLETE or an error): its times are

@@ -10,7 +10,7 @@ struct _cl_event;
 
 struct _cl_command_queue : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Queue;
-  // In event.cpp: divided_after needs the whole _cl_event.
+  // In event.cpp: divided_before needs the whole _cl_event.
   _cl_command_queue();
   ~_cl_command_queue();
   unicl::Ref<_cl_context> context;
@@ -45,9 +45,12 @@ struct _cl_command_queue : unicl::ObjectHeader {
   // (granularity/), made on first use.
   std::mutex pieces_mutex;
   unicl::Ref<_cl_command_queue> pieces;
-  // In-order scheduled queues: the last divided launch's gate command, and
-  // the event after its pieces (on `pieces`). A launch enqueued while that
-  // gate is still `last` waits for those pieces directly. Context mutex.
+  // In-order scheduled queues: the last divided launch's gate command, the
+  // event its pieces followed (on `pieces`) and the one that completes with
+  // them. A launch enqueued while that gate is still `last` has its pieces
+  // follow the same `before`, and the earlier pieces only through the bytes
+  // they share; it starts, as the application sees it, at that `after`.
+  // Context mutex.
   std::weak_ptr<unicl::Task> divided_gate;
-  unicl::Ref<_cl_event> divided_after;
+  unicl::Ref<_cl_event> divided_before, divided_after;
 };
