@@ -78,9 +78,15 @@ std::vector<std::string> vendor_library_names(const VendorSources &sources) {
     for (const auto &e : vendor_list_entries(sources.icd_vendors)) expand(e, names);
     expand("/etc/OpenCL/vendors", names);
   }
+  names.insert(names.end(), sources.extra_libraries.begin(), sources.extra_libraries.end());
+  auto skipped = [&](const std::string &n) {
+    const std::string file = n.substr(n.find_last_of('/') + 1);
+    return std::find(sources.skip_libraries.begin(), sources.skip_libraries.end(), file) !=
+           sources.skip_libraries.end();
+  };
   std::vector<std::string> unique;
   for (auto &n : names)
-    if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
+    if (!skipped(n) && std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
   return unique;
 }
 

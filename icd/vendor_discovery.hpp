@@ -27,6 +27,11 @@ struct VendorSources {
   std::optional<std::string> unicl_vendors;  // UNICL_VENDORS: when set, the whole list
   std::string icd_filenames;                 // OCL_ICD_FILENAMES: libraries
   std::string icd_vendors;                   // OCL_ICD_VENDORS
+  // Libraries loaded after the lists, whatever they say (UniCL's node
+  // client in an MPI job).
+  std::vector<std::string> extra_libraries;
+  // File names never loaded (a node must not serve UniCL itself).
+  std::vector<std::string> skip_libraries;
 };
 
 // The non-empty entries of a colon-separated list.
@@ -34,7 +39,8 @@ std::vector<std::string> vendor_list_entries(const std::string &list);
 
 // Library names or paths of every vendor to load, in order, deduplicated:
 // UNICL_VENDORS when set, otherwise OCL_ICD_FILENAMES, OCL_ICD_VENDORS and
-// /etc/OpenCL/vendors. Each entry of UNICL_VENDORS / OCL_ICD_VENDORS may be
+// /etc/OpenCL/vendors; then the extra libraries; none whose file name is
+// one of the skipped. Each entry of UNICL_VENDORS / OCL_ICD_VENDORS may be
 // a folder of .icd files (read in name order), an .icd file or a library.
 std::vector<std::string> vendor_library_names(const VendorSources &sources);
 

@@ -28,6 +28,9 @@ ALLOWED = {
     'schedulers': {'src/core', 'src/backend', 'icd/discovery'},
     # Above the API: a divided launch is built from UniCL's own entry points.
     'granularity': {'schedulers', 'src/core', 'src/backend', 'icd/discovery', 'icd/generated'},
+    # Beside the core: the node client (a vendor library of its own) and
+    # unicl-node reach vendors only as discovery and the backend do.
+    'src/cluster': {'src/backend', 'icd/discovery'},
     'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity', 'icd/discovery',
                 'icd/generated'},
 }
@@ -49,13 +52,15 @@ def layer_of_include(inc):
         return 'icd/generated'
     if inc == 'vendor_discovery.hpp':
         return 'icd/discovery'
+    if inc == 'remote_api_decls.hpp':  # generated for the node client
+        return 'src/cluster'
     if inc == 'dispatch_slots.hpp':  # generated from cl_icd.h for the backend
         return 'src/backend'
     if inc.startswith('CL/'):
         return 'public'
     for prefix, layer in (('backend/', 'src/backend'), ('core/', 'src/core'), ('memory/', 'src/memory'),
                           ('api/', 'src/api'), ('schedulers/', 'schedulers'),
-                          ('granularity/', 'granularity')):
+                          ('granularity/', 'granularity'), ('cluster/', 'src/cluster')):
         if inc.startswith(prefix):
             return layer
     return None  # a file beside the includer

@@ -26,6 +26,12 @@ Config Config::parse(const Lookup &lookup) {
   if (const char *own = lookup("UNICL_VENDORS")) c.unicl_vendors = own;
   c.icd_filenames = text("OCL_ICD_FILENAMES");
   c.icd_vendors = text("OCL_ICD_VENDORS");
+  // OMPI_APP_CTX_NUM_PROCS lists the size of each application context
+  // ("1 2" for -np 1 ./app : -np 2 unicl-node).
+  const int world = std::atoi(text("OMPI_COMM_WORLD_SIZE").c_str());
+  const int first_context = std::atoi(text("OMPI_APP_CTX_NUM_PROCS").c_str());
+  c.cluster_job = text("UNICL_CLUSTER") != "0" && world > 1 && text("OMPI_COMM_WORLD_RANK") == "0" &&
+                  text("OMPI_MCA_orte_app_num") == "0" && first_context == 1 && first_context < world;
   return c;
 }
 

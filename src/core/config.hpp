@@ -44,6 +44,12 @@ struct Config {
   std::optional<std::string> unicl_vendors;
   std::string icd_filenames;  // OCL_ICD_FILENAMES
   std::string icd_vendors;    // OCL_ICD_VENDORS
+  // This process is the application of an MPI job whose other ranks run
+  // unicl-node (`mpirun -np 1 ./app : -np K unicl-node`: rank 0, alone in
+  // the first of several application contexts, as Open MPI describes the
+  // job in its environment), and UNICL_CLUSTER is not "0": the nodes'
+  // devices join the platform.
+  bool cluster_job = false;
 
   // The value of a variable, or null when it is unset.
   using Lookup = std::function<const char *(const char *name)>;

@@ -1,11 +1,25 @@
 #include "core/runtime.hpp"
 
+#include <dlfcn.h>
+
 #include <cstdarg>
 #include <cstdlib>
 
 #include "backend/vendor_objects.hpp"
 
 namespace unicl {
+namespace {
+
+// The folder libunicl.so was loaded from: its companion libraries live there.
+std::string library_folder() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void *>(&library_folder), &info) || !info.dli_fname) return ".";
+  std::string path = info.dli_fname;
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
 
 Runtime &Runtime::get() {
   // Immortal on purpose: vendor threads may call UniCL callbacks while the
@@ -68,7 +82,10 @@ const std::vector<VendorPlatform> &Runtime::vendors() {
 
 void Runtime::discover() {
   platform_ = make_object<_cl_platform_id>();
-  const VendorSources sources{config_.unicl_vendors, config_.icd_filenames, config_.icd_vendors};
+  VendorSources sources{config_.unicl_vendors, config_.icd_filenames, config_.icd_vendors, {}, {}};
+  // In an MPI job with nodes, the nodes' devices come through UniCL's node
+  // client, a vendor library beside libunicl.so (src/cluster/).
+  if (config_.cluster_job) sources.extra_libraries.push_back(library_folder() + "/libunicl-remote.so");
   vendors_ = load_vendor_platforms(sources,
                                    [this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
   for (const auto &v : vendors_) {

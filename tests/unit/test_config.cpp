@@ -105,3 +105,24 @@ TEST_CASE("UNICL_GRANULARITY and UNICL_DIVIDE_FACTOR are kept as given for conte
   CHECK(c.granularity == "climb");
   CHECK(c.divide_factor == "4");
 }
+
+TEST_CASE("the nodes join only rank 0 of an application context of one, beside other contexts", "[config]") {
+  // What Open MPI 4.1 exports for `mpirun -np 1 ./app : -np 2 unicl-node`.
+  const std::map<std::string, std::string> app = {{"OMPI_COMM_WORLD_SIZE", "3"},
+                                                  {"OMPI_COMM_WORLD_RANK", "0"},
+                                                  {"OMPI_MCA_orte_app_num", "0"},
+                                                  {"OMPI_APP_CTX_NUM_PROCS", "1 2"}};
+  CHECK(parse(app).cluster_job);
+  CHECK_FALSE(parse({}).cluster_job);  // no MPI job
+  auto with = [&](const std::string &k, const std::string &v) {
+    auto e = app;
+    e[k] = v;
+    return parse(e).cluster_job;
+  };
+  CHECK_FALSE(with("UNICL_CLUSTER", "0"));
+  CHECK(with("UNICL_CLUSTER", "1"));
+  CHECK_FALSE(with("OMPI_COMM_WORLD_RANK", "1"));        // a node, or another rank of the application
+  CHECK_FALSE(with("OMPI_APP_CTX_NUM_PROCS", "3"));      // -np 3 ./app: an MPI application of its own
+  CHECK_FALSE(with("OMPI_APP_CTX_NUM_PROCS", "2 1"));    // two application ranks: which one would lead?
+  CHECK_FALSE(with("OMPI_COMM_WORLD_SIZE", "1"));
+}

@@ -1,0 +1,210 @@
+#include "cluster/mpi_link.hpp"
+
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <cstring>
+
+namespace unicl::cluster {
+namespace {
+
+// libmpi reached through a library the ICD loader opened with RTLD_LOCAL:
+// Open MPI's components, which it dlopens itself, then miss its symbols.
+// Re-opening it with RTLD_GLOBAL makes them visible.
+void make_mpi_symbols_global() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(&MPI_Init_thread), &info) && info.dli_fname)
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+}
+
+MPI_Comm &comm_of(const std::shared_ptr<void> &p) { return *static_cast<MPI_Comm *>(p.get()); }
+
+// MPI_Finalize deletes MPI_COMM_SELF's attributes first, while MPI still
+// works: the hook through which UniCL learns that the application finalizes
+// an MPI it initialized itself.
+int on_self_deleted(MPI_Comm, int, void *, void *link) {
+  static_cast<MpiLink *>(link)->application_finalizes();
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+std::unique_ptr<MpiLink> MpiLink::open(std::string &why) {
+  std::unique_ptr<MpiLink> link(new MpiLink);  // private constructor: make_unique cannot reach it
+  link->thread_ = std::thread([l = link.get()] { l->run(); });
+  std::unique_lock lock(link->mutex_);
+  link->changed_.wait(lock, [&] { return link->started_; });
+  if (!link->failure_.empty()) {
+    why = link->failure_;
+    lock.unlock();
+    link->thread_.join();
+    link->thread_ = {};
+    return nullptr;
+  }
+  return link;
+}
+
+MpiLink::~MpiLink() { stop_thread(); }
+
+void MpiLink::stop_thread() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void MpiLink::application_finalizes() {
+  std::function<void()> fn;
+  {
+    std::lock_guard lock(mutex_);
+    fn = std::move(before_finalize_);
+  }
+  if (fn) fn();
+  stop_thread();
+}
+
+cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
+                     std::chrono::milliseconds timeout) {
+  auto pending = std::make_shared<Pending>();
+  uint64_t call = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return CL_DEVICE_NOT_AVAILABLE;
+    call = next_call_++;
+    Writer w;
+    w.put(RequestHeader{call, op});
+    std::vector<char> message = w.take();
+    message.insert(message.end(), args.begin(), args.end());
+    outbox_.push_back({rank, std::move(message)});
+    pending_[call] = pending;
+  }
+  changed_.notify_all();
+  std::unique_lock lock(mutex_);
+  if (!changed_.wait_for(lock, timeout, [&] { return pending->done; })) {
+    pending_.erase(call);  // a reply that comes later is dropped
+    return CL_DEVICE_NOT_AVAILABLE;
+  }
+  reply = std::move(pending->reply);
+  return pending->status;
+}
+
+bool MpiLink::poll_replies() {
+  MPI_Comm comm = comm_of(comm_);
+  bool any = false;
+  for (;;) {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kReplyTag, comm, &arrived, &status);
+    if (!arrived) return any;
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    std::vector<char> message(static_cast<size_t>(bytes));
+    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kReplyTag, comm, MPI_STATUS_IGNORE);
+    any = true;
+    if (message.size() < sizeof(ReplyHeader)) continue;  // not a reply of ours
+    ReplyHeader header;
+    std::memcpy(&header, message.data(), sizeof header);
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(header.call);
+    if (it == pending_.end()) continue;  // its caller gave up waiting
+    it->second->status = header.status;
+    it->second->reply.assign(message.begin() + sizeof header, message.end());
+    it->second->done = true;
+    pending_.erase(it);
+    changed_.notify_all();
+  }
+}
+
+void MpiLink::run() {
+  int ready = 0;
+  MPI_Initialized(&ready);
+  std::string failure;
+  if (!ready) {
+    make_mpi_symbols_global();
+    int provided = 0;
+    // This thread makes every MPI call: it needs no more than FUNNELED,
+    // but asks for MULTIPLE so that later nodes' threads could share it.
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+      failure = "MPI_Init_thread failed";
+    else
+      initialized_here_ = true;
+  } else {
+    int level = 0;
+    MPI_Query_thread(&level);
+    if (level < MPI_THREAD_MULTIPLE)
+      failure = "the application initialized MPI without MPI_THREAD_MULTIPLE; UniCL calls MPI from a thread of its own";
+  }
+  if (failure.empty()) {
+    comm_ = std::shared_ptr<void>(new MPI_Comm(MPI_COMM_NULL), [](void *p) { delete static_cast<MPI_Comm *>(p); });
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_of(comm_));
+    MPI_Comm_set_errhandler(comm_of(comm_), MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm_of(comm_), &rank_);
+    MPI_Comm_size(comm_of(comm_), &size_);
+    if (!initialized_here_) {
+      int key = MPI_KEYVAL_INVALID;
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &on_self_deleted, &key, this);
+      MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr);
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    failure_ = failure;
+    started_ = true;
+  }
+  changed_.notify_all();
+  if (!failure.empty()) {
+    if (initialized_here_) MPI_Finalize();
+    return;
+  }
+
+  struct InFlight {
+    MPI_Request request;
+    std::vector<char> message;
+  };
+  std::vector<std::unique_ptr<InFlight>> sends;
+  for (;;) {
+    std::deque<Outgoing> out;
+    bool stopping = false, waiting = false;
+    {
+      std::unique_lock lock(mutex_);
+      // Nothing to send, none in flight and no reply awaited: sleep until a
+      // caller comes.
+      changed_.wait(lock, [&] { return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty(); });
+      out.swap(outbox_);
+      stopping = stop_;
+      waiting = !pending_.empty();
+    }
+    for (auto &o : out) {
+      auto f = std::make_unique<InFlight>();
+      f->message = std::move(o.message);
+      MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, o.rank, kRequestTag,
+                comm_of(comm_), &f->request);
+      sends.push_back(std::move(f));
+    }
+    std::erase_if(sends, [](auto &f) {
+      int done = 0;
+      MPI_Test(&f->request, &done, MPI_STATUS_IGNORE);
+      return done != 0;
+    });
+    bool progressed = poll_replies();
+    if (stopping && sends.empty()) break;
+    if (stopping && !waiting) {
+      // Sends to a node that no longer receives never complete: cancel them
+      // rather than hang the application's exit.
+      for (auto &f : sends) MPI_Cancel(&f->request), MPI_Request_free(&f->request);
+      sends.clear();
+      break;
+    }
+    if (!progressed && (waiting || !sends.empty())) std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) {
+    MPI_Comm_free(&comm_of(comm_));
+    if (initialized_here_) MPI_Finalize();
+  }
+}
+
+}  // namespace unicl::cluster

@@ -1,0 +1,84 @@
+// Rank 0's side of the conversation with the nodes: one communication
+// thread makes every MPI call of UniCL's (so the application's threads never
+// wait on the network, and an MPI without MPI_THREAD_MULTIPLE is called from
+// one thread only); callers hand it requests and wait for their replies.
+#pragma once
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/protocol.hpp"
+
+namespace unicl::cluster {
+
+class MpiLink {
+ public:
+  // Joins the MPI job: initializes MPI unless the application did (then it
+  // must have asked for MPI_THREAD_MULTIPLE, as UniCL calls MPI from a thread
+  // of its own), and makes UniCL's own communicator, a duplicate of
+  // MPI_COMM_WORLD (collective: every node makes it too). Null, with the
+  // reason in `why`, when that fails.
+  static std::unique_ptr<MpiLink> open(std::string &why);
+  // Stops the thread; finalizes MPI if this link initialized it.
+  ~MpiLink();
+  MpiLink(const MpiLink &) = delete;
+  MpiLink &operator=(const MpiLink &) = delete;
+
+  // `fn` runs once before MPI is finalized: when the application finalizes
+  // an MPI it initialized itself (from the MPI_COMM_SELF attribute that
+  // MPI_Finalize deletes first), after which the link stops; otherwise it is
+  // the owner's to call before destroying the link.
+  void before_finalize(std::function<void()> fn) {
+    std::lock_guard lock(mutex_);
+    before_finalize_ = std::move(fn);
+  }
+  // Called by MPI_Finalize's attribute deletion (mpi_link.cpp).
+  void application_finalizes();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // Sends `op` with `args` to `rank` and waits for the reply at most
+  // `timeout`: the node's status, or CL_DEVICE_NOT_AVAILABLE when no reply
+  // came (the reply's payload in `reply`).
+  cl_int call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
+              std::chrono::milliseconds timeout);
+
+ private:
+  MpiLink() = default;
+  struct Pending {
+    bool done = false;
+    cl_int status = CL_SUCCESS;
+    std::vector<char> reply;
+  };
+  struct Outgoing {
+    int rank;
+    std::vector<char> message;
+  };
+  void run();              // the communication thread
+  bool poll_replies();     // receives what has arrived; true if anything did
+
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;  // outbox, replies, started, stop
+  bool started_ = false, stop_ = false;
+  std::string failure_;    // set by the thread when joining the job failed
+  bool initialized_here_ = false;
+  std::function<void()> before_finalize_;
+  void stop_thread();
+  int rank_ = -1, size_ = 0;
+  uint64_t next_call_ = 1;
+  std::deque<Outgoing> outbox_;
+  std::map<uint64_t, std::shared_ptr<Pending>> pending_;
+  // The MPI communicator, as an opaque handle (mpi.h stays in the .cpp).
+  std::shared_ptr<void> comm_;
+};
+
+}  // namespace unicl::cluster

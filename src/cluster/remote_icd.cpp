@@ -1,0 +1,265 @@
+// libunicl-remote.so: UniCL's node client, an ICD vendor library whose
+// platforms are those of the nodes of the MPI job (one per node and vendor
+// platform). UniCL loads it like any vendor when it runs as rank 0 of such
+// a job (core/config.hpp, cluster_job), so the nodes' devices join the UniCL
+// platform with no second path in the core.
+//
+// At the first platform query it joins the job (mpi_link.hpp), greets every
+// node rank (protocol.hpp: version check, then the node's description) and
+// keeps the answers; at exit it says goodbye to each node, which then
+// finalizes MPI and exits.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <sstream>
+
+#include "cluster/mpi_link.hpp"
+#include "cluster/remote_objects.hpp"
+#include "remote_api_decls.hpp"
+
+namespace unicl::api {
+extern const cl_icd_dispatch dispatch_table;
+}
+
+namespace unicl::cluster {
+
+std::string node_label(const std::string &host, int rank) { return " @ " + host + ":" + std::to_string(rank); }
+
+cl_int answer(const void *value, size_t n, size_t size, void *out, size_t *size_ret) {
+  if (out && size < n) return CL_INVALID_VALUE;
+  if (out && n) std::memcpy(out, value, n);
+  if (size_ret) *size_ret = n;
+  return CL_SUCCESS;
+}
+
+namespace {
+
+// How long a node may take to answer the greeting (it loads its vendors
+// first, and PoCL's first load compiles its kernel library cache).
+constexpr auto kHelloTimeout = std::chrono::seconds(60);
+constexpr auto kByeTimeout = std::chrono::seconds(5);
+
+void log(const char *fmt, const std::string &a, int b = 0) {
+  const char *level = std::getenv("UNICL_LOG");
+  if (level && std::atoi(level) >= 1) {
+    std::fprintf(stderr, "UniCL cluster: ");
+    std::fprintf(stderr, fmt, a.c_str(), b);
+    std::fprintf(stderr, "\n");
+  }
+}
+
+// The ranks of the nodes: those of every application context after the
+// first (OMPI_APP_CTX_NUM_PROCS lists the contexts' sizes).
+std::vector<int> node_ranks(int world) {
+  const char *sizes = std::getenv("OMPI_APP_CTX_NUM_PROCS");
+  int first = sizes ? std::atoi(sizes) : world;
+  std::vector<int> ranks;
+  for (int r = first; r < world; ++r) ranks.push_back(r);
+  return ranks;
+}
+
+class Cluster {
+ public:
+  static Cluster &get() {
+    // Kept to the end of the process: its destructor says goodbye to the
+    // nodes and finalizes MPI.
+    static Cluster instance;
+    return instance;
+  }
+  const std::vector<cl_platform_id> &platforms() {
+    std::call_once(joined_, [this] { join(); });
+    return handles_;
+  }
+  ~Cluster() {
+    if (!link_) return;
+    say_goodbye();
+    link_.reset();
+  }
+
+ private:
+  // Each node finalizes MPI and exits when told goodbye; a node that does
+  // not answer within kByeTimeout is left to mpirun.
+  void say_goodbye() {
+    std::call_once(said_goodbye_, [this] {
+      std::vector<std::future<void>> byes;
+      for (int r : nodes_)
+        byes.push_back(std::async(std::launch::async, [this, r] {
+          std::vector<char> reply;
+          link_->call(r, Op::kBye, {}, reply, kByeTimeout);
+        }));
+    });  // the futures wait for every goodbye (each bounded)
+  }
+
+  void join() {
+    std::string why;
+    link_ = MpiLink::open(why);
+    if (!link_) {
+      std::fprintf(stderr, "UniCL cluster: not joining the MPI job: %s\n", why.c_str());
+      return;
+    }
+    link_->before_finalize([this] { say_goodbye(); });
+    nodes_ = node_ranks(link_->size());
+    // Greet the nodes at once: each loads its vendors before it answers.
+    std::vector<std::future<std::pair<cl_int, std::vector<char>>>> hellos;
+    for (int r : nodes_)
+      hellos.push_back(std::async(std::launch::async, [this, r] {
+        Writer w;
+        w.put(kMagic).put(kProtocolVersion);
+        std::vector<char> reply;
+        cl_int status = link_->call(r, Op::kHello, w.take(), reply, kHelloTimeout);
+        return std::make_pair(status, std::move(reply));
+      }));
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const int rank = nodes_[i];
+      auto [status, reply] = hellos[i].get();
+      if (status == CL_DEVICE_NOT_AVAILABLE) {
+        std::fprintf(stderr, "UniCL cluster: rank %d did not answer within %lld s (is it unicl-node?); its devices "
+                             "are left out\n", rank, static_cast<long long>(kHelloTimeout.count()));
+        continue;
+      }
+      try {
+        Reader r(reply);
+        const auto magic = r.get<uint32_t>(), version = r.get<uint32_t>();
+        if (status != CL_SUCCESS || magic != kMagic || version != kProtocolVersion) {
+          std::fprintf(stderr, "UniCL cluster: rank %d runs a unicl-node of protocol %u, this UniCL speaks %u; its "
+                               "devices are left out\n", rank, version, kProtocolVersion);
+          continue;
+        }
+        add_node(rank, read_node(r));
+      } catch (const Truncated &) {
+        std::fprintf(stderr, "UniCL cluster: rank %d answered with a malformed description; left out\n", rank);
+      }
+    }
+  }
+
+  void add_node(int rank, NodeDescription node) {
+    const std::string label = node_label(node.host, rank);
+    if (node.platforms.empty())
+      std::fprintf(stderr, "UniCL cluster: node%s has no OpenCL device\n", label.c_str());
+    for (auto &p : node.platforms) {
+      auto platform = std::make_unique<_cl_platform_id>();
+      platform->dispatch = &api::dispatch_table;
+      platform->rank = rank;
+      platform->remote = p.id;
+      platform->info = std::move(p.info);
+      auto &name = platform->info[CL_PLATFORM_NAME];
+      std::string text(name.begin(), std::find(name.begin(), name.end(), '\0'));
+      text += label;
+      name.assign(text.begin(), text.end());
+      name.push_back('\0');
+      for (auto &d : p.devices) {
+        auto device = std::make_unique<_cl_device_id>();
+        device->dispatch = &api::dispatch_table;
+        device->platform = platform.get();
+        device->rank = rank;
+        device->remote = d.id;
+        device->info = std::move(d.info);
+        auto &dev_name = device->info[CL_DEVICE_NAME];
+        std::string dn(dev_name.begin(), std::find(dev_name.begin(), dev_name.end(), '\0'));
+        dn += label;
+        dev_name.assign(dn.begin(), dn.end());
+        dev_name.push_back('\0');
+        platform->devices.push_back(std::move(device));
+      }
+      log("node%s: a platform joins", label, 0);
+      handles_.push_back(platform.get());
+      owned_.push_back(std::move(platform));
+    }
+  }
+
+  std::once_flag joined_, said_goodbye_;
+  std::unique_ptr<MpiLink> link_;
+  std::vector<int> nodes_;
+  std::vector<std::unique_ptr<_cl_platform_id>> owned_;
+  std::vector<cl_platform_id> handles_;
+};
+
+bool ours(cl_platform_id p) {
+  auto &all = Cluster::get().platforms();
+  return p && std::find(all.begin(), all.end(), p) != all.end();
+}
+bool ours(cl_device_id d) { return d && ours(d->platform); }
+
+}  // namespace
+}  // namespace unicl::cluster
+
+namespace unicl::api {
+using namespace unicl::cluster;
+
+cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
+  auto &all = Cluster::get().platforms();
+  if (num_platforms) *num_platforms = static_cast<cl_uint>(all.size());
+  for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i) platforms[i] = all[i];
+  return all.empty() ? CL_PLATFORM_NOT_FOUND_KHR : CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param, size_t size, void *value,
+                                     size_t *size_ret) {
+  if (!ours(platform)) return CL_INVALID_PLATFORM;
+  if (param == CL_PLATFORM_ICD_SUFFIX_KHR) return answer("UNICLNODE", 10, size, value, size_ret);
+  auto it = platform->info.find(param);
+  if (it == platform->info.end()) return CL_INVALID_VALUE;
+  return answer(it->second.data(), it->second.size(), size, value, size_ret);
+}
+
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
+                                  cl_device_id *devices, cl_uint *num_devices) {
+  if (!ours(platform)) return CL_INVALID_PLATFORM;
+  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
+  std::vector<cl_device_id> matching;
+  for (auto &d : platform->devices) {
+    cl_device_type t = 0;
+    if (auto it = d->info.find(CL_DEVICE_TYPE); it != d->info.end() && it->second.size() == sizeof t)
+      std::memcpy(&t, it->second.data(), sizeof t);
+    if (type == CL_DEVICE_TYPE_ALL || (type & t) || (type == CL_DEVICE_TYPE_DEFAULT && matching.empty()))
+      matching.push_back(d.get());
+  }
+  if (type == CL_DEVICE_TYPE_DEFAULT && matching.size() > 1) matching.resize(1);
+  if (num_devices) *num_devices = static_cast<cl_uint>(matching.size());
+  for (cl_uint i = 0; devices && i < num_entries && i < matching.size(); ++i) devices[i] = matching[i];
+  return matching.empty() ? CL_DEVICE_NOT_FOUND : CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size, void *value,
+                                   size_t *size_ret) {
+  if (!ours(device)) return CL_INVALID_DEVICE;
+  switch (param) {
+    case CL_DEVICE_PLATFORM: return answer(&device->platform, sizeof(cl_platform_id), size, value, size_ret);
+    case CL_DEVICE_PARENT_DEVICE: {
+      cl_device_id none = nullptr;
+      return answer(&none, sizeof none, size, value, size_ret);
+    }
+    default: break;
+  }
+  auto it = device->info.find(param);
+  if (it == device->info.end()) return CL_INVALID_VALUE;
+  return answer(it->second.data(), it->second.size(), size, value, size_ret);
+}
+
+cl_int CL_API_CALL clRetainDevice(cl_device_id device) { return ours(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device) { return ours(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+
+void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
+  if (name && !std::strcmp(name, "clIcdGetPlatformIDsKHR")) return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  return extension_function_address(name);
+}
+void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name) {
+  return ours(platform) ? extension_function_address(name) : nullptr;
+}
+cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
+  return ours(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+
+}  // namespace unicl::api
+
+#define UNICL_EXPORT extern "C" __attribute__((visibility("default")))
+UNICL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count) {
+  return unicl::api::clIcdGetPlatformIDsKHR(n, platforms, count);
+}
+UNICL_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
+  return unicl::api::clGetExtensionFunctionAddress(name);
+}

@@ -1,0 +1,80 @@
+// The bytes of a message between ranks: values appended in order by a
+// Writer and read back in the same order by a Reader. Both ends are the same
+// build of UniCL on machines of one byte order (checked at start-up by the
+// protocol version's magic), so values travel as their in-memory bytes.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace unicl::cluster {
+
+class Writer {
+ public:
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  Writer &put(const T &v) {
+    append(&v, sizeof v);
+    return *this;
+  }
+  // A length, then the bytes.
+  Writer &bytes(const void *data, size_t n) {
+    put<uint64_t>(n);
+    append(data, n);
+    return *this;
+  }
+  Writer &text(const std::string &s) { return bytes(s.data(), s.size()); }
+  const std::vector<char> &buffer() const { return buffer_; }
+  std::vector<char> take() { return std::move(buffer_); }
+
+ private:
+  void append(const void *data, size_t n) {
+    auto p = static_cast<const char *>(data);
+    buffer_.insert(buffer_.end(), p, p + n);
+  }
+  std::vector<char> buffer_;
+};
+
+// Reading past the end throws Truncated: a message that does not hold what
+// its kind promises is a protocol error, not undefined behaviour.
+struct Truncated : std::runtime_error {
+  Truncated() : std::runtime_error("truncated message") {}
+};
+
+class Reader {
+ public:
+  Reader(const char *data, size_t size) : at_(data), end_(data + size) {}
+  explicit Reader(const std::vector<char> &v) : Reader(v.data(), v.size()) {}
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  T get() {
+    T v;
+    take(&v, sizeof v);
+    return v;
+  }
+  std::vector<char> bytes() {
+    auto n = get<uint64_t>();
+    if (n > static_cast<uint64_t>(end_ - at_)) throw Truncated();
+    std::vector<char> out(at_, at_ + n);
+    at_ += n;
+    return out;
+  }
+  std::string text() {
+    auto b = bytes();
+    return {b.begin(), b.end()};
+  }
+  bool done() const { return at_ == end_; }
+
+ private:
+  void take(void *out, size_t n) {
+    if (n > static_cast<size_t>(end_ - at_)) throw Truncated();
+    std::memcpy(out, at_, n);
+    at_ += n;
+  }
+  const char *at_, *end_;
+};
+
+}  // namespace unicl::cluster

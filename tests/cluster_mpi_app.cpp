@@ -1,0 +1,39 @@
+// An MPI application that also uses OpenCL, for the cluster tests: it
+// initializes MPI itself (MPI_THREAD_MULTIPLE), lists the UniCL platform's
+// devices as unicl-probe does ("device <platform>|<device>|1"), then
+// finalizes MPI; UniCL must say goodbye to its nodes inside that
+// MPI_Finalize, or the job never ends.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+int main(int argc, char **argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  std::printf("mpi thread level %s\n", provided == MPI_THREAD_MULTIPLE ? "multiple" : "lower");
+  cl_uint count = 0;
+  clGetPlatformIDs(0, nullptr, &count);
+  std::vector<cl_platform_id> platforms(count);
+  if (count) clGetPlatformIDs(count, platforms.data(), nullptr);
+  for (cl_platform_id p : platforms) {
+    char name[256] = {};
+    clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
+    cl_uint n = 0;
+    clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
+    std::vector<cl_device_id> devices(n);
+    if (n) clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, n, devices.data(), nullptr);
+    for (cl_device_id d : devices) {
+      char dev[256] = {};
+      clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
+      std::printf("device %s|%s|1\n", name, dev);
+    }
+  }
+  std::fflush(stdout);
+  MPI_Finalize();
+  std::printf("finalized\n");
+  return 0;
+}

@@ -1,0 +1,130 @@
+// Contexts across nodes, first part: the nodes of an MPI job join the UniCL
+// platform. Each case runs a real Open MPI job on this machine (loopback):
+// rank 0 is an application through UniCL, the other ranks unicl-node, each
+// node serving PoCL; no mock of MPI or OpenCL.
+#include <catch2/catch.hpp>
+
+#include <child_process.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  REQUIRE(v);
+  return v;
+}
+
+// One application context of an mpirun command line: `count` ranks running
+// `argv`, with `vars` exported to them only.
+struct Ranks {
+  int count;
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> vars;
+};
+
+// mpirun APP : NODES..., as root on this machine (the flags DEVELOPERS.md
+// gives), bounded by `seconds`.
+child_process::Result mpirun(const std::vector<Ranks> &contexts, double seconds = 120) {
+  std::vector<std::string> argv = {"mpirun", "--oversubscribe"};
+  for (size_t i = 0; i < contexts.size(); ++i) {
+    if (i) argv.push_back(":");
+    argv.insert(argv.end(), {"-np", std::to_string(contexts[i].count)});
+    for (auto &[k, v] : contexts[i].vars) argv.insert(argv.end(), {"-x", k + "=" + v});
+    argv.insert(argv.end(), contexts[i].argv.begin(), contexts[i].argv.end());
+  }
+  child_process::EnvChanges vars = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  // Under AddressSanitizer, no leak check in the ranks: Open MPI keeps
+  // allocations to the end by design, in components it has unloaded by then,
+  // whose frames LeakSanitizer cannot name to suppress. (The single-process
+  // tests check UniCL's own leaks.)
+  const char *asan = std::getenv("ASAN_OPTIONS");
+  vars["ASAN_OPTIONS"] = (asan ? std::string(asan) + ":" : std::string()) + "detect_leaks=0";
+  return child_process::run(argv, vars, seconds);
+}
+
+// The application rank: UniCL alone before the loader, PoCL's two devices as
+// its local vendor.
+Ranks application(const std::vector<std::string> &argv) {
+  return {1, argv,
+          {{"OCL_ICD_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-exclusive"},
+           {"UNICL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+           {"POCL_DEVICES", "pthread basic"},
+           {"XDG_CACHE_HOME", env("XDG_CACHE_HOME")}}};
+}
+Ranks nodes(int count, std::map<std::string, std::string> more = {}) {
+  std::map<std::string, std::string> vars = {{"UNICL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                                             {"POCL_DEVICES", "pthread basic"}};
+  for (auto &[k, v] : more) vars[k] = v;
+  return {count, {env("UNICL_NODE")}, vars};
+}
+
+// The UniCL platform's devices from unicl-probe's (or the MPI app's)
+// "device <platform>|<device>|<ok>" lines.
+std::vector<std::string> unicl_devices(const child_process::Result &r) {
+  std::vector<std::string> out;
+  for (auto &line : r.out_lines())
+    if (line.rfind("device UniCL|", 0) == 0) out.push_back(line.substr(13, line.rfind('|') - 13));
+  return out;
+}
+
+size_t count_ending(const std::vector<std::string> &names, const std::string &suffix) {
+  return std::count_if(names.begin(), names.end(), [&](const std::string &n) {
+    return n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("the devices of every node join the UniCL platform once, named with their node", "[cluster]") {
+  auto r = mpirun({application({env("UNICL_PROBE")}), nodes(2)});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);  // and mpirun ended: each node was told goodbye
+  auto devices = unicl_devices(r);
+  // PoCL's pthread and basic here, and on each of the two nodes.
+  REQUIRE(devices.size() == 6);
+  CHECK(count_ending(devices, ":1") == 2);
+  CHECK(count_ending(devices, ":2") == 2);
+  std::vector<std::string> sorted = devices;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+  // CL_DEVICE_PLATFORM of each is the UniCL platform.
+  for (auto &line : r.out_lines())
+    if (line.rfind("device UniCL|", 0) == 0) CHECK(line.back() == '1');
+}
+
+TEST_CASE("a node of another protocol version or without devices is left out, with a message", "[cluster]") {
+  SECTION("another protocol") {
+    auto r = mpirun({application({env("UNICL_PROBE")}), nodes(1, {{"UNICL_NODE_PROTOCOL", "99"}}), nodes(1)});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains("rank 1 runs a unicl-node of protocol 99"));
+    auto devices = unicl_devices(r);
+    CHECK(devices.size() == 4);  // the local two and rank 2's
+    CHECK(count_ending(devices, ":1") == 0);
+    CHECK(count_ending(devices, ":2") == 2);
+  }
+  SECTION("no devices") {
+    auto r = mpirun({application({env("UNICL_PROBE")}), nodes(1, {{"UNICL_VENDORS", ""}}), nodes(1)});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains(":1 has no OpenCL device"));
+    auto devices = unicl_devices(r);
+    CHECK(devices.size() == 4);
+    CHECK(count_ending(devices, ":2") == 2);
+  }
+}
+
+TEST_CASE("an application that initializes and finalizes MPI itself ends, and so do its nodes", "[cluster]") {
+  auto r = mpirun({application({env("UNICL_MPI_APP")}), nodes(2)});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("mpi thread level multiple"));
+  CHECK_THAT(r.out, Catch::Contains("finalized"));
+  CHECK(unicl_devices(r).size() == 6);
+}
