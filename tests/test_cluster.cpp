@@ -128,3 +128,44 @@ TEST_CASE("an application that initializes and finalizes MPI itself ends, and so
   CHECK_THAT(r.out, Catch::Contains("finalized"));
   CHECK(unicl_devices(r).size() == 6);
 }
+
+namespace {
+
+// A sample through UniCL with the nodes' devices: remote only (no local
+// vendor) or mixed with PoCL's pthread device here; its own check of the
+// result prints "result: OK".
+child_process::Result sample(const std::string &name, bool mixed, const std::vector<std::string> &args) {
+  std::vector<std::string> argv = {env("UNICL_SAMPLES") + "/" + name};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto app = application(argv);
+  app.vars["UNICL_VENDORS"] = mixed ? env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd" : "";
+  app.vars["POCL_DEVICES"] = "pthread";
+  return mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+}
+
+}  // namespace
+
+TEST_CASE("the samples compute their results on the nodes' devices, alone and beside local ones", "[cluster]") {
+  for (std::string name : {"matmul", "blackscholes", "mandelbrot", "nbody", "cholesky"})
+    for (bool mixed : {false, true})
+      for (std::string queue : {"per-device", "device-less"}) {
+        INFO(name << (mixed ? ", mixed" : ", remote only") << ", " << queue);
+        auto r = sample(name, mixed, {"--queue", queue});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("result: OK"));
+        // Per device: launches dealt round-robin reach every device.
+        if (queue == "per-device") CHECK_THAT(r.out, Catch::Contains(":2: "));
+      }
+}
+
+TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with the nodes' devices", "[cluster]") {
+  for (std::string policy : {"heft", "eager", "ws", "random", "round-robin"})
+    for (bool mixed : {false, true}) {
+      INFO(policy << (mixed ? ", mixed" : ", remote only"));
+      auto r = sample("cholesky", mixed, {"--queue", "device-less", "--scheduler", policy});
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 0);
+      CHECK_THAT(r.out, Catch::Contains("result: OK"));
+    }
+}

@@ -90,19 +90,45 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   return pending->status;
 }
 
-bool MpiLink::poll_replies() {
+void MpiLink::post(int rank, Op op, const std::vector<char> &args) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return;
+    Writer w;
+    w.put(RequestHeader{next_call_++, op});
+    std::vector<char> message = w.take();
+    message.insert(message.end(), args.begin(), args.end());
+    outbox_.push_back({rank, std::move(message)});
+  }
+  changed_.notify_all();
+}
+
+bool MpiLink::poll() {
   MPI_Comm comm = comm_of(comm_);
   bool any = false;
   for (;;) {
     int arrived = 0;
     MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, kReplyTag, comm, &arrived, &status);
+    // Any tag: a node's reply and its event messages are taken in the order
+    // it sent them.
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &arrived, &status);
     if (!arrived) return any;
     int bytes = 0;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> message(static_cast<size_t>(bytes));
-    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kReplyTag, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, comm, MPI_STATUS_IGNORE);
     any = true;
+    if (status.MPI_TAG == kEventTag) {
+      std::function<void(std::vector<char> &&)> handler;
+      {
+        std::lock_guard lock(mutex_);
+        if (events_awaited_ > 0) --events_awaited_;
+        handler = event_handler_;
+      }
+      if (handler) handler(std::move(message));
+      continue;
+    }
+    if (status.MPI_TAG != kReplyTag) continue;
     if (message.size() < sizeof(ReplyHeader)) continue;  // not a reply of ours
     ReplyHeader header;
     std::memcpy(&header, message.data(), sizeof header);
@@ -171,10 +197,12 @@ void MpiLink::run() {
       std::unique_lock lock(mutex_);
       // Nothing to send, none in flight and no reply awaited: sleep until a
       // caller comes.
-      changed_.wait(lock, [&] { return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty(); });
+      changed_.wait(lock, [&] {
+        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited_ > 0;
+      });
       out.swap(outbox_);
       stopping = stop_;
-      waiting = !pending_.empty();
+      waiting = !pending_.empty() || events_awaited_ > 0;
     }
     for (auto &o : out) {
       auto f = std::make_unique<InFlight>();
@@ -188,7 +216,7 @@ void MpiLink::run() {
       MPI_Test(&f->request, &done, MPI_STATUS_IGNORE);
       return done != 0;
     });
-    bool progressed = poll_replies();
+    bool progressed = poll();
     if (stopping && sends.empty()) break;
     if (stopping && !waiting) {
       // Sends to a node that no longer receives never complete: cancel them

@@ -50,6 +50,24 @@ class MpiLink {
   // came (the reply's payload in `reply`).
   cl_int call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
               std::chrono::milliseconds timeout);
+  // Sends `op` without waiting for its reply (releases: their failure is
+  // nothing the caller could act on).
+  void post(int rank, Op op, const std::vector<char> &args);
+
+  // Node events: `handler` receives each event message (protocol.hpp,
+  // EventEnded) on the communication thread, which listens for them while
+  // `expect_events` has announced more than have come.
+  void on_event(std::function<void(std::vector<char> &&)> handler) {
+    std::lock_guard lock(mutex_);
+    event_handler_ = std::move(handler);
+  }
+  void expect_event() {
+    {
+      std::lock_guard lock(mutex_);
+      ++events_awaited_;
+    }
+    changed_.notify_all();
+  }
 
  private:
   MpiLink() = default;
@@ -63,7 +81,7 @@ class MpiLink {
     std::vector<char> message;
   };
   void run();              // the communication thread
-  bool poll_replies();     // receives what has arrived; true if anything did
+  bool poll();             // receives what has arrived (replies, events); true if anything did
 
   std::thread thread_;
   std::mutex mutex_;
@@ -72,6 +90,8 @@ class MpiLink {
   std::string failure_;    // set by the thread when joining the job failed
   bool initialized_here_ = false;
   std::function<void()> before_finalize_;
+  std::function<void(std::vector<char> &&)> event_handler_;
+  size_t events_awaited_ = 0;
   void stop_thread();
   int rank_ = -1, size_ = 0;
   uint64_t next_call_ = 1;

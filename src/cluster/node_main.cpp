@@ -13,6 +13,7 @@
 
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
+#include "cluster/node_server.hpp"
 #include "cluster/protocol.hpp"
 #include "vendor_discovery.hpp"
 
@@ -70,14 +71,6 @@ NodeDescription describe(bool verbose) {
   return d;
 }
 
-void reply(MPI_Comm comm, int to, uint64_t call, cl_int status, const std::vector<char> &payload) {
-  Writer w;
-  w.put(ReplyHeader{call, status});
-  std::vector<char> message = w.take();
-  message.insert(message.end(), payload.begin(), payload.end());
-  MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, to, kReplyTag, comm);
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -110,43 +103,7 @@ int main(int argc, char **argv) {
   const uint32_t protocol = claimed ? static_cast<uint32_t>(std::atoi(claimed)) : kProtocolVersion;
   if (self.platforms.empty()) std::fprintf(stderr, "unicl-node (rank %d, %s): no OpenCL device\n", rank, self.host.c_str());
 
-  for (bool serving = true; serving;) {
-    MPI_Status status;
-    MPI_Probe(MPI_ANY_SOURCE, kRequestTag, comm, &status);
-    int bytes = 0;
-    MPI_Get_count(&status, MPI_BYTE, &bytes);
-    std::vector<char> message(static_cast<size_t>(bytes));
-    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm, MPI_STATUS_IGNORE);
-    Reader r(message);
-    RequestHeader header{};
-    try {
-      header = r.get<RequestHeader>();
-      switch (header.op) {
-        case Op::kHello: {
-          const auto magic = r.get<uint32_t>(), version = r.get<uint32_t>();
-          Writer w;
-          w.put(kMagic).put(protocol);
-          if (magic != kMagic || version != protocol) {
-            std::fprintf(stderr, "unicl-node (rank %d): rank %d speaks protocol %u, this node %u: not serving it\n",
-                         rank, status.MPI_SOURCE, version, protocol);
-            reply(comm, status.MPI_SOURCE, header.call, CL_INVALID_VALUE, w.take());
-            break;
-          }
-          write(w, self);
-          reply(comm, status.MPI_SOURCE, header.call, CL_SUCCESS, w.take());
-          break;
-        }
-        case Op::kBye:
-          reply(comm, status.MPI_SOURCE, header.call, CL_SUCCESS, {});
-          serving = false;
-          break;
-        default:
-          reply(comm, status.MPI_SOURCE, header.call, CL_INVALID_OPERATION, {});
-      }
-    } catch (const Truncated &) {
-      reply(comm, status.MPI_SOURCE, header.call, CL_INVALID_VALUE, {});
-    }
-  }
+  NodeServer(comm, rank, self, protocol).serve();
   MPI_Comm_free(&comm);
   MPI_Finalize();
   return 0;

@@ -21,10 +21,63 @@ constexpr uint32_t kProtocolVersion = 1;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
+// Node to rank 0, unasked: an event of the node ended (EventEnded below).
+constexpr int kEventTag = 7103;
 
+// Handles are the node's own (its vendors' objects, as 64-bit values), but
+// events are named by rank 0 (an id it chose before asking), so that an
+// enqueue's event exists on rank 0 before the node can report its end.
 enum class Op : uint32_t {
   kHello = 1,  // args: magic, version. Result: magic, version, NodeDescription
   kBye = 2,    // no args, no result; the node finalizes MPI and exits
+
+  // Objects. Results: the new object's handle.
+  kCreateContext = 10,      // device
+  kCreateQueue = 11,        // context, device, properties (cl_command_queue_properties)
+  kCreateBuffer = 12,       // context, flags, size, bytes (initial content, or none)
+  kCreateSubBuffer = 13,    // buffer, flags, origin, size
+  kCreateProgram = 14,      // context, source text
+  kCreateProgramBinary = 15,// context, device, binary bytes
+  kBuildProgram = 16,       // program, device, options. Result: none (the status is the build's)
+  kCreateKernel = 17,       // program, name
+  kSetKernelArg = 18,       // kernel, index, kind (0 bytes, 1 memory object, 2 local size), bytes or handle or size
+  kRelease = 19,            // kind (ObjectKind), handle: one reference of the node's
+  kInfo = 20,               // kind, handle, param, second handle or index. Result: the bytes
+  kCreateUserEvent = 21,    // context, event id
+  kSetUserEventStatus = 22, // event id, status
+  kFlush = 23,              // queue
+  kFinish = 24,             // queue
+
+  // Commands, each with (queue, wait list of event ids, event id) first.
+  kWriteBuffer = 30,   // buffer, offset, bytes
+  kReadBuffer = 31,    // buffer, offset, size: the bytes come with the event's end
+  kCopyBuffer = 32,    // source, destination, source offset, destination offset, size
+  kFillBuffer = 33,    // buffer, pattern bytes, offset, size
+  kNDRange = 34,       // kernel, dims, offsets[3], global[3], local[3] (all 0: none), has offset, has local
+  kMarker = 35,        // (wait list only)
+  kBarrier = 36,
+};
+
+// What kRelease and kInfo name.
+enum class ObjectKind : uint32_t {
+  kContext = 1,
+  kQueue,
+  kMemory,
+  kProgram,
+  kKernel,
+  kEvent,
+  kProgramBuild,    // kInfo only: clGetProgramBuildInfo (second: device)
+  kKernelWorkGroup, // kInfo only: clGetKernelWorkGroupInfo (second: device)
+  kKernelArg,       // kInfo only: clGetKernelArgInfo (second: argument index)
+  kEventProfiling,  // kInfo only: clGetEventProfilingInfo
+};
+
+// The message of kEventTag: event id, its final status, its profiling
+// times (0 when the queue does not profile), then, for a read, the bytes.
+struct EventEnded {
+  uint64_t id;
+  cl_int status;
+  cl_ulong queued, submit, start, end;
 };
 
 struct RequestHeader {

@@ -11,8 +11,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <future>
+#include <thread>
 #include <mutex>
 #include <sstream>
 
@@ -25,6 +28,8 @@ extern const cl_icd_dispatch dispatch_table;
 }
 
 namespace unicl::cluster {
+
+const cl_icd_dispatch &client_dispatch() { return api::dispatch_table; }
 
 std::string node_label(const std::string &host, int rank) { return " @ " + host + ":" + std::to_string(rank); }
 
@@ -77,6 +82,17 @@ class Cluster {
     if (!link_) return;
     say_goodbye();
     link_.reset();
+    stop_callbacks();
+  }
+
+  MpiLink *link() { return link_.get(); }
+
+  void run_later(std::function<void()> fn) {
+    {
+      std::lock_guard lock(callbacks_mutex_);
+      callbacks_.push_back(std::move(fn));
+    }
+    callbacks_changed_.notify_one();
   }
 
  private:
@@ -101,6 +117,10 @@ class Cluster {
       return;
     }
     link_->before_finalize([this] { say_goodbye(); });
+    callback_thread_ = std::thread([this] { run_callbacks(); });
+    link_->on_event([this](std::vector<char> &&m) {
+      run_later([m = std::move(m)]() mutable { event_ended(std::move(m)); });
+    });
     nodes_ = node_ranks(link_->size());
     // Greet the nodes at once: each loads its vendors before it answers.
     std::vector<std::future<std::pair<cl_int, std::vector<char>>>> hellos;
@@ -170,12 +190,60 @@ class Cluster {
     }
   }
 
+  void run_callbacks() {
+    for (;;) {
+      std::function<void()> fn;
+      {
+        std::unique_lock lock(callbacks_mutex_);
+        callbacks_changed_.wait(lock, [&] { return stop_callbacks_ || !callbacks_.empty(); });
+        if (callbacks_.empty()) return;
+        fn = std::move(callbacks_.front());
+        callbacks_.pop_front();
+      }
+      fn();
+    }
+  }
+  void stop_callbacks() {
+    {
+      std::lock_guard lock(callbacks_mutex_);
+      stop_callbacks_ = true;
+    }
+    callbacks_changed_.notify_one();
+    if (callback_thread_.joinable()) callback_thread_.join();
+  }
+
+  std::thread callback_thread_;
+  std::mutex callbacks_mutex_;
+  std::condition_variable callbacks_changed_;
+  std::deque<std::function<void()>> callbacks_;
+  bool stop_callbacks_ = false;
   std::once_flag joined_, said_goodbye_;
   std::unique_ptr<MpiLink> link_;
   std::vector<int> nodes_;
   std::vector<std::unique_ptr<_cl_platform_id>> owned_;
   std::vector<cl_platform_id> handles_;
 };
+
+}  // namespace
+
+// How long a call may take: a program build is the longest.
+constexpr auto kCallTimeout = std::chrono::minutes(10);
+
+cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply) {
+  MpiLink *link = Cluster::get().link();
+  if (!link) return CL_DEVICE_NOT_AVAILABLE;
+  std::vector<char> ignored;
+  return link->call(rank, op, args.buffer(), reply ? *reply : ignored, kCallTimeout);
+}
+void post(int rank, Op op, const Writer &args) {
+  if (MpiLink *link = Cluster::get().link()) link->post(rank, op, args.buffer());
+}
+void expect_event() {
+  if (MpiLink *link = Cluster::get().link()) link->expect_event();
+}
+void run_later(std::function<void()> fn) { Cluster::get().run_later(std::move(fn)); }
+
+namespace {
 
 bool ours(cl_platform_id p) {
   auto &all = Cluster::get().platforms();
@@ -184,6 +252,10 @@ bool ours(cl_platform_id p) {
 bool ours(cl_device_id d) { return d && ours(d->platform); }
 
 }  // namespace
+
+bool is_platform(cl_platform_id p) { return ours(p); }
+bool is_device(cl_device_id d) { return ours(d); }
+
 }  // namespace unicl::cluster
 
 namespace unicl::api {

@@ -1,0 +1,393 @@
+#include "cluster/node_server.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "backend/vendor_commands.hpp"
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
+#include "backend/vendor_status.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+template <class H>
+H as(uint64_t v) {
+  return reinterpret_cast<H>(v);
+}
+// Keeps `r` in `objects` under its handle; returns the handle.
+template <class H>
+uint64_t keep(std::unordered_map<uint64_t, VendorRef<H>> &objects, VendorRef<H> r) {
+  const auto handle = reinterpret_cast<uint64_t>(r.get());
+  objects[handle] = std::move(r);
+  return handle;
+}
+
+// An info answer of any size: asked for its size, then read.
+template <class Query>
+cl_int answer_of(Query &&query, Writer &out) {
+  size_t n = 0;
+  if (cl_int err = query(0, nullptr, &n); err != CL_SUCCESS) return err;
+  std::vector<char> value(n);
+  if (n)
+    if (cl_int err = query(n, value.data(), nullptr); err != CL_SUCCESS) return err;
+  out.bytes(value.data(), value.size());
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+void NodeServer::serve() {
+  for (bool serving = true; serving;) {
+    send_reports();
+    bool idle = false;
+    {
+      std::lock_guard lock(reports_mutex_);
+      idle = awaited_ == 0 && reports_.empty();
+    }
+    MPI_Status status;
+    if (idle) {
+      // Nothing can end before rank 0 asks something: wait for it.
+      MPI_Probe(MPI_ANY_SOURCE, kRequestTag, comm_, &status);
+    } else {
+      int arrived = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
+      if (!arrived) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        continue;
+      }
+    }
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    std::vector<char> message(static_cast<size_t>(bytes));
+    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
+    Reader args(message);
+    RequestHeader header{};
+    Writer result;
+    cl_int err = CL_SUCCESS;
+    try {
+      header = args.get<RequestHeader>();
+      err = handle(header.op, args, result, status.MPI_SOURCE, serving);
+    } catch (const Truncated &) {
+      err = CL_INVALID_VALUE;
+    }
+    Writer reply;
+    reply.put(ReplyHeader{header.call, err});
+    std::vector<char> out = reply.take();
+    out.insert(out.end(), result.buffer().begin(), result.buffer().end());
+    MPI_Send(out.data(), static_cast<int>(out.size()), MPI_BYTE, status.MPI_SOURCE, kReplyTag, comm_);
+  }
+  send_reports();
+}
+
+void NodeServer::send_reports() {
+  std::deque<std::vector<char>> out;
+  {
+    std::lock_guard lock(reports_mutex_);
+    out.swap(reports_);
+  }
+  for (auto &m : out) MPI_Send(m.data(), static_cast<int>(m.size()), MPI_BYTE, 0, kEventTag, comm_);
+}
+
+void NodeServer::report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
+                                  std::shared_ptr<std::vector<char>> keep_alive) {
+  {
+    std::lock_guard lock(reports_mutex_);
+    ++awaited_;
+  }
+  cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, event, read, keep_alive](cl_int status) {
+    EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0};
+    auto time = [event](cl_profiling_info what) {
+      cl_ulong t = 0;
+      return vendor_profiling_info(event, what, sizeof t, &t, nullptr) == CL_SUCCESS ? t : 0;
+    };
+    if (status >= 0) {
+      ended.queued = time(CL_PROFILING_COMMAND_QUEUED), ended.submit = time(CL_PROFILING_COMMAND_SUBMIT);
+      ended.start = time(CL_PROFILING_COMMAND_START), ended.end = time(CL_PROFILING_COMMAND_END);
+    }
+    Writer w;
+    w.put(ended);
+    if (read) w.bytes(read->data(), status >= 0 ? read->size() : 0);
+    std::lock_guard lock(reports_mutex_);
+    reports_.push_back(w.take());
+    --awaited_;
+  });
+  if (refused != CL_SUCCESS) {
+    std::lock_guard lock(reports_mutex_);
+    --awaited_;
+    Writer w;
+    w.put(EventEnded{id, refused, 0, 0, 0, 0});
+    if (read) w.bytes(nullptr, 0);
+    reports_.push_back(w.take());
+  }
+}
+
+cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &serving) {
+  cl_int err = CL_SUCCESS;
+  switch (op) {
+    case Op::kHello: {
+      const auto magic = args.get<uint32_t>(), version = args.get<uint32_t>();
+      result.put(kMagic).put(protocol_);
+      if (magic != kMagic || version != protocol_) {
+        std::fprintf(stderr, "unicl-node (rank %d): rank %d speaks protocol %u, this node %u: not serving it\n", rank_,
+                     from, version, protocol_);
+        return CL_INVALID_VALUE;
+      }
+      write(result, self_);
+      return CL_SUCCESS;
+    }
+    case Op::kBye:
+      serving = false;
+      return CL_SUCCESS;
+    case Op::kCreateContext: {
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      const cl_context_properties props[] = {
+          CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(vendor_value<cl_platform_id>(device, CL_DEVICE_PLATFORM)),
+          0};
+      auto c = vendor_context(props, device, nullptr, nullptr, err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(contexts_, std::move(c)));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateQueue: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      auto props = args.get<cl_command_queue_properties>();
+      auto q = vendor_queue(context, device, props, err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(queues_, std::move(q)));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateBuffer: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto flags = args.get<cl_mem_flags>();
+      auto size = args.get<uint64_t>();
+      auto initial = args.bytes();
+      auto m = vendor_buffer(context, flags | (initial.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size,
+                             initial.empty() ? nullptr : initial.data(), err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(memory_, std::move(m)));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateSubBuffer: {
+      auto parent = as<cl_mem>(args.get<uint64_t>());
+      auto flags = args.get<cl_mem_flags>();
+      cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
+      auto m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(memory_, std::move(m)));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateProgram: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      std::string source = args.text();
+      const char *text = source.c_str();
+      size_t length = source.size();
+      auto p = vendor_program_with_source(context, 1, &text, &length, err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(programs_, std::move(p)));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateProgramBinary: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      auto binary = args.bytes();
+      cl_int status = CL_SUCCESS;
+      auto p = vendor_program_with_binary(context, device, binary.size(),
+                                          reinterpret_cast<const unsigned char *>(binary.data()), status, err);
+      result.put(status);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(programs_, std::move(p)));
+      return CL_SUCCESS;
+    }
+    case Op::kBuildProgram: {
+      auto program = as<cl_program>(args.get<uint64_t>());
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      std::string options = args.text();
+      return vendor_build(program, device, options.c_str());
+    }
+    case Op::kCreateKernel: {
+      auto program = as<cl_program>(args.get<uint64_t>());
+      std::string name = args.text();
+      auto k = vendor_kernel(program, name.c_str(), err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(kernels_, std::move(k)));
+      return CL_SUCCESS;
+    }
+    case Op::kSetKernelArg: {
+      auto kernel = as<cl_kernel>(args.get<uint64_t>());
+      auto index = args.get<cl_uint>();
+      switch (args.get<uint32_t>()) {
+        case 0: {
+          auto value = args.bytes();
+          return vendor_set_arg(kernel, index, value.size(), value.data());
+        }
+        case 1: {
+          auto m = as<cl_mem>(args.get<uint64_t>());
+          return vendor_set_arg(kernel, index, sizeof m, m ? &m : nullptr);
+        }
+        default:
+          return vendor_set_arg(kernel, index, args.get<uint64_t>(), nullptr);
+      }
+    }
+    case Op::kRelease: {
+      auto kind = args.get<ObjectKind>();
+      auto h = args.get<uint64_t>();
+      switch (kind) {
+        case ObjectKind::kContext: contexts_.erase(h); break;
+        case ObjectKind::kQueue: queues_.erase(h); break;
+        case ObjectKind::kMemory: memory_.erase(h); break;
+        case ObjectKind::kProgram: programs_.erase(h); break;
+        case ObjectKind::kKernel: kernels_.erase(h); break;
+        case ObjectKind::kEvent: events_.erase(h); break;
+        default: return CL_INVALID_VALUE;
+      }
+      return CL_SUCCESS;
+    }
+    case Op::kInfo: return info(args, result);
+    case Op::kCreateUserEvent: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto id = args.get<uint64_t>();
+      auto e = vendor_user_event(context, err);
+      if (err == CL_SUCCESS) events_[id] = std::move(e);
+      return err;
+    }
+    case Op::kSetUserEventStatus: {
+      auto it = events_.find(args.get<uint64_t>());
+      auto status = args.get<cl_int>();
+      return it == events_.end() ? CL_INVALID_EVENT : vendor_set_user_event_status(it->second.get(), status);
+    }
+    case Op::kFlush: return vendor_flush(as<cl_command_queue>(args.get<uint64_t>()));
+    case Op::kFinish: return vendor_finish(as<cl_command_queue>(args.get<uint64_t>()));
+    default: return enqueue(op, args);
+  }
+}
+
+cl_int NodeServer::enqueue(Op op, Reader &args) {
+  auto queue = as<cl_command_queue>(args.get<uint64_t>());
+  std::vector<cl_event> wait;
+  for (auto n = args.get<uint32_t>(); n > 0; --n) {
+    auto it = events_.find(args.get<uint64_t>());
+    if (it == events_.end()) return CL_INVALID_EVENT_WAIT_LIST;
+    wait.push_back(it->second.get());
+  }
+  const uint64_t id = args.get<uint64_t>();
+  cl_event event = nullptr;
+  const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
+  std::shared_ptr<std::vector<char>> read, keep;
+  cl_int err = CL_SUCCESS;
+  switch (op) {
+    case Op::kWriteBuffer: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      auto offset = args.get<uint64_t>();
+      keep = std::make_shared<std::vector<char>>(args.bytes());
+      err = vendor_enqueue::WriteBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), keep->size(),
+                                        static_cast<const void *>(keep->data()));
+      break;
+    }
+    case Op::kReadBuffer: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      auto offset = args.get<uint64_t>();
+      read = std::make_shared<std::vector<char>>(args.get<uint64_t>());
+      err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), read->size(),
+                                       static_cast<void *>(read->data()));
+      break;
+    }
+    case Op::kCopyBuffer: {
+      auto src = as<cl_mem>(args.get<uint64_t>());
+      auto dst = as<cl_mem>(args.get<uint64_t>());
+      size_t so = args.get<uint64_t>(), dof = args.get<uint64_t>(), size = args.get<uint64_t>();
+      err = vendor_enqueue::CopyBuffer(on, src, dst, so, dof, size);
+      break;
+    }
+    case Op::kFillBuffer: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      keep = std::make_shared<std::vector<char>>(args.bytes());
+      size_t offset = args.get<uint64_t>(), size = args.get<uint64_t>();
+      err = vendor_enqueue::FillBuffer(on, buffer, static_cast<const void *>(keep->data()), keep->size(), offset,
+                                       size);
+      break;
+    }
+    case Op::kNDRange: {
+      auto kernel = as<cl_kernel>(args.get<uint64_t>());
+      auto dims = args.get<cl_uint>();
+      size_t offset[3], global[3], local[3];
+      for (auto &v : offset) v = args.get<uint64_t>();
+      for (auto &v : global) v = args.get<uint64_t>();
+      for (auto &v : local) v = args.get<uint64_t>();
+      bool has_offset = args.get<uint8_t>(), has_local = args.get<uint8_t>();
+      err = vendor_enqueue::NDRangeKernel(on, kernel, dims, static_cast<const size_t *>(has_offset ? offset : nullptr),
+                                          static_cast<const size_t *>(global),
+                                          static_cast<const size_t *>(has_local ? local : nullptr));
+      break;
+    }
+    case Op::kMarker: err = vendor_enqueue::MarkerWithWaitList(on); break;
+    case Op::kBarrier: err = vendor_enqueue::BarrierWithWaitList(on); break;
+    default: return CL_INVALID_OPERATION;
+  }
+  if (err != CL_SUCCESS) return err;
+  events_[id] = VendorRef<cl_event>::adopt(event);
+  report_when_done(id, event, read, keep);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::info(Reader &args, Writer &result) {
+  auto kind = args.get<ObjectKind>();
+  auto h = args.get<uint64_t>();
+  auto param = args.get<cl_uint>();
+  auto second = args.get<uint64_t>();
+  auto query = [&](auto &&fn) { return answer_of(fn, result); };
+  switch (kind) {
+    case ObjectKind::kContext:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_context>(h), param, n, v, r); });
+    case ObjectKind::kQueue:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_command_queue>(h), param, n, v, r); });
+    case ObjectKind::kMemory:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_mem>(h), param, n, v, r); });
+    case ObjectKind::kProgram:
+      if (param == CL_PROGRAM_BINARIES) {
+        // An array of pointers to the caller's memory: the node answers the
+        // one device's binary itself.
+        auto program = as<cl_program>(h);
+        size_t size = 0;
+        if (cl_int err = vendor_info(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr); err != CL_SUCCESS)
+          return err;
+        std::vector<char> binary(size);
+        unsigned char *where = reinterpret_cast<unsigned char *>(binary.data());
+        if (cl_int err = vendor_info(program, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr); err != CL_SUCCESS)
+          return err;
+        result.bytes(binary.data(), binary.size());
+        return CL_SUCCESS;
+      }
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_program>(h), param, n, v, r); });
+    case ObjectKind::kKernel:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_kernel>(h), param, n, v, r); });
+    case ObjectKind::kEvent: {
+      auto it = events_.find(h);
+      if (it == events_.end()) return CL_INVALID_EVENT;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(it->second.get(), param, n, v, r); });
+    }
+    case ObjectKind::kEventProfiling: {
+      auto it = events_.find(h);
+      if (it == events_.end()) return CL_INVALID_EVENT;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_profiling_info(it->second.get(), param, n, v, r); });
+    }
+    case ObjectKind::kProgramBuild:
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_build_info(as<cl_program>(h), as<cl_device_id>(second), param, n, v, r);
+      });
+    case ObjectKind::kKernelWorkGroup:
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_work_group_info(as<cl_kernel>(h), as<cl_device_id>(second), param, n, v, r);
+      });
+    case ObjectKind::kKernelArg:
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_arg_info(as<cl_kernel>(h), static_cast<cl_uint>(second), param, n, v, r);
+      });
+  }
+  return CL_INVALID_VALUE;
+}
+
+}  // namespace unicl::cluster

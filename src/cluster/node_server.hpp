@@ -1,0 +1,60 @@
+// unicl-node's side of the protocol: it runs rank 0's requests on this
+// node's vendors, in the order they come, and reports each event's end to
+// rank 0 as it happens (protocol.hpp). One thread makes every MPI call:
+// vendor callbacks only queue what is to be sent.
+#pragma once
+#include <mpi.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/vendor.hpp"
+#include "cluster/protocol.hpp"
+
+namespace unicl::cluster {
+
+class NodeServer {
+ public:
+  // Serves on `comm` as `rank`, describing itself with `self` and claiming
+  // protocol version `protocol`; returns when rank 0 says goodbye.
+  NodeServer(MPI_Comm comm, int rank, NodeDescription self, uint32_t protocol)
+      : comm_(comm), rank_(rank), self_(std::move(self)), protocol_(protocol) {}
+  void serve();
+
+ private:
+  // One request: its status and result (the reply's payload).
+  cl_int handle(Op op, Reader &args, Writer &result, int from, bool &serving);
+  cl_int enqueue(Op op, Reader &args);
+  cl_int info(Reader &args, Writer &result);
+  // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
+  // holds the bytes a read brought, sent with it.
+  void report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
+                        std::shared_ptr<std::vector<char>> keep_alive);
+  void send_reports();
+
+  MPI_Comm comm_;
+  int rank_;
+  NodeDescription self_;
+  uint32_t protocol_;
+
+  // The objects rank 0 holds references to, by handle (or, for events, by
+  // rank 0's id).
+  std::unordered_map<uint64_t, VendorRef<cl_context>> contexts_;
+  std::unordered_map<uint64_t, VendorRef<cl_command_queue>> queues_;
+  std::unordered_map<uint64_t, VendorRef<cl_mem>> memory_;
+  std::unordered_map<uint64_t, VendorRef<cl_program>> programs_;
+  std::unordered_map<uint64_t, VendorRef<cl_kernel>> kernels_;
+  std::unordered_map<uint64_t, VendorRef<cl_event>> events_;
+
+  // Filled by vendor callbacks, sent by serve().
+  std::mutex reports_mutex_;
+  std::deque<std::vector<char>> reports_;
+  size_t awaited_ = 0;  // events whose end is not reported yet (reports_mutex_)
+};
+
+}  // namespace unicl::cluster

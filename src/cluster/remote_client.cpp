@@ -1,0 +1,81 @@
+// The node client's proxies: which handles are ours, their references, and
+// what the last reference does (remote_objects.hpp).
+#include <unordered_map>
+
+#include "cluster/remote_objects.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<const void *, std::shared_ptr<Proxy>> proxies;
+};
+Registry &registry() {
+  static Registry r;  // immortal enough: proxies outlive no process
+  return r;
+}
+
+void release_on_node(Proxy *p) {
+  Writer w;
+  w.put(p->kind).put(p->remote);
+  post(p->rank, Op::kRelease, w);
+}
+
+}  // namespace
+
+void register_proxy(std::shared_ptr<Proxy> p) {
+  std::lock_guard lock(registry().mutex);
+  const void *key = p.get();
+  registry().proxies.emplace(key, std::move(p));
+}
+
+bool live(const void *handle, ObjectKind kind) {
+  if (!handle) return false;
+  std::lock_guard lock(registry().mutex);
+  auto it = registry().proxies.find(handle);
+  return it != registry().proxies.end() && it->second->kind == kind;
+}
+
+void retain(Proxy *p) {
+  if (p) p->refs.fetch_add(1);
+}
+
+void release(Proxy *p) {
+  if (!p || p->refs.fetch_sub(1) != 1) return;
+  std::shared_ptr<Proxy> last;
+  {
+    std::lock_guard lock(registry().mutex);
+    auto it = registry().proxies.find(p);
+    if (it == registry().proxies.end()) return;
+    last = std::move(it->second);
+    registry().proxies.erase(it);
+  }
+  release_on_node(p);
+  // The references this object held on the ones it belongs to.
+  switch (p->kind) {
+    case ObjectKind::kQueue: release(static_cast<_cl_command_queue *>(p)->context); break;
+    case ObjectKind::kMemory: {
+      auto *m = static_cast<_cl_mem *>(p);
+      // Destructor callbacks, last registered first, once the node let go.
+      auto destructors = m->destructors;
+      run_later([last, destructors] {
+        for (auto it = destructors.rbegin(); it != destructors.rend(); ++it)
+          it->fn(static_cast<cl_mem>(static_cast<_cl_mem *>(last.get())), it->user_data);
+      });
+      release(m->parent ? static_cast<Proxy *>(m->parent) : static_cast<Proxy *>(m->context));
+      break;
+    }
+    case ObjectKind::kProgram: release(static_cast<_cl_program *>(p)->context); break;
+    case ObjectKind::kKernel: release(static_cast<_cl_kernel *>(p)->program); break;
+    case ObjectKind::kEvent: {
+      auto *e = static_cast<_cl_event *>(p);
+      if (e->queue) release(e->queue);
+      release(e->context);
+      break;
+    }
+    default: break;
+  }
+}
+
+}  // namespace unicl::cluster

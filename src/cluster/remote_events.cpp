@@ -1,0 +1,223 @@
+// The node client's events: rank 0 names each command's event before asking
+// the node (so the node's report of its end always finds it), keeps its
+// status, times and callbacks, and learns of its end from the node's event
+// message (protocol.hpp, EventEnded), handled on the client's callback
+// thread.
+#include <cstring>
+#include <unordered_map>
+
+#include "cluster/remote_objects.hpp"
+#include "remote_api_decls.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+struct InFlight {
+  std::mutex mutex;
+  std::unordered_map<uint64_t, cl_event> events;  // each holds a reference until its end
+  uint64_t next_id = 1;
+};
+InFlight &in_flight() {
+  static InFlight f;
+  return f;
+}
+
+// Sets `e`'s final status and runs the callbacks it reaches (this thread is
+// the callback thread, or an application thread setting a user event).
+void finish(cl_event e, cl_int status) {
+  std::vector<_cl_event::Callback> due;
+  {
+    std::lock_guard lock(e->mutex);
+    e->status = status;
+    due.swap(e->callbacks);
+  }
+  e->changed.notify_all();
+  for (auto &c : due) c.fn(e, status < 0 ? status : CL_COMPLETE, c.user_data);
+}
+
+}  // namespace
+
+cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
+  uint64_t id;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    id = in_flight().next_id++;
+  }
+  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank, id);
+  e->context = queue->context, e->queue = queue, e->type = type;
+  retain(queue->context), retain(queue);
+  retain(e);  // the in-flight reference, dropped at its end
+  {
+    std::lock_guard lock(in_flight().mutex);
+    in_flight().events[id] = e;
+  }
+  {
+    std::lock_guard lock(queue->mutex);
+    ++queue->in_flight;
+  }
+  expect_event();
+  return e;
+}
+
+void forget_command_event(cl_event e) {
+  {
+    std::lock_guard lock(in_flight().mutex);
+    in_flight().events.erase(e->remote);
+  }
+  {
+    std::lock_guard lock(e->queue->mutex);
+    --e->queue->in_flight;
+  }
+  e->queue->ended.notify_all();
+  release(e), release(e);
+}
+
+void event_ended(std::vector<char> &&message) {
+  Reader r(message);
+  const auto ended = r.get<EventEnded>();
+  cl_event e = nullptr;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    auto it = in_flight().events.find(ended.id);
+    if (it == in_flight().events.end()) return;
+    e = it->second;
+    in_flight().events.erase(it);
+  }
+  if (e->read_into && ended.status >= 0) {
+    auto bytes = r.bytes();
+    std::memcpy(e->read_into, bytes.data(), std::min(bytes.size(), e->read_size));
+  }
+  {
+    std::lock_guard lock(e->mutex);
+    e->times[0] = ended.queued, e->times[1] = ended.submit, e->times[2] = ended.start, e->times[3] = ended.end;
+  }
+  finish(e, ended.status);
+  cl_command_queue q = e->queue;
+  {
+    std::lock_guard lock(q->mutex);
+    --q->in_flight;
+  }
+  q->ended.notify_all();
+  release(e);
+}
+
+}  // namespace unicl::cluster
+
+namespace unicl::api {
+using namespace unicl::cluster;
+
+cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) {
+    if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
+    return nullptr;
+  }
+  uint64_t id;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    id = in_flight().next_id++;
+  }
+  Writer w;
+  w.put(c->remote).put(id);
+  if (cl_int err = rpc(c->rank, Op::kCreateUserEvent, w); err != CL_SUCCESS) {
+    if (errcode_ret) *errcode_ret = err;
+    return nullptr;
+  }
+  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, c->rank, id);
+  e->context = c, e->status = CL_SUBMITTED;
+  retain(c);
+  if (errcode_ret) *errcode_ret = CL_SUCCESS;
+  return e;
+}
+
+cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
+  if (!live(e, ObjectKind::kEvent) || e->queue) return CL_INVALID_EVENT;
+  if (status > CL_COMPLETE) return CL_INVALID_VALUE;
+  {
+    std::lock_guard lock(e->mutex);
+    if (e->status <= CL_COMPLETE) return CL_INVALID_OPERATION;
+  }
+  Writer w;
+  w.put(e->remote).put(status);
+  if (cl_int err = rpc(e->rank, Op::kSetUserEventStatus, w); err != CL_SUCCESS) return err;
+  finish(e, status);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
+  if (!n || !events) return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < n; ++i)
+    if (!live(events[i], ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  cl_int result = CL_SUCCESS;
+  for (cl_uint i = 0; i < n; ++i) {
+    cl_event e = events[i];
+    std::unique_lock lock(e->mutex);
+    e->changed.wait(lock, [&] { return e->status <= CL_COMPLETE; });
+    if (e->status < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
+  return result;
+}
+
+cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  switch (param) {
+    case CL_EVENT_COMMAND_QUEUE: return answer_value(e->queue, size, value, size_ret);
+    case CL_EVENT_CONTEXT: return answer_value(e->context, size, value, size_ret);
+    case CL_EVENT_COMMAND_TYPE: return answer_value(e->type, size, value, size_ret);
+    case CL_EVENT_REFERENCE_COUNT: return answer_value(e->refs.load(), size, value, size_ret);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS: {
+      std::lock_guard lock(e->mutex);
+      return answer_value(e->status, size, value, size_ret);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
+                                           size_t *size_ret) {
+  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  std::lock_guard lock(e->mutex);
+  if (e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  switch (param) {
+    case CL_PROFILING_COMMAND_QUEUED: return answer_value(e->times[0], size, value, size_ret);
+    case CL_PROFILING_COMMAND_SUBMIT: return answer_value(e->times[1], size, value, size_ret);
+    case CL_PROFILING_COMMAND_START: return answer_value(e->times[2], size, value, size_ret);
+    case CL_PROFILING_COMMAND_END:
+    case CL_PROFILING_COMMAND_COMPLETE: return answer_value(e->times[3], size, value, size_ret);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
+                                      void *user_data) {
+  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return CL_INVALID_VALUE;
+  std::unique_lock lock(e->mutex);
+  if (e->status > CL_COMPLETE) {
+    // Only the end is reported: earlier levels are reached with it.
+    e->callbacks.push_back({type, fn, user_data});
+    return CL_SUCCESS;
+  }
+  const cl_int status = e->status;
+  lock.unlock();
+  // Reached already: run it from the callback thread, never inside this call.
+  retain(e);
+  run_later([e, fn, user_data, status] {
+    fn(e, status < 0 ? status : CL_COMPLETE, user_data);
+    release(e);
+  });
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clRetainEvent(cl_event e) {
+  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  retain(e);
+  return CL_SUCCESS;
+}
+cl_int CL_API_CALL clReleaseEvent(cl_event e) {
+  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  release(e);
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl::api
