@@ -169,3 +169,17 @@ TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with 
       CHECK_THAT(r.out, Catch::Contains("result: OK"));
     }
 }
+
+TEST_CASE("the conformance suite passes on a node's device as on a local one, but for what is not forwarded yet",
+          "[cluster]") {
+  // Not forwarded yet: images, sub-devices, native kernels, separate
+  // compilation and linking (and the argument test, which passes an image).
+  auto app = application({env("UNICL_CONFORMANCE"), "~[multi]~[images]~[subdevices]~[native]~[link]~[args]"});
+  app.vars["UNICL_VENDORS"] = "";  // the node's device alone
+  app.vars["TEST_PLATFORM"] = "UniCL";
+  app.vars["TEST_DEVICE"] = "pthread";
+  auto r = mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}})}, 600);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("All tests passed"));
+}

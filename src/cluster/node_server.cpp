@@ -45,8 +45,9 @@ void NodeServer::serve() {
     bool idle = false;
     {
       std::lock_guard lock(reports_mutex_);
-      idle = awaited_ == 0 && reports_.empty();
+      idle = awaited_.empty() && reports_.empty();
     }
+    if (!idle) check_failed();
     MPI_Status status;
     if (idle) {
       // Nothing can end before rank 0 asks something: wait for it.
@@ -91,37 +92,49 @@ void NodeServer::send_reports() {
   for (auto &m : out) MPI_Send(m.data(), static_cast<int>(m.size()), MPI_BYTE, 0, kEventTag, comm_);
 }
 
+void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
+  if (a.reported.exchange(true)) return;
+  cl_event event = a.event;
+  EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0};
+  auto time = [event](cl_profiling_info what) {
+    cl_ulong t = 0;
+    return vendor_profiling_info(event, what, sizeof t, &t, nullptr) == CL_SUCCESS ? t : 0;
+  };
+  if (status >= 0) {
+    ended.queued = time(CL_PROFILING_COMMAND_QUEUED), ended.submit = time(CL_PROFILING_COMMAND_SUBMIT);
+    ended.start = time(CL_PROFILING_COMMAND_START), ended.end = time(CL_PROFILING_COMMAND_END);
+  }
+  Writer w;
+  w.put(ended);
+  if (a.read) w.bytes(a.read->data(), status >= 0 ? a.read->size() : 0);
+  std::lock_guard lock(reports_mutex_);
+  reports_.push_back(w.take());
+  awaited_.erase(id);
+}
+
 void NodeServer::report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
                                   std::shared_ptr<std::vector<char>> keep_alive) {
+  auto a = std::make_shared<Awaited>();
+  a->event = event, a->read = std::move(read), a->keep_alive = std::move(keep_alive);
   {
     std::lock_guard lock(reports_mutex_);
-    ++awaited_;
+    awaited_[id] = a;
   }
-  cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, event, read, keep_alive](cl_int status) {
-    EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0};
-    auto time = [event](cl_profiling_info what) {
-      cl_ulong t = 0;
-      return vendor_profiling_info(event, what, sizeof t, &t, nullptr) == CL_SUCCESS ? t : 0;
-    };
-    if (status >= 0) {
-      ended.queued = time(CL_PROFILING_COMMAND_QUEUED), ended.submit = time(CL_PROFILING_COMMAND_SUBMIT);
-      ended.start = time(CL_PROFILING_COMMAND_START), ended.end = time(CL_PROFILING_COMMAND_END);
-    }
-    Writer w;
-    w.put(ended);
-    if (read) w.bytes(read->data(), status >= 0 ? read->size() : 0);
+  cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, a](cl_int status) { report(id, *a, status); });
+  if (refused != CL_SUCCESS) report(id, *a, refused);
+}
+
+void NodeServer::check_failed() {
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_check_ < std::chrono::milliseconds(5)) return;
+  last_check_ = now;
+  std::vector<std::pair<uint64_t, std::shared_ptr<Awaited>>> all;
+  {
     std::lock_guard lock(reports_mutex_);
-    reports_.push_back(w.take());
-    --awaited_;
-  });
-  if (refused != CL_SUCCESS) {
-    std::lock_guard lock(reports_mutex_);
-    --awaited_;
-    Writer w;
-    w.put(EventEnded{id, refused, 0, 0, 0, 0});
-    if (read) w.bytes(nullptr, 0);
-    reports_.push_back(w.take());
+    all.assign(awaited_.begin(), awaited_.end());
   }
+  for (auto &[id, a] : all)
+    if (cl_int status = vendor_status(a->event); status < 0) report(id, *a, status);
 }
 
 cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &serving) {
@@ -228,6 +241,10 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
           auto m = as<cl_mem>(args.get<uint64_t>());
           return vendor_set_arg(kernel, index, sizeof m, m ? &m : nullptr);
         }
+        case 3: {
+          auto sampler = as<cl_sampler>(args.get<uint64_t>());
+          return vendor_set_arg(kernel, index, sizeof sampler, &sampler);
+        }
         default:
           return vendor_set_arg(kernel, index, args.get<uint64_t>(), nullptr);
       }
@@ -242,6 +259,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
         case ObjectKind::kProgram: programs_.erase(h); break;
         case ObjectKind::kKernel: kernels_.erase(h); break;
         case ObjectKind::kEvent: events_.erase(h); break;
+        case ObjectKind::kSampler: samplers_.erase(h); break;
         default: return CL_INVALID_VALUE;
       }
       return CL_SUCCESS;
@@ -258,6 +276,16 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       auto it = events_.find(args.get<uint64_t>());
       auto status = args.get<cl_int>();
       return it == events_.end() ? CL_INVALID_EVENT : vendor_set_user_event_status(it->second.get(), status);
+    }
+    case Op::kCreateSampler: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto normalized = args.get<cl_bool>();
+      auto addressing = args.get<cl_addressing_mode>();
+      auto filter = args.get<cl_filter_mode>();
+      auto sampler = vendor_sampler(context, normalized, addressing, filter, err);
+      if (err != CL_SUCCESS) return err;
+      result.put(keep(samplers_, std::move(sampler)));
+      return CL_SUCCESS;
     }
     case Op::kFlush: return vendor_flush(as<cl_command_queue>(args.get<uint64_t>()));
     case Op::kFinish: return vendor_finish(as<cl_command_queue>(args.get<uint64_t>()));
@@ -323,6 +351,43 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
                                           static_cast<const size_t *>(has_local ? local : nullptr));
       break;
     }
+    case Op::kWriteBufferRect:
+    case Op::kReadBufferRect: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      size_t origin[3], region[3];
+      for (auto &v : origin) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
+      const size_t host_origin[3] = {0, 0, 0};
+      const size_t packed = region[0] * region[1] * region[2];
+      if (op == Op::kWriteBufferRect) {
+        keep = std::make_shared<std::vector<char>>(args.bytes());
+        if (keep->size() != packed) return CL_INVALID_VALUE;
+        err = vendor_enqueue::WriteBufferRect(on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                              host_origin, static_cast<const size_t *>(region), row, slice, region[0],
+                                              region[0] * region[1], static_cast<const void *>(keep->data()));
+      } else {
+        read = std::make_shared<std::vector<char>>(packed);
+        err = vendor_enqueue::ReadBufferRect(on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                             host_origin, static_cast<const size_t *>(region), row, slice, region[0],
+                                             region[0] * region[1], static_cast<void *>(read->data()));
+      }
+      break;
+    }
+    case Op::kCopyBufferRect: {
+      auto src = as<cl_mem>(args.get<uint64_t>());
+      auto dst = as<cl_mem>(args.get<uint64_t>());
+      size_t so[3], dof[3], region[3];
+      for (auto &v : so) v = args.get<uint64_t>();
+      for (auto &v : dof) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
+             dsp = args.get<uint64_t>();
+      err = vendor_enqueue::CopyBufferRect(on, src, dst, static_cast<const size_t *>(so),
+                                           static_cast<const size_t *>(dof), static_cast<const size_t *>(region), srp,
+                                           ssp, drp, dsp);
+      break;
+    }
     case Op::kMarker: err = vendor_enqueue::MarkerWithWaitList(on); break;
     case Op::kBarrier: err = vendor_enqueue::BarrierWithWaitList(on); break;
     default: return CL_INVALID_OPERATION;
@@ -382,6 +447,8 @@ cl_int NodeServer::info(Reader &args, Writer &result) {
       return query([&](size_t n, void *v, size_t *r) {
         return vendor_work_group_info(as<cl_kernel>(h), as<cl_device_id>(second), param, n, v, r);
       });
+    case ObjectKind::kSampler:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_sampler>(h), param, n, v, r); });
     case ObjectKind::kKernelArg:
       return query([&](size_t n, void *v, size_t *r) {
         return vendor_arg_info(as<cl_kernel>(h), static_cast<cl_uint>(second), param, n, v, r);

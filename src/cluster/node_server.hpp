@@ -5,6 +5,8 @@
 #pragma once
 #include <mpi.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -36,11 +38,23 @@ class NodeServer {
   void report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
                         std::shared_ptr<std::vector<char>> keep_alive);
   void send_reports();
+  // An event whose end is not reported yet.
+  struct Awaited {
+    cl_event event;
+    std::shared_ptr<std::vector<char>> read, keep_alive;
+    std::atomic<bool> reported{false};
+  };
+  void report(uint64_t id, Awaited &a, cl_int status);
+  // Vendors may never call back for a command that failed because its wait
+  // list did (PoCL 3.1): the awaited events' statuses are also read now and
+  // then.
+  void check_failed();
 
   MPI_Comm comm_;
   int rank_;
   NodeDescription self_;
   uint32_t protocol_;
+  std::chrono::steady_clock::time_point last_check_{};
 
   // The objects rank 0 holds references to, by handle (or, for events, by
   // rank 0's id).
@@ -50,11 +64,12 @@ class NodeServer {
   std::unordered_map<uint64_t, VendorRef<cl_program>> programs_;
   std::unordered_map<uint64_t, VendorRef<cl_kernel>> kernels_;
   std::unordered_map<uint64_t, VendorRef<cl_event>> events_;
+  std::unordered_map<uint64_t, VendorRef<cl_sampler>> samplers_;
 
   // Filled by vendor callbacks, sent by serve().
   std::mutex reports_mutex_;
   std::deque<std::vector<char>> reports_;
-  size_t awaited_ = 0;  // events whose end is not reported yet (reports_mutex_)
+  std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
 };
 
 }  // namespace unicl::cluster

@@ -40,7 +40,7 @@ enum class Op : uint32_t {
   kCreateProgramBinary = 15,// context, device, binary bytes
   kBuildProgram = 16,       // program, device, options. Result: none (the status is the build's)
   kCreateKernel = 17,       // program, name
-  kSetKernelArg = 18,       // kernel, index, kind (0 bytes, 1 memory object, 2 local size), bytes or handle or size
+  kSetKernelArg = 18,       // kernel, index, kind (0 bytes, 1 memory object, 2 local size, 3 sampler), its value
   kRelease = 19,            // kind (ObjectKind), handle: one reference of the node's
   kInfo = 20,               // kind, handle, param, second handle or index. Result: the bytes
   kCreateUserEvent = 21,    // context, event id
@@ -56,6 +56,10 @@ enum class Op : uint32_t {
   kNDRange = 34,       // kernel, dims, offsets[3], global[3], local[3] (all 0: none), has offset, has local
   kMarker = 35,        // (wait list only)
   kBarrier = 36,
+  kWriteBufferRect = 37,  // buffer, buffer origin[3], region[3], buffer row and slice pitch, the bytes packed
+  kReadBufferRect = 38,   // buffer, buffer origin[3], region[3], buffer row and slice pitch: bytes packed
+  kCopyBufferRect = 39,   // source, destination, both origins[3], region[3], both row and slice pitches
+  kCreateSampler = 40,    // context, normalized, addressing, filter (not a command: no header)
 };
 
 // What kRelease and kInfo name.
@@ -70,6 +74,7 @@ enum class ObjectKind : uint32_t {
   kKernelWorkGroup, // kInfo only: clGetKernelWorkGroupInfo (second: device)
   kKernelArg,       // kInfo only: clGetKernelArgInfo (second: argument index)
   kEventProfiling,  // kInfo only: clGetEventProfilingInfo
+  kSampler,
 };
 
 // The message of kEventTag: event id, its final status, its profiling

@@ -18,8 +18,6 @@ T fail(cl_int *errcode_ret, cl_int err, T value = nullptr) {
   return value;
 }
 
-uint64_t handle_of(const void *p) { return p ? static_cast<const Proxy *>(p)->remote : 0; }
-
 // An info query the node answers: its bytes copied out as clGet*Info does.
 cl_int node_info(const Proxy *p, ObjectKind kind, cl_uint param, uint64_t second, size_t size, void *value,
                  size_t *size_ret) {
@@ -226,6 +224,10 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
     case CL_MEM_CONTEXT: return answer_value(m->context, size, value, size_ret);
     case CL_MEM_ASSOCIATED_MEMOBJECT: return answer_value(m->parent, size, value, size_ret);
     case CL_MEM_OFFSET: return answer_value(m->origin, size, value, size_ret);
+    case CL_MEM_MAP_COUNT: {
+      std::lock_guard lock(m->maps_mutex);
+      return answer_value(static_cast<cl_uint>(m->maps.size()), size, value, size_ret);
+    }
     default: return node_info(m, ObjectKind::kMemory, param, 0, size, value, size_ret);
   }
 }
@@ -361,10 +363,15 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   w.put(k->remote).put(index);
   cl_mem m = nullptr;
   if (value && size == sizeof(cl_mem)) std::memcpy(&m, value, sizeof m);
+  cl_sampler sampler = nullptr;
+  if (value && size == sizeof(cl_sampler)) std::memcpy(&sampler, value, sizeof sampler);
   if (value && size == sizeof(cl_mem) && live(m, ObjectKind::kMemory)) {
     // A memory object of this node: the node's handle goes instead.
     if (m->rank != k->rank) return CL_INVALID_MEM_OBJECT;
     w.put(uint32_t{1}).put(m->remote);
+  } else if (value && size == sizeof(cl_sampler) && live(sampler, ObjectKind::kSampler)) {
+    if (sampler->rank != k->rank) return CL_INVALID_SAMPLER;
+    w.put(uint32_t{3}).put(sampler->remote);
   } else if (!value) {
     w.put(uint32_t{2}).put(uint64_t{size});  // local memory, or a null buffer
   } else {
@@ -395,6 +402,42 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_
                                       size_t *size_ret) {
   if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
   return node_info(k, ObjectKind::kKernelArg, param, index, size, value, size_ret);
+}
+
+// ---- samplers ----------------------------------------------------------------
+
+cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool normalized, cl_addressing_mode addressing,
+                                       cl_filter_mode filter, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT);
+  Writer w;
+  w.put(c->remote).put(normalized).put(addressing).put(filter);
+  std::vector<char> reply;
+  if (cl_int err = rpc(c->rank, Op::kCreateSampler, w, &reply); err != CL_SUCCESS)
+    return fail<cl_sampler>(errcode_ret, err);
+  auto *s = make_proxy<_cl_sampler>(ObjectKind::kSampler, c->rank, Reader(reply).get<uint64_t>());
+  s->context = c;
+  retain(c);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_sampler>(s));
+}
+
+cl_int CL_API_CALL clRetainSampler(cl_sampler s) {
+  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
+  retain(s);
+  return CL_SUCCESS;
+}
+cl_int CL_API_CALL clReleaseSampler(cl_sampler s) {
+  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
+  release(s);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
+  switch (param) {
+    case CL_SAMPLER_REFERENCE_COUNT: return answer_value(s->refs.load(), size, value, size_ret);
+    case CL_SAMPLER_CONTEXT: return answer_value(s->context, size, value, size_ret);
+    default: return node_info(s, ObjectKind::kSampler, param, 0, size, value, size_ret);
+  }
 }
 
 }  // namespace unicl::api

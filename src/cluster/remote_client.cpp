@@ -68,6 +68,7 @@ void release(Proxy *p) {
     }
     case ObjectKind::kProgram: release(static_cast<_cl_program *>(p)->context); break;
     case ObjectKind::kKernel: release(static_cast<_cl_kernel *>(p)->program); break;
+    case ObjectKind::kSampler: release(static_cast<_cl_sampler *>(p)->context); break;
     case ObjectKind::kEvent: {
       auto *e = static_cast<_cl_event *>(p);
       if (e->queue) release(e->queue);

@@ -3,6 +3,10 @@
 // UniCL expects of a vendor) under an event rank 0 named; the command's end
 // comes later in an event message (remote_events.cpp). Written bytes travel
 // with the request, read bytes with the end.
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -15,14 +19,15 @@ namespace {
 // and asks the node. `blocking`: returns once the command ended.
 template <class Body>
 cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
-               cl_event *event, bool blocking, Body &&body, void *read_into = nullptr, size_t read_size = 0) {
+               cl_event *event, bool blocking, Body &&body,
+               std::function<void(const std::vector<char> &)> deliver = nullptr) {
   if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
   if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < num_wait; ++i)
     if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
       return CL_INVALID_EVENT_WAIT_LIST;
   cl_event e = new_command_event(q, type);
-  e->read_into = read_into, e->read_size = read_size;
+  e->deliver = std::move(deliver);
   Writer w;
   w.put(q->remote).put(num_wait);
   for (cl_uint i = 0; i < num_wait; ++i) w.put(wait[i]->remote);
@@ -67,7 +72,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
         w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
         return CL_SUCCESS;
       },
-      ptr, size);
+      [ptr, size](const std::vector<char> &bytes) { std::memcpy(ptr, bytes.data(), std::min(size, bytes.size())); });
 }
 
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
@@ -121,6 +126,181 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_w
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint num_wait, const cl_event *wait,
                                                 cl_event *event) {
   return enqueue(q, Op::kBarrier, CL_COMMAND_BARRIER, num_wait, wait, event, false,
+                 [](Writer &) { return CL_SUCCESS; });
+}
+
+// ---- rectangles: the host side travels packed (rows of region[0] bytes) ----
+
+namespace {
+
+struct HostLayout {
+  size_t origin[3], row, slice;
+};
+// The host layout's pitches, defaulted as the spec says; false when they
+// are below the region's.
+bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t slice, HostLayout &out) {
+  for (int i = 0; i < 3; ++i) out.origin[i] = origin[i];
+  out.row = row ? row : region[0];
+  out.slice = slice ? slice : region[1] * out.row;
+  return out.row >= region[0] && out.slice >= region[1] * out.row;
+}
+// Calls fn(host offset, packed offset) for each row of the region.
+template <class Fn>
+void each_row(const HostLayout &h, const size_t *region, Fn &&fn) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      fn(h.origin[0] + (h.origin[1] + y) * h.row + (h.origin[2] + z) * h.slice, (z * region[1] + y) * region[0]);
+}
+bool valid_region(const size_t *origin, const size_t *region) {
+  return origin && region && region[0] && region[1] && region[2];
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                            const size_t *buffer_origin, const size_t *host_origin,
+                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kWriteBufferRect, CL_COMMAND_WRITE_BUFFER_RECT, num_wait, wait, event, blocking,
+                 [&](Writer &w) {
+                   HostLayout h;
+                   if (!ptr || !buffer_origin || !valid_region(host_origin, region) ||
+                       !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h))
+                     return CL_INVALID_VALUE;
+                   std::vector<char> packed(region[0] * region[1] * region[2]);
+                   each_row(h, region, [&](size_t host, size_t at) {
+                     std::memcpy(packed.data() + at, static_cast<const char *>(ptr) + host, region[0]);
+                   });
+                   w.put(buffer->remote);
+                   for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
+                   for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+                   w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch}).bytes(packed.data(), packed.size());
+                   return CL_SUCCESS;
+                 });
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                           const size_t *buffer_origin, const size_t *host_origin,
+                                           const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_wait,
+                                           const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  HostLayout h{};
+  const bool ok = ptr && buffer_origin && valid_region(host_origin, region) &&
+                  host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h);
+  std::array<size_t, 3> r{};
+  if (region) r = {region[0], region[1], region[2]};
+  return enqueue(
+      q, Op::kReadBufferRect, CL_COMMAND_READ_BUFFER_RECT, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (!ok) return CL_INVALID_VALUE;
+        w.put(buffer->remote);
+        for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
+        for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+        w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+        return CL_SUCCESS;
+      },
+      [h, r, ptr](const std::vector<char> &packed) {
+        if (packed.size() != r[0] * r[1] * r[2]) return;
+        each_row(h, r.data(), [&](size_t host, size_t at) {
+          std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, r[0]);
+        });
+      });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                                           size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!ours(src, q) || !ours(dst, q))) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kCopyBufferRect, CL_COMMAND_COPY_BUFFER_RECT, num_wait, wait, event, false, [&](Writer &w) {
+    if (!src_origin || !valid_region(dst_origin, region)) return CL_INVALID_VALUE;
+    w.put(src->remote).put(dst->remote);
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{src_origin[i]});
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{dst_origin[i]});
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+    w.put(uint64_t{src_row_pitch}).put(uint64_t{src_slice_pitch}).put(uint64_t{dst_row_pitch})
+        .put(uint64_t{dst_slice_pitch});
+    return CL_SUCCESS;
+  });
+}
+
+// ---- maps: host memory of rank 0, filled by a read, written back at unmap ----
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                                     size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
+                                     cl_event *event, cl_int *errcode_ret) {
+  auto fail = [&](cl_int err) -> void * {
+    if (errcode_ret) *errcode_ret = err;
+    return nullptr;
+  };
+  if (!live(q, ObjectKind::kQueue)) return fail(CL_INVALID_COMMAND_QUEUE);
+  if (!ours(buffer, q)) return fail(CL_INVALID_MEM_OBJECT);
+  if (!size || offset + size > buffer->size) return fail(CL_INVALID_VALUE);
+  const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return fail(CL_INVALID_VALUE);
+  _cl_mem::Mapping m{offset, size, flags, {}};
+  char *ptr = nullptr;
+  if (buffer->flags & CL_MEM_USE_HOST_PTR) ptr = static_cast<char *>(buffer->host_ptr) + offset;
+  else m.storage.resize(size), ptr = m.storage.data();
+  cl_int err = CL_SUCCESS;
+  if (flags & CL_MAP_WRITE_INVALIDATE_REGION) {
+    err = enqueue(q, Op::kMarker, CL_COMMAND_MAP_BUFFER, num_wait, wait, event, blocking,
+                  [](Writer &) { return CL_SUCCESS; });
+  } else {
+    err = enqueue(
+        q, Op::kReadBuffer, CL_COMMAND_MAP_BUFFER, num_wait, wait, event, blocking,
+        [&](Writer &w) {
+          w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
+          return CL_SUCCESS;
+        },
+        [ptr, size](const std::vector<char> &bytes) { std::memcpy(ptr, bytes.data(), std::min(size, bytes.size())); });
+  }
+  if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) return fail(err);
+  {
+    std::lock_guard lock(buffer->maps_mutex);
+    buffer->maps.emplace_back(ptr, std::move(m));  // a vector's heap block does not move with it
+  }
+  if (errcode_ret) *errcode_ret = err;
+  return ptr;
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void *ptr, cl_uint num_wait,
+                                           const cl_event *wait, cl_event *event) {
+  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!ours(memobj, q)) return CL_INVALID_MEM_OBJECT;
+  _cl_mem::Mapping m;
+  {
+    std::lock_guard lock(memobj->maps_mutex);
+    auto it = std::find_if(memobj->maps.begin(), memobj->maps.end(), [&](auto &p) { return p.first == ptr; });
+    if (it == memobj->maps.end()) return CL_INVALID_VALUE;
+    m = std::move(it->second);
+    memobj->maps.erase(it);
+  }
+  if (!(m.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
+    return enqueue(q, Op::kMarker, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
+                   [](Writer &) { return CL_SUCCESS; });
+  // The bytes travel with the request: the storage may go when it returns.
+  return enqueue(q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false, [&](Writer &w) {
+    w.put(memobj->remote).put(uint64_t{m.offset}).bytes(ptr, m.size);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,
+                                              cl_mem_migration_flags flags, cl_uint num_wait, const cl_event *wait,
+                                              cl_event *event) {
+  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!num_objects || !objects) return CL_INVALID_VALUE;
+  if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < num_objects; ++i)
+    if (!ours(objects[i], q)) return CL_INVALID_MEM_OBJECT;
+  // The node's memory is the device's: there is nothing to move, only an order.
+  return enqueue(q, Op::kMarker, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_wait, wait, event, false,
                  [](Writer &) { return CL_SUCCESS; });
 }
 

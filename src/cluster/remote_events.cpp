@@ -83,10 +83,7 @@ void event_ended(std::vector<char> &&message) {
     e = it->second;
     in_flight().events.erase(it);
   }
-  if (e->read_into && ended.status >= 0) {
-    auto bytes = r.bytes();
-    std::memcpy(e->read_into, bytes.data(), std::min(bytes.size(), e->read_size));
-  }
+  if (e->deliver && ended.status >= 0) e->deliver(r.bytes());
   {
     std::lock_guard lock(e->mutex);
     e->times[0] = ended.queued, e->times[1] = ended.submit, e->times[2] = ended.start, e->times[3] = ended.end;

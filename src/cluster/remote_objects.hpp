@@ -69,6 +69,15 @@ struct _cl_mem : unicl::cluster::Proxy {
     void *user_data;
   };
   std::vector<Destructor> destructors;  // run last first, when the object goes
+  // Mapped regions: the host memory a map handed out (storage empty for a
+  // USE_HOST_PTR buffer, whose maps are in the application's memory).
+  struct Mapping {
+    size_t offset, size;
+    cl_map_flags flags;
+    std::vector<char> storage;
+  };
+  std::mutex maps_mutex;
+  std::vector<std::pair<void *, Mapping>> maps;
 };
 
 struct _cl_program : unicl::cluster::Proxy {
@@ -94,9 +103,13 @@ struct _cl_event : unicl::cluster::Proxy {
     void *user_data;
   };
   std::vector<Callback> callbacks;  // not run yet
-  // A read: where its bytes go when they come.
-  void *read_into = nullptr;
-  size_t read_size = 0;
+  // A read: what to do with its bytes when they come (before the event
+  // completes).
+  std::function<void(const std::vector<char> &)> deliver;
+};
+
+struct _cl_sampler : unicl::cluster::Proxy {
+  cl_context context = nullptr;
 };
 
 namespace unicl::cluster {
