@@ -26,7 +26,9 @@ class MpiLink {
   // MPI_COMM_WORLD (collective: every node makes it too). Null, with the
   // reason in `why`, when that fails.
   static std::unique_ptr<MpiLink> open(std::string &why);
-  // Stops the thread; finalizes MPI if this link initialized it.
+  // Stops the thread (finalizing MPI if this link initialized it); calls
+  // made after it fail at once. The destructor closes too.
+  void close() { stop_thread(); }
   ~MpiLink();
   MpiLink(const MpiLink &) = delete;
   MpiLink &operator=(const MpiLink &) = delete;

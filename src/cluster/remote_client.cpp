@@ -12,8 +12,9 @@ struct Registry {
   std::unordered_map<const void *, std::shared_ptr<Proxy>> proxies;
 };
 Registry &registry() {
-  static Registry r;  // immortal enough: proxies outlive no process
-  return r;
+  // Immortal: UniCL's threads may release proxies while the process exits.
+  static Registry *r = std::make_unique<Registry>().release();
+  return *r;
 }
 
 void release_on_node(Proxy *p) {

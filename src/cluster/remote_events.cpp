@@ -18,8 +18,8 @@ struct InFlight {
   uint64_t next_id = 1;
 };
 InFlight &in_flight() {
-  static InFlight f;
-  return f;
+  static InFlight *f = std::make_unique<InFlight>().release();  // immortal, as the proxies' registry
+  return *f;
 }
 
 // Sets `e`'s final status and runs the callbacks it reaches (this thread is

@@ -69,19 +69,21 @@ std::vector<int> node_ranks(int world) {
 class Cluster {
  public:
   static Cluster &get() {
-    // Kept to the end of the process: its destructor says goodbye to the
-    // nodes and finalizes MPI.
-    static Cluster instance;
-    return instance;
+    // Immortal, as UniCL's runtime is: UniCL's threads may still release
+    // objects of the nodes while the process exits. At exit (atexit, see
+    // join) it says goodbye to the nodes and finalizes MPI; calls after that
+    // fail with CL_DEVICE_NOT_AVAILABLE.
+    static Cluster *instance = std::make_unique<Cluster>().release();
+    return *instance;
   }
   const std::vector<cl_platform_id> &platforms() {
     std::call_once(joined_, [this] { join(); });
     return handles_;
   }
-  ~Cluster() {
+  void shutdown() {
     if (!link_) return;
     say_goodbye();
-    link_.reset();
+    link_->close();
     stop_callbacks();
   }
 
@@ -117,6 +119,7 @@ class Cluster {
       return;
     }
     link_->before_finalize([this] { say_goodbye(); });
+    std::atexit([] { Cluster::get().shutdown(); });
     callback_thread_ = std::thread([this] { run_callbacks(); });
     link_->on_event([this](std::vector<char> &&m) {
       run_later([m = std::move(m)]() mutable { event_ended(std::move(m)); });
