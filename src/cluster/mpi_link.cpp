@@ -103,6 +103,25 @@ void MpiLink::post(int rank, Op op, const std::vector<char> &args) {
   changed_.notify_all();
 }
 
+void MpiLink::run_on_thread(std::function<void(void *comm)> fn) {
+  std::mutex done_mutex;
+  std::condition_variable done_changed;
+  bool done = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_) return;
+    on_thread_.push_back([&, fn] {
+      fn(&comm_of(comm_));
+      std::lock_guard l(done_mutex);
+      done = true;
+      done_changed.notify_all();
+    });
+  }
+  changed_.notify_all();
+  std::unique_lock lock(done_mutex);
+  done_changed.wait(lock, [&] { return done; });
+}
+
 bool MpiLink::poll() {
   MPI_Comm comm = comm_of(comm_);
   bool any = false;
@@ -192,15 +211,18 @@ void MpiLink::run() {
   std::vector<std::unique_ptr<InFlight>> sends;
   for (;;) {
     std::deque<Outgoing> out;
+    std::deque<std::function<void()>> jobs;
     bool stopping = false, waiting = false;
     {
       std::unique_lock lock(mutex_);
       // Nothing to send, none in flight and no reply awaited: sleep until a
       // caller comes.
       changed_.wait(lock, [&] {
-        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited_ > 0;
+        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited_ > 0 ||
+               !on_thread_.empty();
       });
       out.swap(outbox_);
+      jobs.swap(on_thread_);
       stopping = stop_;
       waiting = !pending_.empty() || events_awaited_ > 0;
     }
@@ -211,6 +233,7 @@ void MpiLink::run() {
                 comm_of(comm_), &f->request);
       sends.push_back(std::move(f));
     }
+    for (auto &job : jobs) job();
     std::erase_if(sends, [](auto &f) {
       int done = 0;
       MPI_Test(&f->request, &done, MPI_STATUS_IGNORE);
@@ -225,7 +248,10 @@ void MpiLink::run() {
       sends.clear();
       break;
     }
-    if (!progressed && (waiting || !sends.empty())) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    // Polling, as MPI itself does while it waits; yielding so that the
+    // application and the vendors keep the cores they need. (A sleep of
+    // microseconds lasts tens: the timer slack.)
+    if (!progressed && (waiting || !sends.empty())) std::this_thread::yield();
   }
   int finalized = 0;
   MPI_Finalized(&finalized);

@@ -44,6 +44,10 @@ class MpiLink {
   // Called by MPI_Finalize's attribute deletion (mpi_link.cpp).
   void application_finalizes();
 
+  // Runs `fn` on the communication thread, with UniCL's communicator, and
+  // waits for it (bench-cluster's plain MPI baseline).
+  void run_on_thread(std::function<void(void *comm)> fn);
+
   int rank() const { return rank_; }
   int size() const { return size_; }
 
@@ -93,6 +97,7 @@ class MpiLink {
   bool initialized_here_ = false;
   std::function<void()> before_finalize_;
   std::function<void(std::vector<char> &&)> event_handler_;
+  std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
   size_t events_awaited_ = 0;
   void stop_thread();
   int rank_ = -1, size_ = 0;

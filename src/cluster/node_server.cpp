@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -56,7 +57,7 @@ void NodeServer::serve() {
       int arrived = 0;
       MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
       if (!arrived) {
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        std::this_thread::yield();  // as MPI polls (a sleep of microseconds lasts tens)
         continue;
       }
     }
@@ -66,6 +67,13 @@ void NodeServer::serve() {
     MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
     Reader args(message);
     RequestHeader header{};
+    if (message.size() >= sizeof header) std::memcpy(&header, message.data(), sizeof header);
+    if (header.op == Op::kRawPingPong) {
+      args.get<RequestHeader>();
+      const auto size = args.get<uint64_t>(), count = args.get<uint64_t>();
+      raw_ping_pong(status.MPI_SOURCE, size, count);
+      continue;
+    }
     Writer result;
     cl_int err = CL_SUCCESS;
     try {
@@ -81,6 +89,14 @@ void NodeServer::serve() {
     MPI_Send(out.data(), static_cast<int>(out.size()), MPI_BYTE, status.MPI_SOURCE, kReplyTag, comm_);
   }
   send_reports();
+}
+
+void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
+  std::vector<char> buffer(size);
+  for (size_t i = 0; i < count; ++i) {
+    MPI_Recv(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_, MPI_STATUS_IGNORE);
+    MPI_Send(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_);
+  }
 }
 
 void NodeServer::send_reports() {

@@ -38,6 +38,8 @@ class NodeServer {
   void report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
                         std::shared_ptr<std::vector<char>> keep_alive);
   void send_reports();
+  // kRawPingPong: `count` plain MPI round trips of `size` bytes with `peer`.
+  void raw_ping_pong(int peer, size_t size, size_t count);
   // An event whose end is not reported yet.
   struct Awaited {
     cl_event event;

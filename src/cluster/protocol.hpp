@@ -60,7 +60,13 @@ enum class Op : uint32_t {
   kReadBufferRect = 38,   // buffer, buffer origin[3], region[3], buffer row and slice pitch: bytes packed
   kCopyBufferRect = 39,   // source, destination, both origins[3], region[3], both row and slice pitches
   kCreateSampler = 40,    // context, normalized, addressing, filter (not a command: no header)
+
+  // For bench-cluster: size, count. No reply: the node then receives and
+  // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
+  // the baseline UniCL's transfers are measured against.
+  kRawPingPong = 50,
 };
+constexpr int kRawTag = 7104;
 
 // What kRelease and kInfo name.
 enum class ObjectKind : uint32_t {

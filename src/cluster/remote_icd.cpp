@@ -19,6 +19,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <mpi.h>
+
 #include "cluster/mpi_link.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
@@ -332,6 +334,37 @@ cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
 }  // namespace unicl::api
 
 #define UNICL_EXPORT extern "C" __attribute__((visibility("default")))
+
+// For bench-cluster (found with dlopen(RTLD_NOLOAD) + dlsym): `count` plain
+// MPI round trips of `bytes` with node `rank`, made from the communication
+// thread on UniCL's communicator; their total time in `seconds`. 0 on
+// success, -1 when there is no such node.
+UNICL_EXPORT int unicl_cluster_raw_ping_pong(int rank, size_t bytes, size_t count, double *seconds) {
+  using namespace unicl::cluster;
+  auto &nodes = Cluster::get();
+  nodes.platforms();
+  MpiLink *link = nodes.link();
+  if (!link || rank <= 0 || rank >= link->size()) return -1;
+  Writer w;
+  w.put(uint64_t{bytes}).put(uint64_t{count});
+  link->run_on_thread([&](void *comm_handle) {
+    MPI_Comm comm = *static_cast<MPI_Comm *>(comm_handle);
+    // The request first, through the same communicator, then the plain loop.
+    Writer h;
+    h.put(RequestHeader{0, Op::kRawPingPong});
+    std::vector<char> request = h.take();
+    request.insert(request.end(), w.buffer().begin(), w.buffer().end());
+    MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, rank, kRequestTag, comm);
+    std::vector<char> buffer(bytes);
+    auto start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < count; ++i) {
+      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm);
+      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm, MPI_STATUS_IGNORE);
+    }
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  return 0;
+}
 UNICL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count) {
   return unicl::api::clIcdGetPlatformIDsKHR(n, platforms, count);
 }
