@@ -54,8 +54,10 @@ class MpiLink {
   // Sends `op` with `args` to `rank` and waits for the reply at most
   // `timeout`: the node's status, or CL_DEVICE_NOT_AVAILABLE when no reply
   // came (the reply's payload in `reply`).
+  // `data` (if any): bulk bytes sent right after the request (kDataTag),
+  // from where they are; they must stay there until the reply.
   cl_int call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
-              std::chrono::milliseconds timeout);
+              std::chrono::milliseconds timeout, const void *data = nullptr, size_t data_size = 0);
   // Sends `op` without waiting for its reply (releases: their failure is
   // nothing the caller could act on).
   void post(int rank, Op op, const std::vector<char> &args);
@@ -63,9 +65,14 @@ class MpiLink {
   // Node events: `handler` receives each event message (protocol.hpp,
   // EventEnded) on the communication thread, which listens for them while
   // `expect_events` has announced more than have come.
-  void on_event(std::function<void(std::vector<char> &&)> handler) {
+  // `destination(id, size)` says where an event's bytes go (null: into a
+  // buffer of the link's, handed to `handler` with the event message).
+  using EventHandler = std::function<void(std::vector<char> &&message, std::vector<char> &&bytes)>;
+  using EventDestination = std::function<void *(uint64_t id, size_t size)>;
+  void on_event(EventHandler handler, EventDestination destination) {
     std::lock_guard lock(mutex_);
     event_handler_ = std::move(handler);
+    event_destination_ = std::move(destination);
   }
   void expect_event() {
     {
@@ -85,6 +92,8 @@ class MpiLink {
   struct Outgoing {
     int rank;
     std::vector<char> message;
+    const void *data = nullptr;  // bulk bytes after it (kDataTag)
+    size_t data_size = 0;
   };
   void run();              // the communication thread
   bool poll();             // receives what has arrived (replies, events); true if anything did
@@ -96,7 +105,8 @@ class MpiLink {
   std::string failure_;    // set by the thread when joining the job failed
   bool initialized_here_ = false;
   std::function<void()> before_finalize_;
-  std::function<void(std::vector<char> &&)> event_handler_;
+  EventHandler event_handler_;
+  EventDestination event_destination_;
   std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
   size_t events_awaited_ = 0;
   void stop_thread();

@@ -1,5 +1,6 @@
 #include "cluster/node_server.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -99,19 +100,50 @@ void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
   }
 }
 
+std::shared_ptr<std::vector<char>> NodeServer::staging(size_t size) {
+  constexpr size_t kKept = size_t{1} << 30;  // at most this much kept for reuse
+  std::unique_ptr<std::vector<char>> buffer;
+  {
+    std::lock_guard lock(pool_->mutex);
+    auto &free = pool_->free;
+    auto it = std::find_if(free.begin(), free.end(), [&](auto &b) { return b->size() == size; });
+    if (it != free.end()) {
+      buffer = std::move(*it);
+      free.erase(it);
+      pool_->bytes -= size;
+    }
+  }
+  if (!buffer) buffer = std::make_unique<std::vector<char>>(size);
+  // Back to the pool when the last user lets go (a vendor callback, maybe).
+  std::weak_ptr<StagingPool> pool = pool_;
+  return {buffer.release(), [pool](std::vector<char> *b) {
+            std::unique_ptr<std::vector<char>> owned(b);
+            auto p = pool.lock();
+            if (!p) return;
+            std::lock_guard lock(p->mutex);
+            if (p->bytes + owned->size() > kKept) return;
+            p->bytes += owned->size();
+            p->free.push_back(std::move(owned));
+          }};
+}
+
 void NodeServer::send_reports() {
-  std::deque<std::vector<char>> out;
+  std::deque<Report> out;
   {
     std::lock_guard lock(reports_mutex_);
     out.swap(reports_);
   }
-  for (auto &m : out) MPI_Send(m.data(), static_cast<int>(m.size()), MPI_BYTE, 0, kEventTag, comm_);
+  for (auto &r : out) {
+    MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
+    if (r.bytes) MPI_Send(r.bytes->data(), static_cast<int>(r.bytes->size()), MPI_BYTE, 0, kDataTag, comm_);
+  }
 }
 
 void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   if (a.reported.exchange(true)) return;
   cl_event event = a.event;
-  EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0};
+  const bool with_bytes = a.read && status >= 0 && !a.read->empty();
+  EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0, with_bytes ? a.read->size() : 0};
   auto time = [event](cl_profiling_info what) {
     cl_ulong t = 0;
     return vendor_profiling_info(event, what, sizeof t, &t, nullptr) == CL_SUCCESS ? t : 0;
@@ -122,9 +154,8 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   }
   Writer w;
   w.put(ended);
-  if (a.read) w.bytes(a.read->data(), status >= 0 ? a.read->size() : 0);
   std::lock_guard lock(reports_mutex_);
-  reports_.push_back(w.take());
+  reports_.push_back({w.take(), with_bytes ? a.read : nullptr});
   awaited_.erase(id);
 }
 
@@ -312,21 +343,26 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
 cl_int NodeServer::enqueue(Op op, Reader &args) {
   auto queue = as<cl_command_queue>(args.get<uint64_t>());
   std::vector<cl_event> wait;
+  bool unknown_event = false;  // refused below, once a write's bytes are taken off the wire
   for (auto n = args.get<uint32_t>(); n > 0; --n) {
     auto it = events_.find(args.get<uint64_t>());
-    if (it == events_.end()) return CL_INVALID_EVENT_WAIT_LIST;
-    wait.push_back(it->second.get());
+    if (it == events_.end()) unknown_event = true;
+    else wait.push_back(it->second.get());
   }
   const uint64_t id = args.get<uint64_t>();
   cl_event event = nullptr;
   const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
   std::shared_ptr<std::vector<char>> read, keep;
   cl_int err = CL_SUCCESS;
+  if (unknown_event && op != Op::kWriteBuffer) return CL_INVALID_EVENT_WAIT_LIST;
   switch (op) {
     case Op::kWriteBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
-      keep = std::make_shared<std::vector<char>>(args.bytes());
+      // The bytes follow the request, straight into the staging copy.
+      keep = staging(args.get<uint64_t>());
+      MPI_Recv(keep->data(), static_cast<int>(keep->size()), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
+      if (unknown_event) return CL_INVALID_EVENT_WAIT_LIST;
       err = vendor_enqueue::WriteBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), keep->size(),
                                         static_cast<const void *>(keep->data()));
       break;
@@ -334,7 +370,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
     case Op::kReadBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
-      read = std::make_shared<std::vector<char>>(args.get<uint64_t>());
+      read = staging(args.get<uint64_t>());
       err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), read->size(),
                                        static_cast<void *>(read->data()));
       break;

@@ -52,6 +52,16 @@ class NodeServer {
   // then.
   void check_failed();
 
+  // Staging memory for transfers, reused: a fresh buffer costs its zeroing
+  // and a page fault per page, as much as the copy itself at large sizes.
+  std::shared_ptr<std::vector<char>> staging(size_t size);
+  struct StagingPool {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<std::vector<char>>> free;
+    size_t bytes = 0;  // in `free`
+  };
+  std::shared_ptr<StagingPool> pool_ = std::make_shared<StagingPool>();
+
   MPI_Comm comm_;
   int rank_;
   NodeDescription self_;
@@ -70,7 +80,11 @@ class NodeServer {
 
   // Filled by vendor callbacks, sent by serve().
   std::mutex reports_mutex_;
-  std::deque<std::vector<char>> reports_;
+  struct Report {
+    std::vector<char> message;
+    std::shared_ptr<std::vector<char>> bytes;  // a read's, sent after it (kDataTag)
+  };
+  std::deque<Report> reports_;
   std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
 };
 

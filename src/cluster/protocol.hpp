@@ -23,6 +23,10 @@ constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
 // Node to rank 0, unasked: an event of the node ended (EventEnded below).
 constexpr int kEventTag = 7103;
+// Bulk bytes travel as a message of their own, right after the request or
+// event message they belong to, straight from and into the memory that
+// holds them: a write's bytes after its request, a read's after its event.
+constexpr int kDataTag = 7105;
 
 // Handles are the node's own (its vendors' objects, as 64-bit values), but
 // events are named by rank 0 (an id it chose before asking), so that an
@@ -49,8 +53,8 @@ enum class Op : uint32_t {
   kFinish = 24,             // queue
 
   // Commands, each with (queue, wait list of event ids, event id) first.
-  kWriteBuffer = 30,   // buffer, offset, bytes
-  kReadBuffer = 31,    // buffer, offset, size: the bytes come with the event's end
+  kWriteBuffer = 30,   // buffer, offset, size; the bytes follow (kDataTag)
+  kReadBuffer = 31,    // buffer, offset, size: the bytes follow the event's end (kDataTag)
   kCopyBuffer = 32,    // source, destination, source offset, destination offset, size
   kFillBuffer = 33,    // buffer, pattern bytes, offset, size
   kNDRange = 34,       // kernel, dims, offsets[3], global[3], local[3] (all 0: none), has offset, has local
@@ -84,11 +88,13 @@ enum class ObjectKind : uint32_t {
 };
 
 // The message of kEventTag: event id, its final status, its profiling
-// times (0 when the queue does not profile), then, for a read, the bytes.
+// times (0 when the queue does not profile), and the size of the bytes that
+// follow (a read's; 0: none).
 struct EventEnded {
   uint64_t id;
   cl_int status;
   cl_ulong queued, submit, start, end;
+  uint64_t bytes;
 };
 
 struct RequestHeader {

@@ -17,17 +17,26 @@ namespace {
 
 // Checks the queue and wait list, writes the command's header, then `body`,
 // and asks the node. `blocking`: returns once the command ended.
+// A read's bytes go to `read_into` (read_size of them) or through
+// `deliver`; a write's come from `data`.
+struct Bulk {
+  void *read_into = nullptr;
+  size_t read_size = 0;
+  std::function<void(const std::vector<char> &)> deliver;
+  const void *data = nullptr;
+  size_t data_size = 0;
+};
+
 template <class Body>
 cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
-               cl_event *event, bool blocking, Body &&body,
-               std::function<void(const std::vector<char> &)> deliver = nullptr) {
+               cl_event *event, bool blocking, Body &&body, Bulk bulk = {}) {
   if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
   if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < num_wait; ++i)
     if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
       return CL_INVALID_EVENT_WAIT_LIST;
   cl_event e = new_command_event(q, type);
-  e->deliver = std::move(deliver);
+  e->read_into = bulk.read_into, e->read_size = bulk.read_size, e->deliver = std::move(bulk.deliver);
   Writer w;
   w.put(q->remote).put(num_wait);
   for (cl_uint i = 0; i < num_wait; ++i) w.put(wait[i]->remote);
@@ -36,7 +45,7 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
     forget_command_event(e);
     return err;
   }
-  if (cl_int err = rpc(q->rank, op, w); err != CL_SUCCESS) {
+  if (cl_int err = rpc(q->rank, op, w, nullptr, bulk.data, bulk.data_size); err != CL_SUCCESS) {
     forget_command_event(e);
     return err;
   }
@@ -55,11 +64,14 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
                                         size_t size, const void *ptr, cl_uint num_wait, const cl_event *wait,
                                         cl_event *event) {
   if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
-  return enqueue(q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking, [&](Writer &w) {
-    if (!ptr || !size || offset + size > buffer->size) return CL_INVALID_VALUE;
-    w.put(buffer->remote).put(uint64_t{offset}).bytes(ptr, size);
-    return CL_SUCCESS;
-  });
+  return enqueue(
+      q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (!ptr || !size || offset + size > buffer->size) return CL_INVALID_VALUE;
+        w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
+        return CL_SUCCESS;
+      },
+      {.data = ptr, .data_size = size});
 }
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
@@ -72,7 +84,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
         w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
         return CL_SUCCESS;
       },
-      [ptr, size](const std::vector<char> &bytes) { std::memcpy(ptr, bytes.data(), std::min(size, bytes.size())); });
+      {.read_into = ptr, .read_size = size});
 }
 
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
@@ -202,12 +214,12 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
         w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
         return CL_SUCCESS;
       },
-      [h, r, ptr](const std::vector<char> &packed) {
-        if (packed.size() != r[0] * r[1] * r[2]) return;
-        each_row(h, r.data(), [&](size_t host, size_t at) {
-          std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, r[0]);
-        });
-      });
+      {.deliver = [h, r, ptr](const std::vector<char> &packed) {
+         if (packed.size() != r[0] * r[1] * r[2]) return;
+         each_row(h, r.data(), [&](size_t host, size_t at) {
+           std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, r[0]);
+         });
+       }});
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
@@ -257,7 +269,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
           w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
           return CL_SUCCESS;
         },
-        [ptr, size](const std::vector<char> &bytes) { std::memcpy(ptr, bytes.data(), std::min(size, bytes.size())); });
+        {.read_into = ptr, .read_size = size});
   }
   if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) return fail(err);
   {
@@ -283,11 +295,14 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
   if (!(m.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
     return enqueue(q, Op::kMarker, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
                    [](Writer &) { return CL_SUCCESS; });
-  // The bytes travel with the request: the storage may go when it returns.
-  return enqueue(q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false, [&](Writer &w) {
-    w.put(memobj->remote).put(uint64_t{m.offset}).bytes(ptr, m.size);
-    return CL_SUCCESS;
-  });
+  // The bytes are on the node when the request returns: the storage may go.
+  return enqueue(
+      q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
+      [&](Writer &w) {
+        w.put(memobj->remote).put(uint64_t{m.offset}).put(uint64_t{m.size});
+        return CL_SUCCESS;
+      },
+      {.data = ptr, .data_size = m.size});
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,

@@ -22,9 +22,9 @@ InFlight &in_flight() {
   return *f;
 }
 
-// Sets `e`'s final status and runs the callbacks it reaches (this thread is
-// the callback thread, or an application thread setting a user event).
-void finish(cl_event e, cl_int status) {
+// Sets `e`'s final status and wakes its waiters; returns the callbacks it
+// reached, for the caller to run.
+std::vector<_cl_event::Callback> complete(cl_event e, cl_int status) {
   std::vector<_cl_event::Callback> due;
   {
     std::lock_guard lock(e->mutex);
@@ -32,6 +32,10 @@ void finish(cl_event e, cl_int status) {
     due.swap(e->callbacks);
   }
   e->changed.notify_all();
+  return due;
+}
+
+void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callback> &due) {
   for (auto &c : due) c.fn(e, status < 0 ? status : CL_COMPLETE, c.user_data);
 }
 
@@ -72,7 +76,15 @@ void forget_command_event(cl_event e) {
   release(e), release(e);
 }
 
-void event_ended(std::vector<char> &&message) {
+void *read_destination(uint64_t id, size_t size) {
+  std::lock_guard lock(in_flight().mutex);
+  auto it = in_flight().events.find(id);
+  if (it == in_flight().events.end()) return nullptr;
+  cl_event e = it->second;
+  return e->read_into && e->read_size >= size ? e->read_into : nullptr;
+}
+
+void event_ended(std::vector<char> &&message, std::vector<char> &&bytes) {
   Reader r(message);
   const auto ended = r.get<EventEnded>();
   cl_event e = nullptr;
@@ -83,19 +95,26 @@ void event_ended(std::vector<char> &&message) {
     e = it->second;
     in_flight().events.erase(it);
   }
-  if (e->deliver && ended.status >= 0) e->deliver(r.bytes());
+  // On the communication thread: the bytes are in place (a plain read's
+  // were received there; a rectangle is unpacked here), then the status is
+  // set and waiters wake; callbacks, which may call OpenCL, run on the
+  // callback thread.
+  if (e->deliver && ended.status >= 0 && !bytes.empty()) e->deliver(bytes);
   {
     std::lock_guard lock(e->mutex);
     e->times[0] = ended.queued, e->times[1] = ended.submit, e->times[2] = ended.start, e->times[3] = ended.end;
   }
-  finish(e, ended.status);
+  auto due = complete(e, ended.status);
   cl_command_queue q = e->queue;
   {
     std::lock_guard lock(q->mutex);
     --q->in_flight;
   }
   q->ended.notify_all();
-  release(e);
+  run_later([e, status = ended.status, due = std::move(due)] {
+    run_callbacks(e, status, due);
+    release(e);
+  });
 }
 
 }  // namespace unicl::cluster
@@ -136,7 +155,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
   Writer w;
   w.put(e->remote).put(status);
   if (cl_int err = rpc(e->rank, Op::kSetUserEventStatus, w); err != CL_SUCCESS) return err;
-  finish(e, status);
+  run_callbacks(e, status, complete(e, status));
   return CL_SUCCESS;
 }
 

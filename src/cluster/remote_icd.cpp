@@ -123,9 +123,7 @@ class Cluster {
     link_->before_finalize([this] { say_goodbye(); });
     std::atexit([] { Cluster::get().shutdown(); });
     callback_thread_ = std::thread([this] { run_callbacks(); });
-    link_->on_event([this](std::vector<char> &&m) {
-      run_later([m = std::move(m)]() mutable { event_ended(std::move(m)); });
-    });
+    link_->on_event(event_ended, read_destination);
     nodes_ = node_ranks(link_->size());
     // Greet the nodes at once: each loads its vendors before it answers.
     std::vector<std::future<std::pair<cl_int, std::vector<char>>>> hellos;
@@ -234,11 +232,11 @@ class Cluster {
 // How long a call may take: a program build is the longest.
 constexpr auto kCallTimeout = std::chrono::minutes(10);
 
-cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply) {
+cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply, const void *data, size_t data_size) {
   MpiLink *link = Cluster::get().link();
   if (!link) return CL_DEVICE_NOT_AVAILABLE;
   std::vector<char> ignored;
-  return link->call(rank, op, args.buffer(), reply ? *reply : ignored, kCallTimeout);
+  return link->call(rank, op, args.buffer(), reply ? *reply : ignored, kCallTimeout, data, data_size);
 }
 void post(int rank, Op op, const Writer &args) {
   if (MpiLink *link = Cluster::get().link()) link->post(rank, op, args.buffer());

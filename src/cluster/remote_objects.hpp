@@ -103,8 +103,10 @@ struct _cl_event : unicl::cluster::Proxy {
     void *user_data;
   };
   std::vector<Callback> callbacks;  // not run yet
-  // A read: what to do with its bytes when they come (before the event
-  // completes).
+  // A read: where its bytes go (they are received there directly), or
+  // what to do with them (a rectangle, unpacked); before the event completes.
+  void *read_into = nullptr;
+  size_t read_size = 0;
   std::function<void(const std::vector<char> &)> deliver;
 };
 
@@ -144,7 +146,8 @@ T *make_proxy(ObjectKind kind, int rank, uint64_t remote) {
 
 // Calls to the nodes (remote_icd.cpp). `rpc` waits for the node's status
 // (and result, when `reply` is given); `post` does not wait.
-cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply = nullptr);
+cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply = nullptr, const void *data = nullptr,
+           size_t data_size = 0);
 void post(int rank, Op op, const Writer &args);
 // Before an enqueue whose end the node will report.
 void expect_event();
@@ -156,7 +159,9 @@ void run_later(std::function<void()> fn);
 // an id of its own; `end_of` handles a node's EventEnded message.
 cl_event new_command_event(cl_command_queue queue, cl_command_type type);
 void forget_command_event(cl_event e);  // its enqueue failed
-void event_ended(std::vector<char> &&message);
+void event_ended(std::vector<char> &&message, std::vector<char> &&bytes);
+// Where the bytes of event `id` go, if it is a plain read of at least `size`.
+void *read_destination(uint64_t id, size_t size);
 
 // Where a device or platform of a node says it is, in its names:
 // " @ host:rank".
