@@ -30,8 +30,10 @@ struct Ranks {
 
 // mpirun APP : NODES..., as root on this machine (the flags DEVELOPERS.md
 // gives), bounded by `seconds`.
-child_process::Result mpirun(const std::vector<Ranks> &contexts, double seconds = 120) {
+child_process::Result mpirun(const std::vector<Ranks> &contexts, double seconds = 120,
+                             const std::vector<std::string> &flags = {}) {
   std::vector<std::string> argv = {"mpirun", "--oversubscribe"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
   for (size_t i = 0; i < contexts.size(); ++i) {
     if (i) argv.push_back(":");
     argv.insert(argv.end(), {"-np", std::to_string(contexts[i].count)});
@@ -182,4 +184,62 @@ TEST_CASE("the conformance suite passes on a node's device as on a local one, bu
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("All tests passed"));
+}
+
+namespace {
+
+// The fault app's report: device name -> "ok|rounds" or "failed|round|error|available N".
+std::map<std::string, std::string> lanes(const child_process::Result &r) {
+  std::map<std::string, std::string> out;
+  for (auto &line : r.out_lines())
+    if (line.rfind("device ", 0) == 0) {
+      auto bar = line.find('|');
+      out[line.substr(7, bar - 7)] = line.substr(bar + 1);
+    }
+  return out;
+}
+
+// Two nodes; node rank 2 kills or stops itself after 40 requests (in the
+// middle of the rounds); silence for 2 s makes a node lost.
+child_process::Result faulty_run(const std::string &fault, const std::vector<std::string> &flags) {
+  auto app = application({env("UNICL_FAULT_APP"), "40"});
+  app.vars["POCL_DEVICES"] = "pthread";
+  app.vars["UNICL_NODE_TIMEOUT"] = "2";
+  return mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}}),
+                 nodes(1, {{"POCL_DEVICES", "pthread"}, {"UNICL_NODE_FAULT", "40:" + fault}})},
+                60, flags);
+}
+
+void check_lost_node(const child_process::Result &r) {
+  INFO(r.out << r.err);
+  REQUIRE_FALSE(r.timed_out);  // the job ended by itself
+  auto report = lanes(r);
+  REQUIRE(report.size() == 3);
+  for (auto &[device, result] : report) {
+    INFO(device);
+    if (device.size() > 2 && device.compare(device.size() - 2, 2, ":2") == 0) {
+      // CL_DEVICE_NOT_AVAILABLE as the failed commands' status; the device
+      // says it is unavailable.
+      CHECK(result.rfind("failed|", 0) == 0);
+      CHECK_THAT(result, Catch::EndsWith("|-2|available 0"));
+    } else {
+      CHECK(result == "ok|40");  // the local device and the other node kept working
+    }
+  }
+  CHECK_THAT(r.err, Catch::Contains("node rank 2 stopped answering"));
+}
+
+}  // namespace
+
+TEST_CASE("a node killed in the middle of a run: its commands fail, the others go on, the run ends", "[cluster]") {
+  // Open MPI 4.1 ends the whole job when a rank dies, unless told to recover.
+  check_lost_node(faulty_run("KILL", {"--enable-recovery", "--mca", "orte_abort_on_non_zero_status", "0"}));
+}
+
+TEST_CASE("a node stopped in the middle of a run: its commands fail, the others go on, the job ends", "[cluster]") {
+  // The stopped rank never exits: UniCL ends the job at exit (MPI_Abort)
+  // rather than wait for it in MPI_Finalize.
+  auto r = faulty_run("STOP", {});
+  check_lost_node(r);
+  CHECK_THAT(r.err, Catch::Contains("ending the MPI job"));
 }

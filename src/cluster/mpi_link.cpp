@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstring>
 
 namespace unicl::cluster {
@@ -68,10 +69,12 @@ void MpiLink::application_finalizes() {
 cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
                      std::chrono::milliseconds timeout, const void *data, size_t data_size) {
   auto pending = std::make_shared<Pending>();
+  pending->rank = rank;
   uint64_t call = 0;
   {
     std::lock_guard lock(mutex_);
-    if (stop_) return CL_DEVICE_NOT_AVAILABLE;
+    if (stop_ || lost_ranks_.count(rank)) return CL_DEVICE_NOT_AVAILABLE;
+    if (pending_.empty() || !last_heard_.count(rank)) last_heard_[rank] = std::chrono::steady_clock::now();
     call = next_call_++;
     Writer w;
     w.put(RequestHeader{call, op});
@@ -103,7 +106,7 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
 void MpiLink::post(int rank, Op op, const std::vector<char> &args) {
   {
     std::lock_guard lock(mutex_);
-    if (stop_) return;
+    if (stop_ || lost_ranks_.count(rank)) return;
     Writer w;
     w.put(RequestHeader{next_call_++, op});
     std::vector<char> message = w.take();
@@ -132,6 +135,54 @@ void MpiLink::run_on_thread(std::function<void(void *comm)> fn) {
   done_changed.wait(lock, [&] { return done; });
 }
 
+void MpiLink::check_liveness() {
+  using namespace std::chrono;
+  std::vector<int> now_lost;
+  std::vector<std::shared_ptr<Pending>> failed;
+  std::function<void(int)> handler;
+  {
+    std::lock_guard lock(mutex_);
+    if (timeout_.count() == 0) return;
+    const auto now = steady_clock::now();
+    std::set<int> waited;  // ranks something is awaited from
+    for (auto &[call, p] : pending_) waited.insert(p->rank);
+    for (auto &[rank, n] : awaited_from_)
+      if (n > 0) waited.insert(rank);
+    for (int rank : waited) {
+      if (lost_ranks_.count(rank)) continue;
+      auto heard = last_heard_.try_emplace(rank, now).first->second;
+      if (now - heard > timeout_) {
+        lost_ranks_.insert(rank);
+        now_lost.push_back(rank);
+      } else if (now - heard > timeout_ / 4 && now - last_ping_[rank] > timeout_ / 4) {
+        // Quiet for a while: ask (any answer counts as a sign of life).
+        last_ping_[rank] = now;
+        Writer w;
+        w.put(RequestHeader{next_call_++, Op::kPing});
+        outbox_.push_back({rank, w.take()});
+      }
+    }
+    for (int rank : now_lost) {
+      for (auto it = pending_.begin(); it != pending_.end();) {
+        if (it->second->rank != rank) {
+          ++it;
+          continue;
+        }
+        it->second->status = CL_DEVICE_NOT_AVAILABLE;
+        it->second->done = true;
+        failed.push_back(it->second);
+        it = pending_.erase(it);
+      }
+      events_awaited_ -= std::min(events_awaited_, awaited_from_[rank]);
+      awaited_from_[rank] = 0;
+    }
+    handler = lost_handler_;
+  }
+  if (!failed.empty()) changed_.notify_all();
+  for (int rank : now_lost)
+    if (handler) handler(rank);
+}
+
 bool MpiLink::poll() {
   MPI_Comm comm = comm_of(comm_);
   bool any = false;
@@ -147,12 +198,17 @@ bool MpiLink::poll() {
     std::vector<char> message(static_cast<size_t>(bytes));
     MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, comm, MPI_STATUS_IGNORE);
     any = true;
+    {
+      std::lock_guard lock(mutex_);
+      last_heard_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
+    }
     if (status.MPI_TAG == kEventTag) {
       EventHandler handler;
       EventDestination destination;
       {
         std::lock_guard lock(mutex_);
         if (events_awaited_ > 0) --events_awaited_;
+        if (awaited_from_[status.MPI_SOURCE] > 0) --awaited_from_[status.MPI_SOURCE];
         handler = event_handler_;
         destination = event_destination_;
       }
@@ -261,9 +317,11 @@ void MpiLink::run() {
       }
     }
     for (auto &job : jobs) job();
+    check_liveness();
     std::erase_if(sends, [](auto &f) {
       int done = 0;
-      MPI_Test(&f->request, &done, MPI_STATUS_IGNORE);
+      // A send to a node that is gone may fail: done with, either way.
+      if (MPI_Test(&f->request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;
       return done != 0;
     });
     bool progressed = poll();
@@ -282,7 +340,18 @@ void MpiLink::run() {
   }
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) {
+  bool any_lost = false;
+  {
+    std::lock_guard lock(mutex_);
+    any_lost = !lost_ranks_.empty();
+  }
+  // MPI_Finalize waits for every rank, a stopped one too: with a node lost,
+  // the job is ended instead (mpirun then kills what is left of it, and
+  // reports the abort).
+  if (!finalized && any_lost) {
+    std::fprintf(stderr, "UniCL cluster: a node was lost; ending the MPI job (MPI_Abort) instead of finalizing\n");
+    MPI_Abort(comm_of(comm_), 1);
+  } else if (!finalized) {
     MPI_Comm_free(&comm_of(comm_));
     if (initialized_here_) MPI_Finalize();
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -74,17 +75,34 @@ class MpiLink {
     event_handler_ = std::move(handler);
     event_destination_ = std::move(destination);
   }
-  void expect_event() {
+  void expect_event(int rank) {
     {
       std::lock_guard lock(mutex_);
       ++events_awaited_;
+      ++awaited_from_[rank];
     }
     changed_.notify_all();
+  }
+
+  // Liveness. A node that something is awaited from (a reply, an event's
+  // end) and that says nothing for `timeout`, pinged meanwhile, is lost:
+  // `lost(rank)` runs once, on the communication thread, after the calls
+  // waiting for it failed with CL_DEVICE_NOT_AVAILABLE; calls to it fail so
+  // from then on.
+  void watch(std::chrono::milliseconds timeout, std::function<void(int rank)> lost) {
+    std::lock_guard lock(mutex_);
+    timeout_ = timeout;
+    lost_handler_ = std::move(lost);
+  }
+  bool lost(int rank) {
+    std::lock_guard lock(mutex_);
+    return lost_ranks_.count(rank) > 0;
   }
 
  private:
   MpiLink() = default;
   struct Pending {
+    int rank = 0;
     bool done = false;
     cl_int status = CL_SUCCESS;
     std::vector<char> reply;
@@ -107,6 +125,14 @@ class MpiLink {
   std::function<void()> before_finalize_;
   EventHandler event_handler_;
   EventDestination event_destination_;
+  // Liveness (mutex_): what is awaited from each rank, when it last spoke,
+  // when it was last pinged.
+  void check_liveness();
+  std::map<int, size_t> awaited_from_;
+  std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
+  std::set<int> lost_ranks_;
+  std::chrono::milliseconds timeout_{0};
+  std::function<void(int)> lost_handler_;
   std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
   size_t events_awaited_ = 0;
   void stop_thread();

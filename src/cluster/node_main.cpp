@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,7 +104,16 @@ int main(int argc, char **argv) {
   const uint32_t protocol = claimed ? static_cast<uint32_t>(std::atoi(claimed)) : kProtocolVersion;
   if (self.platforms.empty()) std::fprintf(stderr, "unicl-node (rank %d, %s): no OpenCL device\n", rank, self.host.c_str());
 
-  NodeServer(comm, rank, self, protocol).serve();
+  NodeServer server(comm, rank, self, protocol);
+  // UNICL_NODE_FAULT=N:KILL|STOP (for tests): the node kills or stops itself
+  // after N requests, as a crashed or hung machine would.
+  if (const char *fault = std::getenv("UNICL_NODE_FAULT")) {
+    std::string f = fault;
+    auto colon = f.find(':');
+    if (colon != std::string::npos)
+      server.fail_after(std::stoul(f.substr(0, colon)), f.substr(colon + 1) == "STOP" ? SIGSTOP : SIGKILL);
+  }
+  server.serve();
   MPI_Comm_free(&comm);
   MPI_Finalize();
   return 0;

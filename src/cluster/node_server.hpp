@@ -27,6 +27,9 @@ class NodeServer {
   NodeServer(MPI_Comm comm, int rank, NodeDescription self, uint32_t protocol)
       : comm_(comm), rank_(rank), self_(std::move(self)), protocol_(protocol) {}
   void serve();
+  // For tests: raise `signal` (SIGKILL, SIGSTOP) on itself after handling
+  // `requests` requests (before replying to the last).
+  void fail_after(size_t requests, int signal) { signal_after_ = requests, signal_ = signal; }
 
  private:
   // One request: its status and result (the reply's payload).
@@ -67,6 +70,8 @@ class NodeServer {
   NodeDescription self_;
   uint32_t protocol_;
   std::chrono::steady_clock::time_point last_check_{};
+  size_t signal_after_ = 0, handled_ = 0;
+  int signal_ = 0;
 
   // The objects rank 0 holds references to, by handle (or, for events, by
   // rank 0's id).

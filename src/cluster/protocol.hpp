@@ -69,6 +69,9 @@ enum class Op : uint32_t {
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
   // the baseline UniCL's transfers are measured against.
   kRawPingPong = 50,
+  // Liveness: rank 0 asks a node it awaits something from and has not heard
+  // from lately; any answer will do.
+  kPing = 51,
 };
 constexpr int kRawTag = 7104;
 

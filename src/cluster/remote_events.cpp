@@ -59,7 +59,7 @@ cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
     std::lock_guard lock(queue->mutex);
     ++queue->in_flight;
   }
-  expect_event();
+  expect_event(queue->rank);
   return e;
 }
 
@@ -74,6 +74,30 @@ void forget_command_event(cl_event e) {
   }
   e->queue->ended.notify_all();
   release(e), release(e);
+}
+
+void fail_events_of(int rank, cl_int status) {
+  std::vector<cl_event> lost;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    for (auto it = in_flight().events.begin(); it != in_flight().events.end();) {
+      if (it->second->rank == rank) lost.push_back(it->second), it = in_flight().events.erase(it);
+      else ++it;
+    }
+  }
+  for (cl_event e : lost) {
+    auto due = complete(e, status);
+    cl_command_queue q = e->queue;
+    {
+      std::lock_guard lock(q->mutex);
+      --q->in_flight;
+    }
+    q->ended.notify_all();
+    run_later([e, status, due = std::move(due)] {
+      run_callbacks(e, status, due);
+      release(e);
+    });
+  }
 }
 
 void *read_destination(uint64_t id, size_t size) {

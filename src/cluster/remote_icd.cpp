@@ -124,6 +124,16 @@ class Cluster {
     std::atexit([] { Cluster::get().shutdown(); });
     callback_thread_ = std::thread([this] { run_callbacks(); });
     link_->on_event(event_ended, read_destination);
+    // UNICL_NODE_TIMEOUT: seconds a node awaited may stay silent (pinged
+    // meanwhile) before it is taken as lost; default 30 (a node answers
+    // nothing while a vendor compiles a program for it).
+    const char *timeout = std::getenv("UNICL_NODE_TIMEOUT");
+    const double seconds = timeout && std::atof(timeout) > 0 ? std::atof(timeout) : 30.0;
+    link_->watch(std::chrono::milliseconds(static_cast<long long>(seconds * 1000)), [](int rank) {
+      std::fprintf(stderr, "UniCL cluster: node rank %d stopped answering; its commands fail and its devices are "
+                           "unavailable\n", rank);
+      fail_events_of(rank, CL_DEVICE_NOT_AVAILABLE);
+    });
     nodes_ = node_ranks(link_->size());
     // Greet the nodes at once: each loads its vendors before it answers.
     std::vector<std::future<std::pair<cl_int, std::vector<char>>>> hellos;
@@ -241,8 +251,12 @@ cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply, const 
 void post(int rank, Op op, const Writer &args) {
   if (MpiLink *link = Cluster::get().link()) link->post(rank, op, args.buffer());
 }
-void expect_event() {
-  if (MpiLink *link = Cluster::get().link()) link->expect_event();
+void expect_event(int rank) {
+  if (MpiLink *link = Cluster::get().link()) link->expect_event(rank);
+}
+bool node_lost(int rank) {
+  MpiLink *link = Cluster::get().link();
+  return !link || link->lost(rank);
 }
 void run_later(std::function<void()> fn) { Cluster::get().run_later(std::move(fn)); }
 
@@ -304,6 +318,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   if (!ours(device)) return CL_INVALID_DEVICE;
   switch (param) {
     case CL_DEVICE_PLATFORM: return answer(&device->platform, sizeof(cl_platform_id), size, value, size_ret);
+    case CL_DEVICE_AVAILABLE:
+      if (node_lost(device->rank)) return answer_value(cl_bool{CL_FALSE}, size, value, size_ret);
+      break;
     case CL_DEVICE_PARENT_DEVICE: {
       cl_device_id none = nullptr;
       return answer(&none, sizeof none, size, value, size_ret);

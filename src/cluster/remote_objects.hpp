@@ -149,8 +149,12 @@ T *make_proxy(ObjectKind kind, int rank, uint64_t remote) {
 cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply = nullptr, const void *data = nullptr,
            size_t data_size = 0);
 void post(int rank, Op op, const Writer &args);
-// Before an enqueue whose end the node will report.
-void expect_event();
+// Before an enqueue whose end node `rank` will report.
+void expect_event(int rank);
+// Whether node `rank` was lost (it stopped answering).
+bool node_lost(int rank);
+// Fails every command of node `rank` still awaited (remote_events.cpp).
+void fail_events_of(int rank, cl_int status);
 // Runs `fn` on the client's callback thread, in order: event callbacks may
 // call back into OpenCL, which the communication thread must stay free for.
 void run_later(std::function<void()> fn);

@@ -1,0 +1,81 @@
+// For the cluster fault tests: runs an increment kernel over a buffer on
+// every device of the UniCL platform, each in a context of its own, for a
+// number of rounds, and reports per device whether its commands kept
+// working ("device <name>|ok|<rounds>") or failed ("device <name>|failed|
+// <round>|<error>|available <0/1>"). A failed device is left alone; the run
+// goes on with the others and ends.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *kSource = "__kernel void inc(__global int *p) { p[get_global_id(0)] += 1; }";
+constexpr size_t kItems = 1024;
+
+struct Lane {
+  cl_device_id device;
+  std::string name;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_kernel kernel = nullptr;
+  cl_mem buffer = nullptr;
+  int failed_round = -1;
+  cl_int error = CL_SUCCESS;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 40;
+  cl_platform_id platform = nullptr;
+  cl_uint n = 0;
+  clGetPlatformIDs(1, &platform, nullptr);
+  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
+  std::vector<cl_device_id> ids(n);
+  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr);
+  std::vector<Lane> lanes;
+  for (cl_device_id d : ids) {
+    Lane l{d};
+    char name[256] = {};
+    clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name, name, nullptr);
+    l.name = name;
+    cl_int err = CL_SUCCESS;
+    l.context = clCreateContext(nullptr, 1, &d, nullptr, nullptr, &err);
+    l.queue = clCreateCommandQueue(l.context, d, 0, &err);
+    cl_program p = clCreateProgramWithSource(l.context, 1, &kSource, nullptr, &err);
+    clBuildProgram(p, 1, &d, nullptr, nullptr, nullptr);
+    l.kernel = clCreateKernel(p, "inc", &err);
+    clReleaseProgram(p);
+    std::vector<int> zeros(kItems, 0);
+    l.buffer = clCreateBuffer(l.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kItems * 4, zeros.data(), &err);
+    clSetKernelArg(l.kernel, 0, sizeof l.buffer, &l.buffer);
+    if (err != CL_SUCCESS) l.failed_round = 0, l.error = err;
+    lanes.push_back(l);
+  }
+  std::vector<int> host(kItems);
+  for (int r = 1; r <= rounds; ++r)
+    for (auto &l : lanes) {
+      if (l.failed_round >= 0) continue;
+      const size_t global = kItems;
+      cl_int err = clEnqueueNDRangeKernel(l.queue, l.kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+      if (err == CL_SUCCESS) err = clEnqueueReadBuffer(l.queue, l.buffer, CL_TRUE, 0, kItems * 4, host.data(), 0,
+                                                       nullptr, nullptr);
+      if (err == CL_SUCCESS && host[kItems - 1] != r) err = 1;  // a wrong value
+      if (err != CL_SUCCESS) l.failed_round = r, l.error = err;
+    }
+  for (auto &l : lanes) {
+    if (l.failed_round < 0) {
+      std::printf("device %s|ok|%d\n", l.name.c_str(), rounds);
+    } else {
+      cl_bool available = CL_TRUE;
+      clGetDeviceInfo(l.device, CL_DEVICE_AVAILABLE, sizeof available, &available, nullptr);
+      std::printf("device %s|failed|%d|%d|available %d\n", l.name.c_str(), l.failed_round, l.error, available ? 1 : 0);
+    }
+  }
+  std::fflush(stdout);
+  return 0;
+}
