@@ -64,16 +64,22 @@ cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
 }
 
 void forget_command_event(cl_event e) {
+  // The in-flight reference is this call's to drop only if no one took the
+  // event meanwhile (a lost node's failure, on the communication thread).
+  bool still_in_flight = false;
   {
     std::lock_guard lock(in_flight().mutex);
-    in_flight().events.erase(e->remote);
+    still_in_flight = in_flight().events.erase(e->remote) > 0;
   }
-  {
-    std::lock_guard lock(e->queue->mutex);
-    --e->queue->in_flight;
+  if (still_in_flight) {
+    {
+      std::lock_guard lock(e->queue->mutex);
+      --e->queue->in_flight;
+    }
+    e->queue->ended.notify_all();
+    release(e);
   }
-  e->queue->ended.notify_all();
-  release(e), release(e);
+  release(e);  // the enqueue's own
 }
 
 void fail_events_of(int rank, cl_int status) {
