@@ -5,6 +5,7 @@
 // MPI_Finalize, or the job never ends.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext_unicl.h>
 #include <mpi.h>
 
 #include <cstdio>
@@ -27,9 +28,13 @@ int main(int argc, char **argv) {
     std::vector<cl_device_id> devices(n);
     if (n) clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, n, devices.data(), nullptr);
     for (cl_device_id d : devices) {
-      char dev[256] = {};
+      char dev[256] = {}, host[256] = {};
+      cl_uint node = 99;
       clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof dev, dev, nullptr);
+      clGetDeviceInfo(d, CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+      clGetDeviceInfo(d, CL_DEVICE_NODE_HOST_UNICL, sizeof host, host, nullptr);
       std::printf("device %s|%s|1\n", name, dev);
+      std::printf("node %s|%u|%s\n", dev, node, host);
     }
   }
   std::fflush(stdout);

@@ -129,6 +129,15 @@ TEST_CASE("an application that initializes and finalizes MPI itself ends, and so
   CHECK_THAT(r.out, Catch::Contains("mpi thread level multiple"));
   CHECK_THAT(r.out, Catch::Contains("finalized"));
   CHECK(unicl_devices(r).size() == 6);
+  // CL_DEVICE_NODE_UNICL: each device's node, 0 for this machine's.
+  std::map<int, int> per_node;
+  for (auto &line : r.out_lines())
+    if (line.rfind("node ", 0) == 0) {
+      auto first = line.find('|'), second = line.find('|', first + 1);
+      per_node[std::stoi(line.substr(first + 1, second - first - 1))] += 1;
+      CHECK(second + 1 < line.size());  // CL_DEVICE_NODE_HOST_UNICL: a host name
+    }
+  CHECK(per_node == std::map<int, int>{{0, 2}, {1, 2}, {2, 2}});
 }
 
 namespace {

@@ -34,6 +34,12 @@ extern "C" {
  * far. Multi-device contexts only; 0 for a context of one device. */
 #define CL_CONTEXT_BYTES_MOVED_UNICL 0x55C10003
 
+/* clGetDeviceInfo queries: where a device is. CL_DEVICE_NODE_UNICL
+ * (cl_uint): the MPI rank of the node that holds it, 0 for this process's
+ * own machine; CL_DEVICE_NODE_HOST_UNICL (char[]): that node's host name. */
+#define CL_DEVICE_NODE_UNICL 0x55C10020
+#define CL_DEVICE_NODE_HOST_UNICL 0x55C10021
+
 /* clGetEventInfo query (cl_device_id): the device that ran the command;
  * NULL while a command of a device-less queue is not yet placed. */
 #define CL_EVENT_DEVICE_UNICL 0x55C10010

@@ -189,6 +189,7 @@ class Cluster {
         device->platform = platform.get();
         device->rank = rank;
         device->remote = d.id;
+        device->host = node.host;
         device->info = std::move(d.info);
         auto &dev_name = device->info[CL_DEVICE_NAME];
         std::string dn(dev_name.begin(), std::find(dev_name.begin(), dev_name.end(), '\0'));
@@ -318,6 +319,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   if (!ours(device)) return CL_INVALID_DEVICE;
   switch (param) {
     case CL_DEVICE_PLATFORM: return answer(&device->platform, sizeof(cl_platform_id), size, value, size_ret);
+    case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
+    case CL_DEVICE_NODE_HOST_UNICL:
+      return answer(device->host.c_str(), device->host.size() + 1, size, value, size_ret);
     case CL_DEVICE_AVAILABLE:
       if (node_lost(device->rank)) return answer_value(cl_bool{CL_FALSE}, size, value, size_ret);
       break;

@@ -32,6 +32,7 @@ struct _cl_device_id {
   cl_platform_id platform;
   int rank;
   uint64_t remote;
+  std::string host;  // the node's host name
   unicl::cluster::InfoAnswers info;
 };
 
