@@ -39,6 +39,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
   size_t resident_bytes(const Task &t, size_t device) const override;
   double busy_until(size_t device) const override;
   size_t group(size_t device) const override { return devices_[device].group; }
+  size_t node(size_t device) const override { return devices_[device].node; }
   double speed(size_t device) const override { return devices_[device].speed; }
   double priority(Task &t) const override;
   const std::string &kernel(const Task &t) const override;
@@ -68,6 +69,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
     size_t in_flight = 0;
     double busy_until = 0;
     size_t group = 0;  // its own index, or the first device it shares cores with
+    size_t node = 0;   // CL_DEVICE_NODE_UNICL: the rank of its node, 0 here
     uint64_t last_end = 0;  // latest profiling end of its commands (device clock)
   };
   // Commands a device may hold at once: two (one running, one whose data

@@ -41,6 +41,8 @@ class SchedulingView {
   // this host whose compute units together exceed its processing units):
   // the engine runs one of them at a time, so their queued work adds up.
   virtual size_t group(size_t device) const = 0;
+  // The node (MPI rank) whose machine holds the device: 0 for this one.
+  virtual size_t node(size_t device) const { return 0; }
   // Relative throughput of the device (larger is faster), from the models
   // or, before any data, from the device's description.
   virtual double speed(size_t device) const = 0;

@@ -7,8 +7,15 @@
 // predicted to finish before both the victim would finish its deque and
 // all devices together would finish all deques: a slow device never takes
 // the last commands of fast ones.
+//
+// Across nodes (contexts with devices of other machines) stealing has two
+// levels, as in seed 002: a device steals from the devices of its own node
+// first, and only when none of them has anything it can take, from one
+// other node's, taken at random (spreading the thieves of several nodes),
+// its device expected to finish last.
 #include <algorithm>
 #include <deque>
+#include <random>
 
 #include "policy.hpp"
 
@@ -81,18 +88,37 @@ class WorkStealing final : public Policy {
     if (a != b) return a > b;
     return expected_finish(d) + work(t, d) < expected_finish(than) + work(t, than);
   }
-  void steal_for(size_t thief) {
+  // The device of `node` (any node when `node` is none) with work queued
+  // that is expected to finish last; devices() when none.
+  static constexpr size_t kAnyNode = ~size_t{0};
+  size_t latest_of(size_t thief, size_t node) const {
     size_t victim = view_.devices();
     double latest = -1;
     for (size_t d = 0; d < view_.devices(); ++d) {
-      if (d == thief || deques_[d].empty()) continue;
+      if (d == thief || deques_[d].empty() || (node != kAnyNode && view_.node(d) != node)) continue;
       double f = expected_finish(d);
       if (f > latest) {
         latest = f;
         victim = d;
       }
     }
-    if (victim == view_.devices()) return;
+    return victim;
+  }
+  void steal_for(size_t thief) {
+    // Its own node first.
+    if (size_t victim = latest_of(thief, view_.node(thief)); victim != view_.devices() && steal(thief, victim)) return;
+    // Then one other node with queued work, at random.
+    std::vector<size_t> others;
+    for (size_t d = 0; d < view_.devices(); ++d)
+      if (!deques_[d].empty() && view_.node(d) != view_.node(thief) &&
+          std::find(others.begin(), others.end(), view_.node(d)) == others.end())
+        others.push_back(view_.node(d));
+    if (others.empty()) return;
+    const size_t node = others[std::uniform_int_distribution<size_t>(0, others.size() - 1)(random_)];
+    if (size_t victim = latest_of(thief, node); victim != view_.devices()) steal(thief, victim);
+  }
+  // Moves a share of `victim`'s queue to `thief`; false if it took nothing.
+  bool steal(size_t thief, size_t victim) {
     auto &from = deques_[victim];
     double total = 0;
     const Task &head = *from.front().task;
@@ -128,13 +154,16 @@ class WorkStealing final : public Policy {
       queued_work_[victim] -= from[i].work;
       add(thief, std::move(from[i].task));
     }
+    const bool took = kept.size() < from.size();
     from.swap(kept);
     if (from.empty()) queued_work_[victim] = 0;
+    return took;
   }
 
   const SchedulingView &view_;
   std::vector<std::deque<Entry>> deques_;
   std::vector<double> queued_work_;  // per device: predicted work of its deque
+  std::minstd_rand random_{12345};   // picks a remote node to steal from
 };
 
 }  // namespace

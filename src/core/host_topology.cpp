@@ -16,6 +16,9 @@ using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 }  // namespace
 
 bool is_host_cpu_device(cl_device_id vendor_device) {
+  // A device of another node (UniCL's node client answers its node) computes
+  // on that node's cores.
+  if (vendor_value<cl_uint>(vendor_device, CL_DEVICE_NODE_UNICL, 0) != 0) return false;
   auto type = vendor_value<cl_device_type>(vendor_device, CL_DEVICE_TYPE);
   return (type & ~cl_device_type(CL_DEVICE_TYPE_DEFAULT)) == CL_DEVICE_TYPE_CPU;
 }

@@ -51,6 +51,7 @@ class FakeView final : public unicl::SchedulingView {
   }
   double busy_until(size_t device) const override { return busy.at(device); }
   size_t group(size_t device) const override { return groups.at(device); }
+  size_t node(size_t device) const override { return nodes.empty() ? 0 : nodes.at(device); }
   double speed(size_t device) const override { return speeds.at(device); }
   double priority(Task &t) const override { return t.priority; }
   const std::string &kernel(const Task &t) const override { return t.kernel; }
@@ -58,6 +59,7 @@ class FakeView final : public unicl::SchedulingView {
   double clock = 0;
   double default_exec = 1e-3;
   std::vector<double> busy;     // per device: when its running commands end
+  std::vector<size_t> nodes;    // per device: its node (empty: all on this one)
   std::vector<size_t> groups;   // per device: devices sharing cores have the same
   std::vector<double> speeds;   // per device: relative throughput
 };

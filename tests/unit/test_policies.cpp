@@ -190,6 +190,26 @@ TEST_CASE("ws: an idle device steals from the device expected to finish last") {
   CHECK(drain(*ws, 2) == std::vector<int>{6, 7});
 }
 
+TEST_CASE("ws across nodes: steal from a device of one's own node first, then from another node") {
+  FakeView view(4);
+  view.nodes = {0, 0, 1, 1};  // devices 0 and 1 here, 2 and 3 on node 1
+  const std::vector<double> same = {1.0, 1.0, 1.0, 1.0};
+  SECTION("its own node has work") {
+    auto ws = make_policy("ws", view);
+    // Device 1 (this node) holds four commands' data, device 3 (node 1)
+    // eight: device 3 is expected to finish last, yet device 0 steals from
+    // device 1.
+    for (int i = 0; i < 4; ++i) ws->push(task(i, {.exec = same, .resident = {0, 64, 0, 0}}));
+    for (int i = 4; i < 12; ++i) ws->push(task(i, {.exec = same, .resident = {0, 0, 0, 64}}));
+    CHECK(id_of(ws->pop(0)) == 0);
+  }
+  SECTION("only another node has work") {
+    auto ws = make_policy("ws", view);
+    for (int i = 4; i < 12; ++i) ws->push(task(i, {.exec = same, .resident = {0, 0, 0, 64}}));
+    CHECK(id_of(ws->pop(0)) == 4);  // from node 1's device 3, at its head
+  }
+}
+
 TEST_CASE("ws: a slow device does not steal what the fast one would finish sooner") {
   FakeView view(2);
   auto ws = make_policy("ws", view);
