@@ -255,3 +255,16 @@ TEST_CASE("a node stopped in the middle of a run: its commands fail, the others 
   check_lost_node(r);
   CHECK_THAT(r.err, Catch::Contains("ending the MPI job"));
 }
+
+TEST_CASE("unicl run --nodes starts the program and its nodes as one Open MPI job", "[cluster]") {
+  // The tool adds mpirun's own root flag when it runs as root.
+  auto r = child_process::run({env("UNICL_TOOL"), "run", "--vendors", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd",
+                               "--nodes", "localhost:2", "--", env("UNICL_PROBE")},
+                              {{"POCL_DEVICES", "pthread"}, {"XDG_CACHE_HOME", env("XDG_CACHE_HOME")}}, 120);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto devices = unicl_devices(r);
+  CHECK(devices.size() == 3);  // PoCL's pthread here and on each node
+  CHECK(count_ending(devices, ":1") == 1);
+  CHECK(count_ending(devices, ":2") == 1);
+}

@@ -3,11 +3,14 @@
 // exclusive mode.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "schedulers/perf_model.hpp"
@@ -23,6 +26,7 @@ constexpr const char *kUsage =
     "usage: unicl info [--vendors LIST] [--log N] [--models]\n"
     "       unicl run [--vendors LIST] [--log N] [--scheduler NAME] [--schedule-all]\n"
     "                 [--granularity NAME] [--mem-limit SPEC] [--trace FILE] [--socl]\n"
+    "                 [--nodes HOSTS]\n"
     "                 [--] PROGRAM [ARGS...]\n"
     "       unicl --help | --version\n"
     "\n"
@@ -48,13 +52,18 @@ constexpr const char *kUsage =
     "                (climb, each-once)\n"
     "--socl          UNICL_SOCL_COMPAT=1: the platform answers StarPU SOCL's name and\n"
     "                vendor, and program builds define SOCL_DEVICE_TYPE_<type> per device,\n"
-    "                so that programs written for SOCL run unchanged\n";
+    "                so that programs written for SOCL run unchanged\n"
+    "--nodes HOSTS   the devices of these machines join the platform: PROGRAM runs as\n"
+    "                rank 0 of an Open MPI job (mpirun) and unicl-node on each host\n"
+    "                (host or host:count, comma-separated; e.g. localhost:2)\n";
+
 
 struct Command {
   std::string name;
   unicl_tool::ExclusiveOptions options;
   int program = -1;  // argv index of PROGRAM for `run`
   bool models = false;
+  std::string nodes;  // run --nodes: hosts of the unicl-node ranks
 };
 
 // Parses `unicl COMMAND [options] [--] ...`; throws std::invalid_argument.
@@ -86,6 +95,8 @@ Command parse(int argc, char **argv) {
       setenv("UNICL_SCHEDULE_ALL", "1", 1);
     } else if (arg == "--granularity" || arg.rfind("--granularity=", 0) == 0) {
       setenv("UNICL_GRANULARITY", value("--granularity").c_str(), 1);
+    } else if ((arg == "--nodes" || arg.rfind("--nodes=", 0) == 0) && c.name == "run") {
+      c.nodes = value("--nodes");
     } else if (arg == "--socl" && c.name == "run") {
       setenv("UNICL_SOCL_COMPAT", "1", 1);
     } else if (arg == "--mem-limit" || arg.rfind("--mem-limit=", 0) == 0) {
@@ -107,8 +118,52 @@ Command parse(int argc, char **argv) {
   return c;
 }
 
+// unicl-node beside this tool: installed in the same bin/, or in the build
+// tree's src/cluster/.
+std::string node_program() {
+  char self[4096] = {};
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+  dir = dir.substr(0, dir.find_last_of('/') + 1);
+  for (const char *candidate : {"unicl-node", "../src/cluster/unicl-node"})
+    if (access((dir + candidate).c_str(), X_OK) == 0) return dir + candidate;
+  return "unicl-node";
+}
+
+// "host[:count],...": how many nodes to start (a host without a count, one).
+int node_count(const std::string &hosts) {
+  int total = 0;
+  std::stringstream list(hosts);
+  for (std::string entry; std::getline(list, entry, ',');) {
+    if (entry.empty()) continue;
+    auto colon = entry.find(':');
+    total += colon == std::string::npos ? 1 : std::max(1, std::atoi(entry.c_str() + colon + 1));
+  }
+  return total;
+}
+
 int run(const Command &c, char **argv) {
   unicl_tool::enter_exclusive_mode(c.options);
+  if (!c.nodes.empty()) {
+    // The program as rank 0 of an Open MPI job, the nodes beside it, which
+    // inherit this environment (UniCL's vendor list: they never load UniCL).
+    const int nodes = node_count(c.nodes);
+    if (nodes == 0) {
+      std::cerr << "unicl: --nodes names no host\n";
+      return 2;
+    }
+    std::vector<std::string> args = {"mpirun", "--oversubscribe"};
+    if (geteuid() == 0) args.push_back("--allow-run-as-root");
+    args.insert(args.end(), {"-np", "1", "--host", "localhost"});
+    for (int i = c.program; argv[i]; ++i) args.push_back(argv[i]);
+    args.insert(args.end(), {":", "-np", std::to_string(nodes), "--host", c.nodes, node_program()});
+    std::vector<char *> raw;
+    for (auto &a : args) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    execvp("mpirun", raw.data());
+    std::cerr << "unicl: cannot run mpirun (Open MPI's openmpi-bin): " << std::strerror(errno) << "\n";
+    return errno == ENOENT ? 127 : 126;
+  }
   execvp(argv[c.program], argv + c.program);
   std::cerr << "unicl: cannot run " << argv[c.program] << ": " << std::strerror(errno) << "\n";
   return errno == ENOENT ? 127 : 126;
