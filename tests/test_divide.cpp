@@ -1056,20 +1056,37 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
     g.check(q);
   }}
 
+namespace {
+
+// The simulated machine's bs_round kernel over n floats of X, declared split
+// along its range, in a heft context of factor 1 (one piece per device), with
+// a device-less queue of `properties`.
+struct SimSplit {
+  static constexpr size_t n = 1 << 20;
+  cl::Context ctx = divide_context(cltest::devices(), "heft", 1);
+  cl::Program program{ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }"};
+  cl::CommandQueue q;
+  cl::Buffer X{ctx, CL_MEM_READ_WRITE, n * 4};
+  cl::Kernel k;
+  explicit SimSplit(cl_command_queue_properties properties) : q(cltest::device_less_queue(ctx, properties)) {
+    REQUIRE(program.build() == CL_SUCCESS);
+    k = cl::Kernel(program, "bs_round");
+    k.setArg(0, X);
+    const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
+    REQUIRE(set_split()(k(), 0, 1, &arg) == CL_SUCCESS);
+  }
+};
+
+}  // namespace
+
 TEST_CASE("isolated: the built-in divider on the simulated machine", "[.]") {
   // 1 CPU of 5 GFLOPS and 3 GPUs of 50: shares about 1:10:10:10, one piece
   // per device (factor 1).
-  cl::Context ctx = divide_context(cltest::devices(), "heft", 1);
   REQUIRE(cltest::devices().size() == 4);
-  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
-  REQUIRE(program.build() == CL_SUCCESS);
-  cl::CommandQueue q = cltest::device_less_queue(ctx, 0);
-  const size_t n = 1 << 20;
-  cl::Buffer X(ctx, CL_MEM_READ_WRITE, n * 4);
-  cl::Kernel k(program, "bs_round");
-  k.setArg(0, X);
-  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
-  REQUIRE(set_split()(k(), 0, 1, &arg) == CL_SUCCESS);
+  SimSplit sim(0);
+  auto &q = sim.q;
+  auto &k = sim.k;
+  const size_t n = sim.n;
   for (int i = 0; i < 4; ++i) {
     cl::Event e;
     REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);
@@ -1231,16 +1248,10 @@ TEST_CASE("isolated: a chain of built-in divided launches", "[.]") {
   // Factor 1, fresh models: the first launches know no rate and cut the
   // range in equal shares, so the CPU's piece (5 GFLOPS) takes ten times a
   // GPU's (50): about 21 ms against 2.
-  cl::Context ctx = divide_context(cltest::devices(), "heft", 1);
-  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
-  REQUIRE(program.build() == CL_SUCCESS);
-  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
-  const size_t n = 1 << 20;
-  cl::Buffer X(ctx, CL_MEM_READ_WRITE, n * 4);
-  cl::Kernel k(program, "bs_round");
-  k.setArg(0, X);
-  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
-  REQUIRE(set_split()(k(), 0, 1, &arg) == CL_SUCCESS);
+  SimSplit sim(CL_QUEUE_PROFILING_ENABLE);
+  auto &q = sim.q;
+  auto &k = sim.k;
+  const size_t n = sim.n;
   std::vector<cl::Event> launches(3);
   for (auto &e : launches)
     REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr, &e) == CL_SUCCESS);

@@ -58,16 +58,8 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_context>(c));
 }
 
-cl_int CL_API_CALL clRetainContext(cl_context c) {
-  if (!live(c, ObjectKind::kContext)) return CL_INVALID_CONTEXT;
-  retain(c);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseContext(cl_context c) {
-  if (!live(c, ObjectKind::kContext)) return CL_INVALID_CONTEXT;
-  release(c);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainContext(cl_context c) { return retain_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(c); }
+cl_int CL_API_CALL clReleaseContext(cl_context c) { return release_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(c); }
 
 cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(c, ObjectKind::kContext)) return CL_INVALID_CONTEXT;
@@ -196,16 +188,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
 }
 
-cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
-  if (!live(m, ObjectKind::kMemory)) return CL_INVALID_MEM_OBJECT;
-  retain(m);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
-  if (!live(m, ObjectKind::kMemory)) return CL_INVALID_MEM_OBJECT;
-  release(m);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return retain_handle<ObjectKind::kMemory, CL_INVALID_MEM_OBJECT>(m); }
+cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle<ObjectKind::kMemory, CL_INVALID_MEM_OBJECT>(m); }
 
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *),
                                                     void *user_data) {
@@ -288,16 +272,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   return err;
 }
 
-cl_int CL_API_CALL clRetainProgram(cl_program p) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
-  retain(p);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseProgram(cl_program p) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
-  release(p);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
+cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
@@ -348,16 +324,8 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *err
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_kernel>(k));
 }
 
-cl_int CL_API_CALL clRetainKernel(cl_kernel k) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
-  retain(k);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseKernel(cl_kernel k) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
-  release(k);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
+cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
   if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
@@ -422,16 +390,8 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool normalized, cl_addr
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_sampler>(s));
 }
 
-cl_int CL_API_CALL clRetainSampler(cl_sampler s) {
-  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
-  retain(s);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseSampler(cl_sampler s) {
-  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
-  release(s);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainSampler(cl_sampler s) { return retain_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(s); }
+cl_int CL_API_CALL clReleaseSampler(cl_sampler s) { return release_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(s); }
 
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;

@@ -255,15 +255,7 @@ cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK 
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clRetainEvent(cl_event e) {
-  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
-  retain(e);
-  return CL_SUCCESS;
-}
-cl_int CL_API_CALL clReleaseEvent(cl_event e) {
-  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
-  release(e);
-  return CL_SUCCESS;
-}
+cl_int CL_API_CALL clRetainEvent(cl_event e) { return retain_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(e); }
+cl_int CL_API_CALL clReleaseEvent(cl_event e) { return release_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(e); }
 
 }  // namespace unicl::api

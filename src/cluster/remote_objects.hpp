@@ -133,6 +133,21 @@ void release(Proxy *p);
 // The node client's dispatch table (generated from remote_entry_points.txt).
 const cl_icd_dispatch &client_dispatch();
 
+// clRetain<Object> and clRelease<Object>: `invalid` for a handle that is
+// not a live object of ours of that kind.
+template <ObjectKind kKind, cl_int kInvalid>
+cl_int retain_handle(void *handle) {
+  if (!live(handle, kKind)) return kInvalid;
+  retain(static_cast<Proxy *>(handle));
+  return CL_SUCCESS;
+}
+template <ObjectKind kKind, cl_int kInvalid>
+cl_int release_handle(void *handle) {
+  if (!live(handle, kKind)) return kInvalid;
+  release(static_cast<Proxy *>(handle));
+  return CL_SUCCESS;
+}
+
 template <class T>
 T *make_proxy(ObjectKind kind, int rank, uint64_t remote) {
   auto p = std::make_shared<T>();

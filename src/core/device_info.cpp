@@ -70,18 +70,6 @@ cl_int unsupported_feature_answer(cl_device_id d, cl_device_info param, size_t s
         if (v <= c) all.push_back({CL_MAKE_VERSION(v / 10, v % 10, 0), "OpenCL C"});
       return info_vector(size, value, size_ret, all);
     }
-    case CL_DEVICE_NODE_UNICL:
-    case CL_DEVICE_NODE_HOST_UNICL: {
-      // A node's device answers itself (its vendor is UniCL's node client);
-      // a device of this machine is here.
-      size_t needed = 0;
-      if (vendor_info(d->vendor, param, 0, nullptr, &needed) == CL_SUCCESS)
-        return vendor_info(d->vendor, param, size, value, size_ret);
-      if (param == CL_DEVICE_NODE_UNICL) return info_value<cl_uint>(size, value, size_ret, 0);
-      char host[256] = {};
-      gethostname(host, sizeof host - 1);
-      return info_string(size, value, size_ret, std::string(host));
-    }
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
       std::vector<cl_name_version> all;
       std::istringstream in(filtered_extensions(d));
