@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -155,6 +156,12 @@ int run(const Command &c, char **argv) {
     std::vector<std::string> args = {"mpirun", "--oversubscribe"};
     if (geteuid() == 0) args.push_back("--allow-run-as-root");
     args.insert(args.end(), {"-np", "1", "--host", "localhost"});
+    // Exclusive mode for the program only: mpirun's own hwloc may load the
+    // ICD loader (its OpenCL plugin), which must not find UniCL there.
+    if (const char *exclusive = std::getenv("OCL_ICD_VENDORS")) {
+      args.insert(args.end(), {"-x", std::string("OCL_ICD_VENDORS=") + exclusive});
+      unsetenv("OCL_ICD_VENDORS");
+    }
     for (int i = c.program; argv[i]; ++i) args.push_back(argv[i]);
     args.insert(args.end(), {":", "-np", std::to_string(nodes), "--host", c.nodes, node_program()});
     std::vector<char *> raw;

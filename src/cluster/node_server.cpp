@@ -91,7 +91,9 @@ void NodeServer::serve() {
     out.insert(out.end(), result.buffer().begin(), result.buffer().end());
     MPI_Send(out.data(), static_cast<int>(out.size()), MPI_BYTE, status.MPI_SOURCE, kReplyTag, comm_);
   }
-  send_reports();
+  // After the goodbye nothing more is sent: rank 0 no longer receives, and a
+  // report too large to go out at once would wait for it forever, keeping
+  // this node from MPI_Finalize and rank 0's MPI_Finalize waiting for it.
 }
 
 void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
