@@ -274,3 +274,24 @@ TEST_CASE("unicl run --nodes starts the program and its nodes as one Open MPI jo
   CHECK(count_ending(devices, ":1") == 1);
   CHECK(count_ending(devices, ":2") == 1);
 }
+
+TEST_CASE("nodes serving PoCL and the simulated accelerator: the samples' results are right", "[cluster]") {
+  // Each node: PoCL's pthread device and the simulator's two devices, in
+  // correctness mode (its kernels run on PoCL and take their modeled time).
+  const std::map<std::string, std::string> both = {
+      {"UNICL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd:" + env("UNICL_SIM_ICD")},
+      {"POCL_DEVICES", "pthread"},
+      {"UNICL_SIM_CONFIG", env("UNICL_SIM_CORRECTNESS")},
+      {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"}};
+  for (std::string name : {"matmul", "cholesky"})
+    for (std::string queue : {"per-device", "device-less"}) {
+      INFO(name << ", " << queue);
+      auto app = application({env("UNICL_SAMPLES") + "/" + name, "--queue", queue});
+      app.vars["UNICL_VENDORS"] = "";  // the nodes' devices alone
+      auto r = mpirun({app, nodes(2, both)});
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 0);
+      CHECK_THAT(r.out, Catch::Contains("result: OK"));
+      CHECK_THAT(r.out, Catch::Contains("gpu0 @ ") && Catch::Contains("cpu0 @ "));
+    }
+}
