@@ -209,8 +209,7 @@ std::map<std::string, std::string> lanes(const child_process::Result &r) {
 }
 
 // Two nodes; node rank 2 kills or stops itself after 40 requests (in the
-// middle of the rounds); silence for 5 s makes a node lost (2 s was too
-// short for the other node under AddressSanitizer once a peer had died).
+// middle of the rounds); silence for 5 s makes a node lost.
 child_process::Result faulty_run(const std::string &fault, const std::vector<std::string> &flags) {
   auto app = application({env("UNICL_FAULT_APP"), "40"});
   app.vars["POCL_DEVICES"] = "pthread";
@@ -249,9 +248,7 @@ TEST_CASE("a node killed in the middle of a run: its commands fail, the others g
 TEST_CASE("a node stopped in the middle of a run: its commands fail, the others go on, the job ends", "[cluster]") {
   // The stopped rank never exits: UniCL ends the job at exit (MPI_Abort)
   // rather than wait for it in MPI_Finalize.
-  // Over TCP (loopback), as between hosts: a stopped rank on the same host
-  // with Open MPI's shared-memory transport could stall the other node's
-  // traffic too (seen under AddressSanitizer).
+  // Over TCP (loopback), as between hosts.
   auto r = faulty_run("STOP", {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"});
   check_lost_node(r);
   CHECK_THAT(r.err, Catch::Contains("ending the MPI job"));

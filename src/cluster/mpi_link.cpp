@@ -74,7 +74,8 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   {
     std::lock_guard lock(mutex_);
     if (stop_ || lost_ranks_.count(rank)) return CL_DEVICE_NOT_AVAILABLE;
-    if (pending_.empty() || !last_heard_.count(rank)) last_heard_[rank] = std::chrono::steady_clock::now();
+    start_awaiting(rank);
+    ++calls_to_[rank];
     call = next_call_++;
     Writer w;
     w.put(RequestHeader{call, op});
@@ -96,7 +97,7 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   }
   std::unique_lock lock(mutex_);
   if (!changed_.wait_for(lock, timeout, [&] { return pending->done; })) {
-    pending_.erase(call);  // a reply that comes later is dropped
+    if (pending_.erase(call) && calls_to_[rank] > 0) --calls_to_[rank];  // a reply that comes later is dropped
     return CL_DEVICE_NOT_AVAILABLE;
   }
   reply = std::move(pending->reply);
@@ -171,6 +172,7 @@ void MpiLink::check_liveness() {
         it->second->status = CL_DEVICE_NOT_AVAILABLE;
         it->second->done = true;
         failed.push_back(it->second);
+        if (calls_to_[rank] > 0) --calls_to_[rank];
         it = pending_.erase(it);
       }
       events_awaited_ -= std::min(events_awaited_, awaited_from_[rank]);
@@ -235,6 +237,7 @@ bool MpiLink::poll() {
     it->second->status = header.status;
     it->second->reply.assign(message.begin() + sizeof header, message.end());
     it->second->done = true;
+    if (calls_to_[it->second->rank] > 0) --calls_to_[it->second->rank];
     pending_.erase(it);
     changed_.notify_all();
   }

@@ -79,6 +79,7 @@ class MpiLink {
     {
       std::lock_guard lock(mutex_);
       ++events_awaited_;
+      start_awaiting(rank);
       ++awaited_from_[rank];
     }
     changed_.notify_all();
@@ -128,6 +129,13 @@ class MpiLink {
   // Liveness (mutex_): what is awaited from each rank, when it last spoke,
   // when it was last pinged.
   void check_liveness();
+  // Before something new is awaited from `rank` (mutex_ held): a node that
+  // was awaited for nothing has been silent for a reason, so its silence
+  // counts from now.
+  void start_awaiting(int rank) {
+    if (awaited_from_[rank] == 0 && calls_to_[rank] == 0) last_heard_[rank] = std::chrono::steady_clock::now();
+  }
+  std::map<int, size_t> calls_to_;  // calls awaiting a reply, per rank
   std::map<int, size_t> awaited_from_;
   std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
   std::set<int> lost_ranks_;
