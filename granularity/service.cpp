@@ -17,7 +17,7 @@
 // what the application enqueues on q next follows the gate.
 //
 // Consecutive launches on an in-order q whose pieces UniCL enqueued itself
-// (right_after_division) form a chain: each launch's pieces follow the
+// (what_to_follow) form a chain: each launch's pieces follow the
 // first launch's `before`, and the earlier launches' pieces only where they
 // touch the same bytes (coherence orders every command after the accesses
 // of its bytes). A device then goes on to its next piece without waiting
@@ -78,11 +78,11 @@ class Granularity final : public GranularityService {
 
     cl_event raw = nullptr;
     cl_int err = CL_SUCCESS;
-    auto [before, previous] = right_after_division(q, l);
+    auto [before, previous, idle] = what_to_follow(q, l);
     if (before) {
       // Nothing to enqueue: the chain's `before` covers all of q up to its
       // first launch, and coherence the earlier launches' pieces.
-    } else if ((q->in_order() && !idle(q)) || l.num_events > 0) {
+    } else if ((q->in_order() && !idle) || l.num_events > 0) {
       err = api::clEnqueueMarkerWithWaitList(q, l.num_events, l.events, &raw);
       if (err != CL_SUCCESS) return err;  // a bad wait list: nothing was enqueued
     } else {
@@ -166,20 +166,18 @@ class Granularity final : public GranularityService {
   // event that completes with them. This skips a marker per launch and,
   // above all, the wait of every device for the previous launch's slowest
   // piece. Nulls otherwise.
-  struct Chain {
+  // Also whether an in-order q's commands have all completed successfully
+  // (`idle`: then a launch out of any chain follows nothing).
+  struct Follow {
     Ref<_cl_event> before, previous;
+    bool idle = false;
   };
-  static Chain right_after_division(_cl_command_queue *q, const DividedLaunch &l) {
+  static Follow what_to_follow(_cl_command_queue *q, const DividedLaunch &l) {
     if (!q->in_order() || l.num_events > 0) return {};
     ContextLock lock(*q->context);
     auto gate = q->divided_gate.lock();
-    if (!gate || q->last != gate || !q->divided_before) return {};
-    return {q->divided_before, q->divided_after};
-  }
-  // An in-order q whose commands have all completed successfully.
-  static bool idle(_cl_command_queue *q) {
-    ContextLock lock(*q->context);
-    return !q->last || q->last->status() == CL_COMPLETE;
+    if (gate && q->last == gate && q->divided_before) return {q->divided_before, q->divided_after};
+    return {{}, {}, !q->last || q->last->status() == CL_COMPLETE};
   }
   // Notes `gate` as q's last divided launch, `before` and `after` (nulls: it
   // failed, or its pieces may not follow `before`) the events its pieces

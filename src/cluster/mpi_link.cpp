@@ -75,7 +75,6 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
     std::lock_guard lock(mutex_);
     if (stop_ || lost_ranks_.count(rank)) return CL_DEVICE_NOT_AVAILABLE;
     start_awaiting(rank);
-    ++calls_to_[rank];
     call = next_call_++;
     Writer w;
     w.put(RequestHeader{call, op});
@@ -97,7 +96,7 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   }
   std::unique_lock lock(mutex_);
   if (!changed_.wait_for(lock, timeout, [&] { return pending->done; })) {
-    if (pending_.erase(call) && calls_to_[rank] > 0) --calls_to_[rank];  // a reply that comes later is dropped
+    pending_.erase(call);  // a reply that comes later is dropped
     return CL_DEVICE_NOT_AVAILABLE;
   }
   reply = std::move(pending->reply);
@@ -172,10 +171,8 @@ void MpiLink::check_liveness() {
         it->second->status = CL_DEVICE_NOT_AVAILABLE;
         it->second->done = true;
         failed.push_back(it->second);
-        if (calls_to_[rank] > 0) --calls_to_[rank];
         it = pending_.erase(it);
       }
-      events_awaited_ -= std::min(events_awaited_, awaited_from_[rank]);
       awaited_from_[rank] = 0;
     }
     handler = lost_handler_;
@@ -209,7 +206,6 @@ bool MpiLink::poll() {
       EventDestination destination;
       {
         std::lock_guard lock(mutex_);
-        if (events_awaited_ > 0) --events_awaited_;
         if (awaited_from_[status.MPI_SOURCE] > 0) --awaited_from_[status.MPI_SOURCE];
         handler = event_handler_;
         destination = event_destination_;
@@ -237,7 +233,6 @@ bool MpiLink::poll() {
     it->second->status = header.status;
     it->second->reply.assign(message.begin() + sizeof header, message.end());
     it->second->done = true;
-    if (calls_to_[it->second->rank] > 0) --calls_to_[it->second->rank];
     pending_.erase(it);
     changed_.notify_all();
   }
@@ -299,13 +294,13 @@ void MpiLink::run() {
       // Nothing to send, none in flight and no reply awaited: sleep until a
       // caller comes.
       changed_.wait(lock, [&] {
-        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited_ > 0 ||
+        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited() ||
                !on_thread_.empty();
       });
       out.swap(outbox_);
       jobs.swap(on_thread_);
       stopping = stop_;
-      waiting = !pending_.empty() || events_awaited_ > 0;
+      waiting = !pending_.empty() || events_awaited();
     }
     for (auto &o : out) {
       auto f = std::make_unique<InFlight>();

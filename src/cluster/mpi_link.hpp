@@ -3,6 +3,7 @@
 // wait on the network, and an MPI without MPI_THREAD_MULTIPLE is called from
 // one thread only); callers hand it requests and wait for their replies.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -78,7 +79,6 @@ class MpiLink {
   void expect_event(int rank) {
     {
       std::lock_guard lock(mutex_);
-      ++events_awaited_;
       start_awaiting(rank);
       ++awaited_from_[rank];
     }
@@ -133,16 +133,19 @@ class MpiLink {
   // was awaited for nothing has been silent for a reason, so its silence
   // counts from now.
   void start_awaiting(int rank) {
-    if (awaited_from_[rank] == 0 && calls_to_[rank] == 0) last_heard_[rank] = std::chrono::steady_clock::now();
+    const bool calls = std::any_of(pending_.begin(), pending_.end(), [&](auto &p) { return p.second->rank == rank; });
+    if (awaited_from_[rank] == 0 && !calls) last_heard_[rank] = std::chrono::steady_clock::now();
   }
-  std::map<int, size_t> calls_to_;  // calls awaiting a reply, per rank
-  std::map<int, size_t> awaited_from_;
+  // Event messages still to come (mutex_).
+  bool events_awaited() const {
+    return std::any_of(awaited_from_.begin(), awaited_from_.end(), [](auto &a) { return a.second > 0; });
+  }
+  std::map<int, size_t> awaited_from_;  // event messages still to come, per rank
   std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
   std::set<int> lost_ranks_;
   std::chrono::milliseconds timeout_{0};
   std::function<void(int)> lost_handler_;
   std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
-  size_t events_awaited_ = 0;
   void stop_thread();
   int rank_ = -1, size_ = 0;
   uint64_t next_call_ = 1;

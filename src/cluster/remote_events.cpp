@@ -3,6 +3,7 @@
 // status, times and callbacks, and learns of its end from the node's event
 // message (protocol.hpp, EventEnded), handled on the client's callback
 // thread.
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
@@ -15,7 +16,7 @@ namespace {
 struct InFlight {
   std::mutex mutex;
   std::unordered_map<uint64_t, cl_event> events;  // each holds a reference until its end
-  uint64_t next_id = 1;
+  std::atomic<uint64_t> next_id{1};                // the ids rank 0 names events with
 };
 InFlight &in_flight() {
   static InFlight *f = std::make_unique<InFlight>().release();  // immortal, as the proxies' registry
@@ -42,11 +43,7 @@ void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callb
 }  // namespace
 
 cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
-  uint64_t id;
-  {
-    std::lock_guard lock(in_flight().mutex);
-    id = in_flight().next_id++;
-  }
+  const uint64_t id = in_flight().next_id++;
   auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank, id);
   e->context = queue->context, e->queue = queue, e->type = type;
   retain(queue->context), retain(queue);
@@ -157,11 +154,7 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
     if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
     return nullptr;
   }
-  uint64_t id;
-  {
-    std::lock_guard lock(in_flight().mutex);
-    id = in_flight().next_id++;
-  }
+  const uint64_t id = in_flight().next_id++;
   Writer w;
   w.put(c->remote).put(id);
   if (cl_int err = rpc(c->rank, Op::kCreateUserEvent, w); err != CL_SUCCESS) {

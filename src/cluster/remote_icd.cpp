@@ -49,23 +49,11 @@ namespace {
 constexpr auto kHelloTimeout = std::chrono::seconds(60);
 constexpr auto kByeTimeout = std::chrono::seconds(5);
 
-void log(const char *fmt, const std::string &a, int b = 0) {
-  const char *level = std::getenv("UNICL_LOG");
-  if (level && std::atoi(level) >= 1) {
-    std::fprintf(stderr, "UniCL cluster: ");
-    std::fprintf(stderr, fmt, a.c_str(), b);
-    std::fprintf(stderr, "\n");
-  }
-}
-
-// The ranks of the nodes: those of every application context after the
-// first (OMPI_APP_CTX_NUM_PROCS lists the contexts' sizes).
-std::vector<int> node_ranks(int world) {
-  const char *sizes = std::getenv("OMPI_APP_CTX_NUM_PROCS");
-  int first = sizes ? std::atoi(sizes) : world;
-  std::vector<int> ranks;
-  for (int r = first; r < world; ++r) ranks.push_back(r);
-  return ranks;
+// Appends `label` to a string info answer (NUL-terminated bytes).
+void append_to_text(std::vector<char> &answer, const std::string &label) {
+  answer.erase(std::find(answer.begin(), answer.end(), '\0'), answer.end());
+  answer.insert(answer.end(), label.begin(), label.end());
+  answer.push_back('\0');
 }
 
 class Cluster {
@@ -134,7 +122,9 @@ class Cluster {
                            "unavailable\n", rank);
       fail_events_of(rank, CL_DEVICE_NOT_AVAILABLE);
     });
-    nodes_ = node_ranks(link_->size());
+    // Every rank but this one: UniCL loads this library only as rank 0,
+    // alone in its application context (core/config.hpp, cluster_job).
+    for (int r = 1; r < link_->size(); ++r) nodes_.push_back(r);
     // Greet the nodes at once: each loads its vendors before it answers.
     std::vector<std::future<std::pair<cl_int, std::vector<char>>>> hellos;
     for (int r : nodes_)
@@ -178,11 +168,7 @@ class Cluster {
       platform->rank = rank;
       platform->remote = p.id;
       platform->info = std::move(p.info);
-      auto &name = platform->info[CL_PLATFORM_NAME];
-      std::string text(name.begin(), std::find(name.begin(), name.end(), '\0'));
-      text += label;
-      name.assign(text.begin(), text.end());
-      name.push_back('\0');
+      append_to_text(platform->info[CL_PLATFORM_NAME], label);
       for (auto &d : p.devices) {
         auto device = std::make_unique<_cl_device_id>();
         device->dispatch = &api::dispatch_table;
@@ -191,14 +177,11 @@ class Cluster {
         device->remote = d.id;
         device->host = node.host;
         device->info = std::move(d.info);
-        auto &dev_name = device->info[CL_DEVICE_NAME];
-        std::string dn(dev_name.begin(), std::find(dev_name.begin(), dev_name.end(), '\0'));
-        dn += label;
-        dev_name.assign(dn.begin(), dn.end());
-        dev_name.push_back('\0');
+        append_to_text(device->info[CL_DEVICE_NAME], label);
         platform->devices.push_back(std::move(device));
       }
-      log("node%s: a platform joins", label, 0);
+      if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1)
+        std::fprintf(stderr, "UniCL cluster: node%s: a platform joins\n", label.c_str());
       handles_.push_back(platform.get());
       owned_.push_back(std::move(platform));
     }

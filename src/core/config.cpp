@@ -31,7 +31,7 @@ Config Config::parse(const Lookup &lookup) {
   const int world = std::atoi(text("OMPI_COMM_WORLD_SIZE").c_str());
   const int first_context = std::atoi(text("OMPI_APP_CTX_NUM_PROCS").c_str());
   c.cluster_job = text("UNICL_CLUSTER") != "0" && world > 1 && text("OMPI_COMM_WORLD_RANK") == "0" &&
-                  text("OMPI_MCA_orte_app_num") == "0" && first_context == 1 && first_context < world;
+                  text("OMPI_MCA_orte_app_num") == "0" && first_context == 1;
   return c;
 }
 
