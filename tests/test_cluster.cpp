@@ -240,6 +240,24 @@ void check_lost_node(const child_process::Result &r) {
 
 }  // namespace
 
+TEST_CASE("a buffer valid on one node goes to another node directly, none of its bytes through rank 0", "[cluster]") {
+  // Over shared memory and over TCP on loopback, as between hosts.
+  for (bool tcp : {false, true}) {
+    INFO((tcp ? "tcp" : "shared memory"));
+    Ranks app = application({env("UNICL_TRANSFER_APP"), "8"});
+    app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+    std::vector<std::string> flags;
+    if (tcp) flags = {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"};
+    auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})}, 120, flags);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("result: OK"));
+    CHECK_THAT(r.out, Catch::Contains("rank0 bytes before 8388608"));  // the buffer's way to the first node
+    CHECK_THAT(r.out, Catch::Contains("rank0 bytes 0\n"));
+    CHECK_THAT(r.out, Catch::Contains("moved bytes 8388608\n"));  // all of it, once
+  }
+}
+
 TEST_CASE("a node killed in the middle of a run: its commands fail, the others go on, the run ends", "[cluster]") {
   // Open MPI 4.1 ends the whole job when a rank dies, unless told to recover.
   check_lost_node(faulty_run("KILL", {"--enable-recovery", "--mca", "orte_abort_on_non_zero_status", "0"}));

@@ -161,6 +161,26 @@ typedef cl_int(CL_API_CALL *clSetKernelDivideFunctionUNICL_fn)(cl_kernel kernel,
  * for a divided launch, those of its kernel pieces; else at most one. */
 #define CL_EVENT_DEVICES_UNICL 0x55C10012
 
+/* For vendor libraries (UniCL's node client implements it): copies `size`
+ * bytes from `src` at `src_offset` to `dst` at `dst_offset`, where the two
+ * buffers belong to contexts of different devices of the same vendor
+ * library, without passing through the host's memory (the node client:
+ * straight from one node to another). `src_queue` is a queue of the source
+ * buffer's device, `dst_queue` one of the destination's; the wait list may
+ * hold events of either queue's context; `event` (if not NULL) is an event
+ * of dst_queue's that completes once the bytes are in `dst`. UniCL looks it
+ * up with clGetExtensionFunctionAddressForPlatform(platform,
+ * "clEnqueueCopyBufferToPeerUNICL") on each vendor platform, and copies
+ * between two devices directly when both platforms give the same function.
+ * Errors: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT (a buffer that is
+ * not the library's, or not of its queue's context), CL_INVALID_VALUE
+ * (a range out of a buffer), CL_INVALID_EVENT_WAIT_LIST. */
+typedef cl_int(CL_API_CALL *clEnqueueCopyBufferToPeerUNICL_fn)(cl_command_queue src_queue,
+                                                               cl_command_queue dst_queue, cl_mem src,
+                                                               cl_mem dst, size_t src_offset, size_t dst_offset,
+                                                               size_t size, cl_uint num_events_in_wait_list,
+                                                               const cl_event *event_wait_list, cl_event *event);
+
 #ifdef __cplusplus
 }
 #endif

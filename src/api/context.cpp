@@ -203,6 +203,13 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
     if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
     ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
+    // Direct routes where a device copies from another without host memory
+    // (devices of other nodes): first guessed as fast as a host link, then
+    // learnt from the copies timed.
+    for (Location src = 0; src < ctx->slots.size(); ++src)
+      for (Location dst = 0; dst < ctx->slots.size(); ++dst)
+        if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint))
+          ctx->memory->planner.add_link(src, dst, LinkEstimate{});
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {

@@ -45,6 +45,17 @@ class DeviceEndpoint {
   // completion in `wait` (all of this device); `done` gets the copy's.
   virtual cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
                       std::shared_ptr<Completion> &done) = 0;
+
+  // Whether this device can copy bytes straight from `src`'s memory (no
+  // detour through host memory): devices of other nodes, for one.
+  virtual bool reaches_from(const DeviceEndpoint &src) const { return false; }
+  // Copies `length` bytes at `offset` of `src_object` (memory of `src`,
+  // which reaches_from() accepted) to the same bytes of `dst_object` (this
+  // device's), after every completion in `wait` (of either device).
+  virtual cl_int copy_from(DeviceEndpoint &src, cl_mem src_object, cl_mem dst_object, size_t offset, size_t length,
+                           std::span<const std::shared_ptr<Completion>> wait, std::shared_ptr<Completion> &done) {
+    return CL_INVALID_OPERATION;
+  }
 };
 
 }  // namespace unicl

@@ -3,11 +3,28 @@
 #include <vector>
 
 #include "backend/vendor_callback.hpp"
+#include "backend/vendor_info.hpp"
 
 namespace unicl {
 
+namespace {
+
+std::vector<cl_event> vendor_events(std::span<const std::shared_ptr<Completion>> wait) {
+  std::vector<cl_event> events;
+  for (auto &c : wait)
+    if (cl_event e = c->vendor_event()) events.push_back(e);
+  return events;
+}
+
+}  // namespace
+
 LocalDevice::LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context)
-    : name_(std::move(name)), device_(device), context_(std::move(context)) {}
+    : name_(std::move(name)), device_(device), context_(std::move(context)) {
+  cl_platform_id platform = vendor_value<cl_platform_id>(device_, CL_DEVICE_PLATFORM);
+  if (platform && vd(platform).clGetExtensionFunctionAddressForPlatform)
+    peer_copy_ = reinterpret_cast<clEnqueueCopyBufferToPeerUNICL_fn>(
+        vd(platform).clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferToPeerUNICL"));
+}
 
 cl_int LocalDevice::create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) {
   cl_int err = CL_SUCCESS;
@@ -58,9 +75,7 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
                          std::shared_ptr<Completion> &done) {
   cl_command_queue q;
   if (cl_int err = transfer_queue(to_host, q); err != CL_SUCCESS) return err;
-  std::vector<cl_event> events;
-  for (auto &c : wait)
-    if (cl_event e = c->vendor_event()) events.push_back(e);
+  std::vector<cl_event> events = vendor_events(wait);
   auto n = static_cast<cl_uint>(events.size());
   const cl_event *list = events.empty() ? nullptr : events.data();
   const cl_icd_dispatch &d = vd(q);
@@ -76,6 +91,28 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
               : d.clEnqueueWriteBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev);
   }
   if (err == CL_SUCCESS) done = vendor_completion(VendorRef<cl_event>::adopt(ev), VendorRef<cl_command_queue>::share(q));
+  return err;
+}
+
+bool LocalDevice::reaches_from(const DeviceEndpoint &src) const {
+  auto *local = dynamic_cast<const LocalDevice *>(&src);
+  return peer_copy_ && local && local != this && local->peer_copy_ == peer_copy_;
+}
+
+cl_int LocalDevice::copy_from(DeviceEndpoint &src, cl_mem src_object, cl_mem dst_object, size_t offset,
+                              size_t length, std::span<const std::shared_ptr<Completion>> wait,
+                              std::shared_ptr<Completion> &done) {
+  if (!reaches_from(src)) return CL_INVALID_OPERATION;
+  // The source's queue out of the device, this device's queue into it: the
+  // copy is ordered with the other transfers of both as theirs are.
+  cl_command_queue from = nullptr, to = nullptr;
+  if (cl_int err = static_cast<LocalDevice &>(src).transfer_queue(true, from); err != CL_SUCCESS) return err;
+  if (cl_int err = transfer_queue(false, to); err != CL_SUCCESS) return err;
+  std::vector<cl_event> events = vendor_events(wait);
+  cl_event ev = nullptr;
+  cl_int err = peer_copy_(from, to, src_object, dst_object, offset, offset, length,
+                          static_cast<cl_uint>(events.size()), events.empty() ? nullptr : events.data(), &ev);
+  if (err == CL_SUCCESS) done = vendor_completion(VendorRef<cl_event>::adopt(ev), VendorRef<cl_command_queue>::share(to));
   return err;
 }
 

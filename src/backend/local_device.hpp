@@ -2,7 +2,10 @@
 // device's vendor context, copies on in-order, profiled queues of its own
 // (one per direction, so that write-backs of evicted buffers overlap the
 // uploads that follow them) whose times refine the link models. Copies are
-// ordered by their wait lists, never by sharing a queue.
+// ordered by their wait lists, never by sharing a queue. Devices of a vendor
+// library that copies between its own contexts (cl_ext_unicl.h,
+// clEnqueueCopyBufferToPeerUNICL: UniCL's node client) copy from each other
+// directly.
 #pragma once
 #include <mutex>
 
@@ -24,6 +27,9 @@ class LocalDevice final : public DeviceEndpoint {
   cl_int on_freed(cl_mem object, std::function<void()> fn) override;
   cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
               std::shared_ptr<Completion> &done) override;
+  bool reaches_from(const DeviceEndpoint &src) const override;
+  cl_int copy_from(DeviceEndpoint &src, cl_mem src_object, cl_mem dst_object, size_t offset, size_t length,
+                   std::span<const std::shared_ptr<Completion>> wait, std::shared_ptr<Completion> &done) override;
 
  private:
   cl_int transfer_queue(bool to_host, cl_command_queue &out);
@@ -33,6 +39,8 @@ class LocalDevice final : public DeviceEndpoint {
   VendorRef<cl_context> context_;
   std::mutex queue_mutex_;
   VendorRef<cl_command_queue> queues_[2];  // to the device, to the host; made on first use
+  // The vendor's clEnqueueCopyBufferToPeerUNICL, or null.
+  clEnqueueCopyBufferToPeerUNICL_fn peer_copy_ = nullptr;
 };
 
 }  // namespace unicl

@@ -219,6 +219,7 @@ bool MpiLink::poll() {
         void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
         if (!into) bytes.resize(ended.bytes), into = bytes.data();
         MPI_Recv(into, static_cast<int>(ended.bytes), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm, MPI_STATUS_IGNORE);
+        bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
       }
       if (handler) handler(std::move(message), std::move(bytes));
       continue;
@@ -311,6 +312,7 @@ void MpiLink::run() {
       if (o.data_size) {
         auto d = std::make_unique<InFlight>();
         MPI_Isend(o.data, static_cast<int>(o.data_size), MPI_BYTE, o.rank, kDataTag, comm_of(comm_), &d->request);
+        bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);
         sends.push_back(std::move(d));
       }
     }

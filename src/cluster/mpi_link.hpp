@@ -4,6 +4,7 @@
 // one thread only); callers hand it requests and wait for their replies.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -49,6 +50,10 @@ class MpiLink {
   // Runs `fn` on the communication thread, with UniCL's communicator, and
   // waits for it (bench-cluster's plain MPI baseline).
   void run_on_thread(std::function<void(void *comm)> fn);
+
+  // Bulk bytes (writes' and reads', kDataTag) this rank sent or received
+  // so far: what a copy between two nodes must not add to.
+  uint64_t bulk_bytes() const { return bulk_bytes_.load(std::memory_order_relaxed); }
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -148,6 +153,7 @@ class MpiLink {
   std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
   void stop_thread();
   int rank_ = -1, size_ = 0;
+  std::atomic<uint64_t> bulk_bytes_{0};
   uint64_t next_call_ = 1;
   std::deque<Outgoing> outbox_;
   std::map<uint64_t, std::shared_ptr<Pending>> pending_;

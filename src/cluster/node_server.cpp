@@ -48,7 +48,7 @@ void NodeServer::serve() {
     bool idle = false;
     {
       std::lock_guard lock(reports_mutex_);
-      idle = awaited_.empty() && reports_.empty();
+      idle = awaited_.empty() && reports_.empty() && peer_gates_.empty() && peer_sends_.empty();
     }
     if (!idle) check_failed();
     MPI_Status status;
@@ -56,6 +56,13 @@ void NodeServer::serve() {
       // Nothing can end before rank 0 asks something: wait for it.
       MPI_Probe(MPI_ANY_SOURCE, kRequestTag, comm_, &status);
     } else {
+      finish_peer_sends();
+      int peer = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
+      if (peer) {
+        receive_peer_bytes(status);
+        continue;
+      }
       int arrived = 0;
       MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
       if (!arrived) {
@@ -138,14 +145,78 @@ void NodeServer::send_reports() {
     out.swap(reports_);
   }
   for (auto &r : out) {
+    if (r.peer_rank >= 0) {
+      PeerSend &p = peer_sends_.emplace_back(PeerSend{{}, 0, std::move(r.message), std::move(r.bytes), r.read_id});
+      MPI_Isend(p.header.data(), static_cast<int>(p.header.size()), MPI_BYTE, r.peer_rank, kPeerTag, comm_,
+                &p.requests[p.count++]);
+      if (p.bytes)
+        MPI_Isend(p.bytes->data(), static_cast<int>(p.bytes->size()), MPI_BYTE, r.peer_rank, kPeerDataTag, comm_,
+                  &p.requests[p.count++]);
+      continue;
+    }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
     if (r.bytes) MPI_Send(r.bytes->data(), static_cast<int>(r.bytes->size()), MPI_BYTE, 0, kDataTag, comm_);
   }
 }
 
+void NodeServer::finish_peer_sends() {
+  for (auto it = peer_sends_.begin(); it != peer_sends_.end();) {
+    int done = 0;
+    MPI_Testall(it->count, it->requests, &done, MPI_STATUSES_IGNORE);
+    if (!done) {
+      ++it;
+      continue;
+    }
+    events_.erase(it->read_id);
+    it = peer_sends_.erase(it);
+  }
+}
+
+void NodeServer::receive_peer_bytes(const MPI_Status &status) {
+  PeerHeader h{};
+  MPI_Recv(&h, sizeof h, MPI_BYTE, status.MPI_SOURCE, kPeerTag, comm_, MPI_STATUS_IGNORE);
+  auto it = peer_gates_.find(h.id);
+  uint64_t travel_ns = 0;
+  if (h.bytes) {
+    // A cancelled copy's bytes are taken off the wire all the same.
+    const bool expected = it != peer_gates_.end() && it->second.staging->size() == h.bytes;
+    auto into = expected ? it->second.staging : std::make_shared<std::vector<char>>(h.bytes);
+    const auto start = std::chrono::steady_clock::now();
+    MPI_Recv(into->data(), static_cast<int>(h.bytes), MPI_BYTE, status.MPI_SOURCE, kPeerDataTag, comm_,
+             MPI_STATUS_IGNORE);
+    travel_ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    if (!expected && it != peer_gates_.end()) h.status = CL_INVALID_VALUE;
+  }
+  if (it == peer_gates_.end()) return;
+  it->second.write->before_ns = h.read_ns + travel_ns;
+  open_gate(h.id, h.status < 0 ? h.status : CL_COMPLETE);
+}
+
+void NodeServer::open_gate(uint64_t id, cl_int status) {
+  auto it = peer_gates_.find(id);
+  if (it == peer_gates_.end()) return;
+  vendor_set_user_event_status(it->second.gate.get(), status);
+  peer_gates_.erase(it);
+}
+
 void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   if (a.reported.exchange(true)) return;
   cl_event event = a.event;
+  if (a.peer_rank >= 0) {
+    // A read for another node: its bytes (or its failure) go there.
+    PeerHeader h{a.peer_id, status < 0 ? status : CL_SUCCESS, 0, status < 0 ? 0 : a.read->size()};
+    cl_ulong start = 0, end = 0;
+    if (status >= 0 && vendor_profiling_info(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+        vendor_profiling_info(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS && end > start)
+      h.read_ns = end - start;
+    Writer w;
+    w.put(h);
+    std::lock_guard lock(reports_mutex_);
+    reports_.push_back({w.take(), status < 0 ? nullptr : a.read, a.peer_rank, id});
+    awaited_.erase(id);
+    return;
+  }
   const bool with_bytes = a.read && status >= 0 && !a.read->empty();
   EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0, with_bytes ? a.read->size() : 0};
   auto time = [event](cl_profiling_info what) {
@@ -155,6 +226,8 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   if (status >= 0) {
     ended.queued = time(CL_PROFILING_COMMAND_QUEUED), ended.submit = time(CL_PROFILING_COMMAND_SUBMIT);
     ended.start = time(CL_PROFILING_COMMAND_START), ended.end = time(CL_PROFILING_COMMAND_END);
+    // A write of another node's bytes lasts from that node's read on.
+    if (uint64_t before = a.before_ns.load(); before && ended.start > before) ended.start -= before;
   }
   Writer w;
   w.put(ended);
@@ -163,16 +236,20 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   awaited_.erase(id);
 }
 
-void NodeServer::report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
-                                  std::shared_ptr<std::vector<char>> keep_alive) {
+std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, cl_event event,
+                                                                  std::shared_ptr<std::vector<char>> read,
+                                                                  std::shared_ptr<std::vector<char>> keep_alive,
+                                                                  int peer_rank, uint64_t peer_id) {
   auto a = std::make_shared<Awaited>();
   a->event = event, a->read = std::move(read), a->keep_alive = std::move(keep_alive);
+  a->peer_rank = peer_rank, a->peer_id = peer_id;
   {
     std::lock_guard lock(reports_mutex_);
     awaited_[id] = a;
   }
   cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, a](cl_int status) { report(id, *a, status); });
   if (refused != CL_SUCCESS) report(id, *a, refused);
+  return a;
 }
 
 void NodeServer::check_failed() {
@@ -206,6 +283,11 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       serving = false;
       return CL_SUCCESS;
     case Op::kPing: return CL_SUCCESS;
+    case Op::kPeerCancel: {
+      const auto id = args.get<uint64_t>();
+      open_gate(id, args.get<cl_int>());
+      return CL_SUCCESS;
+    }
     case Op::kCreateContext: {
       auto device = as<cl_device_id>(args.get<uint64_t>());
       const cl_context_properties props[] = {
@@ -355,11 +437,20 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
     else wait.push_back(it->second.get());
   }
   const uint64_t id = args.get<uint64_t>();
+  if (unknown_event && op != Op::kWriteBuffer) return CL_INVALID_EVENT_WAIT_LIST;
+  cl_int err = CL_SUCCESS;
+  // A copy from another node: its write waits for the bytes too.
+  VendorRef<cl_event> gate;
+  if (op == Op::kPeerReceive) {
+    gate = vendor_user_event(vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT), err);
+    if (err != CL_SUCCESS) return err;
+    wait.push_back(gate.get());
+  }
+  int peer_rank = -1;
+  uint64_t peer_id = 0;
   cl_event event = nullptr;
   const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
   std::shared_ptr<std::vector<char>> read, keep;
-  cl_int err = CL_SUCCESS;
-  if (unknown_event && op != Op::kWriteBuffer) return CL_INVALID_EVENT_WAIT_LIST;
   switch (op) {
     case Op::kWriteBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
@@ -445,13 +536,32 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
                                            ssp, drp, dsp);
       break;
     }
+    case Op::kPeerReceive: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      auto offset = args.get<uint64_t>();
+      keep = staging(args.get<uint64_t>());
+      err = vendor_enqueue::WriteBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), keep->size(),
+                                        static_cast<const void *>(keep->data()));
+      break;
+    }
+    case Op::kPeerSend: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      auto offset = args.get<uint64_t>();
+      read = staging(args.get<uint64_t>());
+      peer_rank = args.get<int32_t>();
+      peer_id = args.get<uint64_t>();
+      err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), read->size(),
+                                       static_cast<void *>(read->data()));
+      break;
+    }
     case Op::kMarker: err = vendor_enqueue::MarkerWithWaitList(on); break;
     case Op::kBarrier: err = vendor_enqueue::BarrierWithWaitList(on); break;
     default: return CL_INVALID_OPERATION;
   }
   if (err != CL_SUCCESS) return err;
   events_[id] = VendorRef<cl_event>::adopt(event);
-  report_when_done(id, event, read, keep);
+  auto awaited = report_when_done(id, event, read, keep, peer_rank, peer_id);
+  if (gate) peer_gates_[id] = {std::move(gate), keep, std::move(awaited)};
   return CL_SUCCESS;
 }
 

@@ -38,8 +38,12 @@ class NodeServer {
   cl_int info(Reader &args, Writer &result);
   // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
   // holds the bytes a read brought, sent with it.
-  void report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
-                        std::shared_ptr<std::vector<char>> keep_alive);
+  // `peer_rank` (kPeerSend): the node the read's bytes go to, for its event
+  // `peer_id`. Returns the event's record.
+  struct Awaited;
+  std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
+                                            std::shared_ptr<std::vector<char>> keep_alive, int peer_rank = -1,
+                                            uint64_t peer_id = 0);
   void send_reports();
   // kRawPingPong: `count` plain MPI round trips of `size` bytes with `peer`.
   void raw_ping_pong(int peer, size_t size, size_t count);
@@ -48,12 +52,25 @@ class NodeServer {
     cl_event event;
     std::shared_ptr<std::vector<char>> read, keep_alive;
     std::atomic<bool> reported{false};
+    // A read for another node (kPeerSend): its bytes go to `peer_rank` for
+    // the event `peer_id` there, not to rank 0.
+    int peer_rank = -1;
+    uint64_t peer_id = 0;
+    // A write of bytes from another node (kPeerReceive): the read there and
+    // the bytes' travel, counted into the reported duration.
+    std::atomic<uint64_t> before_ns{0};
   };
   void report(uint64_t id, Awaited &a, cl_int status);
   // Vendors may never call back for a command that failed because its wait
   // list did (PoCL 3.1): the awaited events' statuses are also read now and
   // then.
   void check_failed();
+  // Copies between nodes: the header (and bytes) of one arrived from
+  // another node; the outgoing ones that completed are let go.
+  void receive_peer_bytes(const MPI_Status &status);
+  void finish_peer_sends();
+  // Lets the write of copy `id` go on (CL_COMPLETE) or fail (status < 0).
+  void open_gate(uint64_t id, cl_int status);
 
   // Staging memory for transfers, reused: a fresh buffer costs its zeroing
   // and a page fault per page, as much as the copy itself at large sizes.
@@ -88,9 +105,31 @@ class NodeServer {
   struct Report {
     std::vector<char> message;
     std::shared_ptr<std::vector<char>> bytes;  // a read's, sent after it (kDataTag)
+    int peer_rank = -1;                         // a PeerHeader for that node (and its bytes), not rank 0's
+    uint64_t read_id = 0;                       // the read (kPeerSend) whose event it ends
   };
   std::deque<Report> reports_;
   std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
+
+  // Serve thread only. Copies from other nodes awaiting their bytes, by the
+  // write's event id: the user event holding the write, where the bytes go
+  // and the write's record.
+  struct PeerGate {
+    VendorRef<cl_event> gate;
+    std::shared_ptr<std::vector<char>> staging;
+    std::shared_ptr<Awaited> write;
+  };
+  std::unordered_map<uint64_t, PeerGate> peer_gates_;
+  // Copies to other nodes on their way: sent without blocking, since the
+  // receiver may be sending to this node at the same time.
+  struct PeerSend {
+    MPI_Request requests[2];
+    int count;
+    std::vector<char> header;
+    std::shared_ptr<std::vector<char>> bytes;
+    uint64_t read_id;
+  };
+  std::deque<PeerSend> peer_sends_;
 };
 
 }  // namespace unicl::cluster

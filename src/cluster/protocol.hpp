@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -27,6 +27,10 @@ constexpr int kEventTag = 7103;
 // event message they belong to, straight from and into the memory that
 // holds them: a write's bytes after its request, a read's after its event.
 constexpr int kDataTag = 7105;
+// Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
+// (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
+constexpr int kPeerTag = 7106;
+constexpr int kPeerDataTag = 7107;
 
 // Handles are the node's own (its vendors' objects, as 64-bit values), but
 // events are named by rank 0 (an id it chose before asking), so that an
@@ -59,6 +63,14 @@ enum class Op : uint32_t {
   kFillBuffer = 33,    // buffer, pattern bytes, offset, size
   kNDRange = 34,       // kernel, dims, offsets[3], global[3], local[3] (all 0: none), has offset, has local
   kMarker = 35,        // (wait list only)
+  // A copy from a buffer of one node (kPeerSend to it) to a buffer of
+  // another (kPeerReceive to it, first), straight between them. The
+  // receiving node enqueues its write at once, held by an event of its own
+  // until the bytes come; the sending node reads its bytes once its wait
+  // list allows and sends them (or the read's failure) to the receiver.
+  kPeerReceive = 41,   // buffer, offset, size. The event: the write's
+  kPeerSend = 42,      // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
+                       // (rank 0 never sees it)
   kBarrier = 36,
   kWriteBufferRect = 37,  // buffer, buffer origin[3], region[3], buffer row and slice pitch, the bytes packed
   kReadBufferRect = 38,   // buffer, buffer origin[3], region[3], buffer row and slice pitch: bytes packed
@@ -72,6 +84,9 @@ enum class Op : uint32_t {
   // Liveness: rank 0 asks a node it awaits something from and has not heard
   // from lately; any answer will do.
   kPing = 51,
+  // A copy between nodes will not come (its sender failed or was lost):
+  // receiver's event id, status. The write fails with it.
+  kPeerCancel = 52,
 };
 constexpr int kRawTag = 7104;
 
@@ -97,6 +112,16 @@ struct EventEnded {
   uint64_t id;
   cl_int status;
   cl_ulong queued, submit, start, end;
+  uint64_t bytes;
+};
+
+// The message of kPeerTag: the receiver's event id, the read's status, its
+// duration on the sender's device (ns), and the size of the bytes that
+// follow (0 when the read failed).
+struct PeerHeader {
+  uint64_t id;
+  cl_int status;
+  uint64_t read_ns;
   uint64_t bytes;
 };
 

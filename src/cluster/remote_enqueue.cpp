@@ -239,6 +239,61 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   });
 }
 
+// ---- copies between nodes (cl_ext_unicl.h) ----
+
+cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl_command_queue dst_queue, cl_mem src,
+                                                  cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
+                                                  cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!ours(src, src_queue) || !ours(dst, dst_queue) || src->context != src_queue->context ||
+      dst->context != dst_queue->context)
+    return CL_INVALID_MEM_OBJECT;
+  if (!size || src_offset > src->size || size > src->size - src_offset || dst_offset > dst->size ||
+      size > dst->size - dst_offset)
+    return CL_INVALID_VALUE;
+  if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
+  // Each side waits for the events of its own context (both sides may be
+  // on one node, in two contexts of different vendors).
+  std::vector<uint64_t> at_src, at_dst;
+  for (cl_uint i = 0; i < num_wait; ++i) {
+    cl_event e = wait[i];
+    if (!live(e, ObjectKind::kEvent) || (e->context != src_queue->context && e->context != dst_queue->context))
+      return CL_INVALID_EVENT_WAIT_LIST;
+    (e->context == src_queue->context ? at_src : at_dst).push_back(e->remote);
+  }
+  auto header = [](Writer &w, cl_command_queue q, const std::vector<uint64_t> &events, uint64_t id) {
+    w.put(q->remote).put(static_cast<cl_uint>(events.size()));
+    for (uint64_t e : events) w.put(e);
+    w.put(id);
+  };
+  // The receiver first, so that its write (and its event) exist before
+  // the bytes can come.
+  cl_event e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER);
+  e->peer_source = src_queue->rank;
+  Writer receive;
+  header(receive, dst_queue, at_dst, e->remote);
+  receive.put(dst->remote).put(uint64_t{dst_offset}).put(uint64_t{size});
+  if (cl_int err = rpc(dst_queue->rank, Op::kPeerReceive, receive); err != CL_SUCCESS) {
+    forget_command_event(e);
+    return err;
+  }
+  Writer send;
+  header(send, src_queue, at_src, new_event_id());
+  send.put(src->remote).put(uint64_t{src_offset}).put(uint64_t{size}).put(int32_t{dst_queue->rank}).put(e->remote);
+  if (cl_int err = rpc(src_queue->rank, Op::kPeerSend, send); err != CL_SUCCESS) {
+    // The receiver's write fails and reports its end; the caller never
+    // sees its event.
+    Writer cancel;
+    cancel.put(e->remote).put(err);
+    post(dst_queue->rank, Op::kPeerCancel, cancel);
+    forget_command_event(e);
+    return err;
+  }
+  if (event) *event = e;
+  else release(e);
+  return CL_SUCCESS;
+}
+
 // ---- maps: host memory of rank 0, filled by a read, written back at unmap ----
 
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,

@@ -42,8 +42,10 @@ void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callb
 
 }  // namespace
 
+uint64_t new_event_id() { return in_flight().next_id++; }
+
 cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
-  const uint64_t id = in_flight().next_id++;
+  const uint64_t id = new_event_id();
   auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank, id);
   e->context = queue->context, e->queue = queue, e->type = type;
   retain(queue->context), retain(queue);
@@ -84,11 +86,19 @@ void fail_events_of(int rank, cl_int status) {
   {
     std::lock_guard lock(in_flight().mutex);
     for (auto it = in_flight().events.begin(); it != in_flight().events.end();) {
-      if (it->second->rank == rank) lost.push_back(it->second), it = in_flight().events.erase(it);
+      cl_event e = it->second;
+      if (e->rank == rank || e->peer_source == rank) lost.push_back(e), it = in_flight().events.erase(it);
       else ++it;
     }
   }
   for (cl_event e : lost) {
+    // A copy from the lost node: its receiver's write would wait forever
+    // for the bytes (and its queue behind it).
+    if (e->rank != rank) {
+      Writer w;
+      w.put(e->remote).put(status);
+      post(e->rank, Op::kPeerCancel, w);
+    }
     auto due = complete(e, status);
     cl_command_queue q = e->queue;
     {

@@ -367,6 +367,12 @@ UNICL_EXPORT int unicl_cluster_raw_ping_pong(int rank, size_t bytes, size_t coun
   });
   return 0;
 }
+// For the tests (found as unicl_cluster_raw_ping_pong is): the bulk bytes
+// rank 0 sent to or received from the nodes so far; 0 outside a job.
+UNICL_EXPORT uint64_t unicl_cluster_bulk_bytes() {
+  unicl::cluster::MpiLink *link = unicl::cluster::Cluster::get().link();
+  return link ? link->bulk_bytes() : 0;
+}
 UNICL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count) {
   return unicl::api::clIcdGetPlatformIDsKHR(n, platforms, count);
 }

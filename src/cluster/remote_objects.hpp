@@ -93,6 +93,7 @@ struct _cl_kernel : unicl::cluster::Proxy {
 struct _cl_event : unicl::cluster::Proxy {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;  // null for user events
+  int peer_source = -1;              // a copy from another node: that node's rank
   cl_command_type type = CL_COMMAND_USER;
   std::mutex mutex;
   std::condition_variable changed;
@@ -179,6 +180,8 @@ void run_later(std::function<void()> fn);
 // an id of its own; `end_of` handles a node's EventEnded message.
 cl_event new_command_event(cl_command_queue queue, cl_command_type type);
 void forget_command_event(cl_event e);  // its enqueue failed
+// An id for a node's event rank 0 never sees (a copy's read on its source).
+uint64_t new_event_id();
 void event_ended(std::vector<char> &&message, std::vector<char> &&bytes);
 // Where the bytes of event `id` go, if it is a plain read of at least `size`.
 void *read_destination(uint64_t id, size_t size);

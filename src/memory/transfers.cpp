@@ -14,7 +14,7 @@ namespace {
 struct TransferSample {
   std::shared_ptr<ContextMemory> memory;
   Location src, dst;
-  std::string device;
+  std::string from, to;  // device names, or kHostMemory
   size_t bytes;
   void record(const Completion &done) const {
     cl_ulong start = 0, end = 0;
@@ -24,11 +24,13 @@ struct TransferSample {
       std::lock_guard lock(memory->mutex);
       memory->planner.record(src, dst, bytes, seconds);
     }
-    if (auto *scheduling = Runtime::get().scheduling())
-      src == memory->planner.host() ? scheduling->transfer_timed(kHostMemory, device, bytes, seconds)
-                                    : scheduling->transfer_timed(device, kHostMemory, bytes, seconds);
+    if (auto *scheduling = Runtime::get().scheduling()) scheduling->transfer_timed(from, to, bytes, seconds);
   }
 };
+
+std::string location_name(const _cl_context &ctx, Location l) {
+  return l < ctx.slots.size() ? ctx.slots[l].endpoint->name() : kHostMemory;
+}
 
 void time_transfer(const std::shared_ptr<Completion> &done, TransferSample sample) {
   // The completion keeps only a weak hold on itself: it must not outlive
@@ -40,9 +42,67 @@ void time_transfer(const std::shared_ptr<Completion> &done, TransferSample sampl
 
 }  // namespace
 
+namespace {
+
+// A copy from one device's memory straight into another's (DeviceEndpoint::
+// copy_from), carried by the destination: its event is the destination's,
+// so the commands there that need the bytes wait for it as for any copy of
+// their own device.
+cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
+  Coherence &c = coherence_of(root);
+  _cl_context &ctx = *root->context;
+  std::shared_ptr<DeviceCopy> from, to;
+  if (cl_int err = replica(root, src, from, &outer); err != CL_SUCCESS) return err;
+  if (cl_int err = replica(root, dst, to, &outer); err != CL_SUCCESS) return err;
+  // The destination's accesses are issued in order before this copy; the
+  // source's are another device's: they must be done first (as for the
+  // second hop through host memory).
+  std::vector<std::shared_ptr<Completion>> wait;
+  for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
+    if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
+    if (t->slot == dst) {
+      wait.push_back(t->done);
+    } else if (!t->done->done()) {
+      outer.block_on(t->done, t->slot);
+      return kBlocked;
+    }
+  }
+  auto done = std::make_shared<PendingCompletion>();
+  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, dst, true, dst, range}));
+  c.note_access();
+  ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
+  TransferSample sample{ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length};
+  ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), done, src, dst, sample = std::move(sample),
+                              ctx = Ref<_cl_context>(&ctx)]() mutable {
+    if (!from->get()) return done->fail(from->error.load());
+    if (!to->get()) return done->fail(to->error.load());
+    for (auto &w : wait)
+      if (cl_int s = failed_before_issue(*w); s != CL_SUCCESS) return done->fail(s);
+    DeviceEndpoint &source = *ctx->slots[src].endpoint, &device = *ctx->slots[dst].endpoint;
+    std::shared_ptr<Completion> issued;
+    if (cl_int err = device.copy_from(source, from->get(), to->get(), range.offset, range.length, wait, issued);
+        err != CL_SUCCESS)
+      return done->fail(err);
+    done->fulfil(issued);
+    IssueQueue::after_issuing([issued] { issued->flush(); });
+    time_transfer(issued, std::move(sample));
+    Runtime::get().trace().record(issued->vendor_event(), device.name(), "from " + source.name(), "transfer");
+  });
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
 cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   _cl_context &ctx = *root->context;
+  if (src != c.host() && dst != c.host()) {
+    // Images, and devices with no direct route, go through host memory.
+    if (!root->is_image() && ctx.slots[dst].endpoint->reaches_from(*ctx.slots[src].endpoint))
+      return transfer_between_devices(root, src, dst, range, outer);
+    if (cl_int err = transfer_range(root, src, c.host(), range, outer); err != CL_SUCCESS) return err;
+    return transfer_range(root, c.host(), dst, range, outer);
+  }
   bool to_host = dst == c.host();
   size_t slot = to_host ? src : dst;  // the device end carries the copy
   if (root->is_image()) range = {0, root->device_bytes()};
@@ -70,7 +130,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0},
                 static_cast<std::byte *>(c.staging->ptr) + range.offset};
   if (what.image) root->full_region(what.region);
-  TransferSample sample{ctx.memory, src, dst, ctx.slots[slot].endpoint->name(), range.length};
+  TransferSample sample{ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length};
   ctx.slots[slot].issue->post([what, rep, wait = std::move(wait), done, to_host, slot, sample = std::move(sample),
                                staging = c.staging, ctx = Ref<_cl_context>(&ctx)]() mutable {
     what.object = rep->get();

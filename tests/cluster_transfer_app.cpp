@@ -1,0 +1,104 @@
+// For the cluster test of copies between nodes: a buffer is incremented by a
+// kernel on a device of one node, then by a kernel on a device of another
+// node, in one context. Prints the bulk bytes rank 0 sent to or received
+// from the nodes while the second node got the buffer ("rank0 bytes N"),
+// the bytes UniCL moved meanwhile ("moved bytes N"), and whether the buffer
+// read back is right ("result: OK"). Exits 1 when something fails.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext_unicl.h>
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+const char *kSource = "__kernel void inc(__global int *p) { p[get_global_id(0)] += 1; }";
+
+uint64_t rank0_bytes() {
+  // The node client is loaded by UniCL, not linked: found as bench-cluster
+  // finds its raw baseline.
+  static auto fn = [] {
+    void *client = dlopen("libunicl-remote.so", RTLD_NOW | RTLD_NOLOAD);
+    return client ? reinterpret_cast<uint64_t (*)()>(dlsym(client, "unicl_cluster_bulk_bytes")) : nullptr;
+  }();
+  return fn ? fn() : UINT64_MAX;
+}
+
+cl_ulong moved(cl_context ctx) {
+  cl_ulong m = 0;
+  clGetContextInfo(ctx, CL_CONTEXT_BYTES_MOVED_UNICL, sizeof m, &m, nullptr);
+  return m;
+}
+
+int fail(const char *what, cl_int err) {
+  std::printf("failed: %s (%d)\n", what, err);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const size_t items = (argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4) << 18;  // MiB of ints
+  cl_platform_id platform = nullptr;
+  clGetPlatformIDs(1, &platform, nullptr);
+  cl_uint n = 0;
+  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
+  std::vector<cl_device_id> all(n);
+  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, all.data(), nullptr);
+  // The first device of the first node and the first of another node.
+  cl_device_id pair[2] = {nullptr, nullptr};
+  cl_uint first_node = 0;
+  for (cl_device_id d : all) {
+    cl_uint node = 0;
+    clGetDeviceInfo(d, CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+    if (node == 0) continue;
+    if (!pair[0]) pair[0] = d, first_node = node;
+    else if (!pair[1] && node != first_node) pair[1] = d;
+  }
+  if (!pair[1]) return fail("two devices on two nodes", CL_DEVICE_NOT_FOUND);
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 2, pair, nullptr, nullptr, &err);
+  if (err != CL_SUCCESS) return fail("clCreateContext", err);
+  cl_command_queue q[2];
+  for (int i = 0; i < 2; ++i) q[i] = clCreateCommandQueue(ctx, pair[i], 0, &err);
+  cl_program program = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  if ((err = clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr)) != CL_SUCCESS)
+    return fail("clBuildProgram", err);
+  cl_kernel inc = clCreateKernel(program, "inc", &err);
+  std::vector<cl_int> host(items);
+  for (size_t i = 0; i < items; ++i) host[i] = static_cast<cl_int>(i);
+  cl_mem buffer = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * 4, host.data(), &err);
+  clSetKernelArg(inc, 0, sizeof buffer, &buffer);
+  // On the first node: the buffer goes there from rank 0, and is then only
+  // valid there.
+  if ((err = clEnqueueNDRangeKernel(q[0], inc, 1, nullptr, &items, nullptr, 0, nullptr, nullptr)) != CL_SUCCESS)
+    return fail("kernel on the first node", err);
+  clFinish(q[0]);
+  const uint64_t bytes_before = rank0_bytes();
+  if (bytes_before == UINT64_MAX) return fail("unicl_cluster_bulk_bytes not found", CL_INVALID_OPERATION);
+  // What came from rank 0 so far: at least the buffer's initial content.
+  std::printf("rank0 bytes before %llu\n", static_cast<unsigned long long>(bytes_before));
+  const cl_ulong moved_before = moved(ctx);
+  // On the other node: the buffer comes from the first.
+  if ((err = clEnqueueNDRangeKernel(q[1], inc, 1, nullptr, &items, nullptr, 0, nullptr, nullptr)) != CL_SUCCESS)
+    return fail("kernel on the second node", err);
+  if ((err = clFinish(q[1])) != CL_SUCCESS) return fail("clFinish", err);
+  std::printf("rank0 bytes %llu\nmoved bytes %llu\n", static_cast<unsigned long long>(rank0_bytes() - bytes_before),
+              static_cast<unsigned long long>(moved(ctx) - moved_before));
+  std::vector<cl_int> out(items);
+  if ((err = clEnqueueReadBuffer(q[1], buffer, CL_TRUE, 0, items * 4, out.data(), 0, nullptr, nullptr)) != CL_SUCCESS)
+    return fail("read", err);
+  bool ok = true;
+  for (size_t i = 0; i < items && ok; ++i) ok = out[i] == static_cast<cl_int>(i) + 2;
+  std::printf("result: %s\n", ok ? "OK" : "WRONG");
+  clReleaseMemObject(buffer);
+  clReleaseKernel(inc);
+  clReleaseProgram(program);
+  for (cl_command_queue x : q) clReleaseCommandQueue(x);
+  clReleaseContext(ctx);
+  return ok ? 0 : 1;
+}
