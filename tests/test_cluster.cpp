@@ -290,6 +290,58 @@ TEST_CASE("unicl run --nodes starts the program and its nodes as one Open MPI jo
   CHECK(count_ending(devices, ":2") == 1);
 }
 
+namespace {
+
+// A program started without mpirun, UniCL alone before the loader, PoCL's
+// pthread device local; UNICL_NODES as given. No leak check in the ranks,
+// as in mpirun() above.
+child_process::Result without_mpirun(const std::vector<std::string> &argv, const std::string &nodes) {
+  const char *asan = std::getenv("ASAN_OPTIONS");
+  return child_process::run(argv,
+                            {{"OCL_ICD_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-exclusive"},
+                             {"UNICL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                             {"POCL_DEVICES", "pthread"},
+                             {"UNICL_NODES", nodes},
+                             {"XDG_CACHE_HOME", env("XDG_CACHE_HOME")},
+                             {"ASAN_OPTIONS", (asan ? std::string(asan) + ":" : std::string()) + "detect_leaks=0"}},
+                            120);
+}
+
+}  // namespace
+
+TEST_CASE("UNICL_NODES: a program not started by mpirun starts its nodes and sees their devices", "[cluster]") {
+  auto r = without_mpirun({env("UNICL_PROBE")}, "localhost:2");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto devices = unicl_devices(r);
+  CHECK(devices.size() == 3);  // PoCL's pthread here and on each node
+  CHECK(count_ending(devices, ":1") == 1);
+  CHECK(count_ending(devices, ":2") == 1);
+  // A bare count: that many nodes on this machine. The devices compute.
+  r = without_mpirun({env("UNICL_SAMPLES") + "/matmul", "--queue", "per-device"}, "2");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  CHECK_THAT(r.out, Catch::Contains(" @ ") && Catch::Contains(":2: "));
+}
+
+TEST_CASE("a node list naming an unknown host: a message, and the other devices work", "[cluster]") {
+  // UNICL_NODES: the known host's node still joins.
+  auto r = without_mpirun({env("UNICL_PROBE")}, "no-such-host.invalid:2,localhost");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("unknown host 'no-such-host.invalid'"));
+  CHECK(unicl_devices(r).size() == 2);
+  // unicl run --nodes with no known host: the program runs on this machine.
+  r = child_process::run({env("UNICL_TOOL"), "run", "--vendors", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd",
+                          "--nodes", "no-such-host.invalid:2", "--", env("UNICL_PROBE")},
+                         {{"POCL_DEVICES", "pthread"}, {"XDG_CACHE_HOME", env("XDG_CACHE_HOME")}}, 120);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("unknown host 'no-such-host.invalid'"));
+  CHECK(unicl_devices(r).size() == 1);
+}
+
 TEST_CASE("nodes serving PoCL and the simulated accelerator: the samples' results are right", "[cluster]") {
   // Each node: PoCL's pthread device and the simulator's two devices, in
   // correctness mode (its kernels run on PoCL and take their modeled time).

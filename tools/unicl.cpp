@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/node_list.hpp"
 #include "core/config.hpp"
 #include "schedulers/perf_model.hpp"
 #include "exclusive_mode.hpp"
@@ -56,7 +57,9 @@ constexpr const char *kUsage =
     "                so that programs written for SOCL run unchanged\n"
     "--nodes HOSTS   the devices of these machines join the platform: PROGRAM runs as\n"
     "                rank 0 of an Open MPI job (mpirun) and unicl-node on each host\n"
-    "                (host or host:count, comma-separated; e.g. localhost:2)\n";
+    "                (host or host:count, comma-separated; e.g. localhost:2); hosts\n"
+    "                that do not resolve are left out. Programs not started this way:\n"
+    "                UNICL_NODES=HOSTS (UniCL starts the nodes itself)\n";
 
 
 struct Command {
@@ -131,16 +134,10 @@ std::string node_program() {
   return "unicl-node";
 }
 
-// "host[:count],...": how many nodes to start (a host without a count, one).
-int node_count(const std::string &hosts) {
-  int total = 0;
-  std::stringstream list(hosts);
-  for (std::string entry; std::getline(list, entry, ',');) {
-    if (entry.empty()) continue;
-    auto colon = entry.find(':');
-    total += colon == std::string::npos ? 1 : std::max(1, std::atoi(entry.c_str() + colon + 1));
-  }
-  return total;
+int run_program(const Command &c, char **argv) {
+  execvp(argv[c.program], argv + c.program);
+  std::cerr << "unicl: cannot run " << argv[c.program] << ": " << std::strerror(errno) << "\n";
+  return errno == ENOENT ? 127 : 126;
 }
 
 int run(const Command &c, char **argv) {
@@ -148,11 +145,18 @@ int run(const Command &c, char **argv) {
   if (!c.nodes.empty()) {
     // The program as rank 0 of an Open MPI job, the nodes beside it, which
     // inherit this environment (UniCL's vendor list: they never load UniCL).
-    const int nodes = node_count(c.nodes);
-    if (nodes == 0) {
+    auto listed = unicl::cluster::parse_node_list(c.nodes);
+    if (listed.empty()) {
       std::cerr << "unicl: --nodes names no host\n";
       return 2;
     }
+    // Unknown hosts would stop Open MPI's start of the job: left out, and
+    // with none left the program runs on this machine's devices alone.
+    auto hosts = unicl::cluster::resolvable_hosts(listed, "unicl run --nodes");
+    const int nodes = unicl::cluster::node_count(hosts);
+    std::string host_list;
+    for (auto &h : hosts) host_list += (host_list.empty() ? "" : ",") + h.host + ":" + std::to_string(h.count);
+    if (nodes == 0) return run_program(c, argv);
     std::vector<std::string> args = {"mpirun", "--oversubscribe"};
     if (geteuid() == 0) args.push_back("--allow-run-as-root");
     args.insert(args.end(), {"-np", "1", "--host", "localhost"});
@@ -163,7 +167,7 @@ int run(const Command &c, char **argv) {
       unsetenv("OCL_ICD_VENDORS");
     }
     for (int i = c.program; argv[i]; ++i) args.push_back(argv[i]);
-    args.insert(args.end(), {":", "-np", std::to_string(nodes), "--host", c.nodes, node_program()});
+    args.insert(args.end(), {":", "-np", std::to_string(nodes), "--host", host_list, node_program()});
     std::vector<char *> raw;
     for (auto &a : args) raw.push_back(a.data());
     raw.push_back(nullptr);
@@ -171,9 +175,7 @@ int run(const Command &c, char **argv) {
     std::cerr << "unicl: cannot run mpirun (Open MPI's openmpi-bin): " << std::strerror(errno) << "\n";
     return errno == ENOENT ? 127 : 126;
   }
-  execvp(argv[c.program], argv + c.program);
-  std::cerr << "unicl: cannot run " << argv[c.program] << ": " << std::strerror(errno) << "\n";
-  return errno == ENOENT ? 127 : 126;
+  return run_program(c, argv);
 }
 
 int info(const Command &c, char **argv) {

@@ -1,9 +1,11 @@
 #include "cluster/mpi_link.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace unicl::cluster {
@@ -30,8 +32,9 @@ int on_self_deleted(MPI_Comm, int, void *, void *link) {
 
 }  // namespace
 
-std::unique_ptr<MpiLink> MpiLink::open(std::string &why) {
+std::unique_ptr<MpiLink> MpiLink::open(std::string &why, const Spawn *spawn) {
   std::unique_ptr<MpiLink> link(new MpiLink);  // private constructor: make_unique cannot reach it
+  if (spawn) link->spawn_ = *spawn;
   link->thread_ = std::thread([l = link.get()] { l->run(); });
   std::unique_lock lock(link->mutex_);
   link->changed_.wait(lock, [&] { return link->started_; });
@@ -239,10 +242,35 @@ bool MpiLink::poll() {
   }
 }
 
+std::string MpiLink::start_nodes() {
+  // A program that cannot run would make MPI_Comm_spawn wait forever.
+  if (access(spawn_.program.c_str(), X_OK) != 0) return spawn_.program + " cannot be run";
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Info info;
+  MPI_Info_create(&info);
+  // More nodes than cores is what a test on one machine does.
+  MPI_Info_set(info, "map_by", ":OVERSUBSCRIBE");
+  if (!spawn_.hosts.empty()) MPI_Info_set(info, "host", spawn_.hosts.c_str());
+  MPI_Comm nodes = MPI_COMM_NULL;
+  std::vector<int> errors(static_cast<size_t>(spawn_.count));
+  const int err = MPI_Comm_spawn(spawn_.program.c_str(), MPI_ARGV_NULL, spawn_.count, info, 0, MPI_COMM_SELF, &nodes,
+                                 errors.data());
+  MPI_Info_free(&info);
+  if (err != MPI_SUCCESS) return "MPI_Comm_spawn of " + spawn_.program + " failed";
+  // One communicator with the nodes, this process first.
+  MPI_Intercomm_merge(nodes, 0, &comm_of(comm_));
+  MPI_Comm_free(&nodes);
+  return {};
+}
+
 void MpiLink::run() {
   int ready = 0;
   MPI_Initialized(&ready);
   std::string failure;
+  // hwloc, inside MPI_Init (here, and in the daemon and nodes a spawn
+  // starts, which inherit the environment), would load its OpenCL plugin:
+  // the ICD loader, then UniCL again, from inside UniCL's own discovery.
+  setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_opencl,hwloc_gl", 0);
   if (!ready) {
     make_mpi_symbols_global();
     int provided = 0;
@@ -260,7 +288,10 @@ void MpiLink::run() {
   }
   if (failure.empty()) {
     comm_ = std::shared_ptr<void>(new MPI_Comm(MPI_COMM_NULL), [](void *p) { delete static_cast<MPI_Comm *>(p); });
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_of(comm_));
+    if (spawn_.count > 0) failure = start_nodes();
+    else MPI_Comm_dup(MPI_COMM_WORLD, &comm_of(comm_));
+  }
+  if (failure.empty()) {
     MPI_Comm_set_errhandler(comm_of(comm_), MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm_of(comm_), &rank_);
     MPI_Comm_size(comm_of(comm_), &size_);

@@ -23,12 +23,20 @@ namespace unicl::cluster {
 
 class MpiLink {
  public:
+  // Node processes this process starts itself (UNICL_NODES): `count` runs
+  // of `program` on `hosts` (Open MPI's "host" list; empty: this host).
+  struct Spawn {
+    std::string program;
+    int count = 0;
+    std::string hosts;
+  };
   // Joins the MPI job: initializes MPI unless the application did (then it
   // must have asked for MPI_THREAD_MULTIPLE, as UniCL calls MPI from a thread
   // of its own), and makes UniCL's own communicator, a duplicate of
-  // MPI_COMM_WORLD (collective: every node makes it too). Null, with the
-  // reason in `why`, when that fails.
-  static std::unique_ptr<MpiLink> open(std::string &why);
+  // MPI_COMM_WORLD (collective: every node makes it too). With `spawn`, the
+  // nodes are started instead, and the communicator joins them (rank 0 this
+  // process). Null, with the reason in `why`, when that fails.
+  static std::unique_ptr<MpiLink> open(std::string &why, const Spawn *spawn = nullptr);
   // Stops the thread (finalizing MPI if this link initialized it); calls
   // made after it fail at once. The destructor closes too.
   void close() { stop_thread(); }
@@ -120,6 +128,7 @@ class MpiLink {
     size_t data_size = 0;
   };
   void run();              // the communication thread
+  std::string start_nodes();  // spawn_: the nodes and the communicator with them; why not
   bool poll();             // receives what has arrived (replies, events); true if anything did
 
   std::thread thread_;
@@ -153,6 +162,7 @@ class MpiLink {
   std::deque<std::function<void()>> on_thread_;  // run_on_thread's, in order
   void stop_thread();
   int rank_ = -1, size_ = 0;
+  Spawn spawn_;  // count 0: none
   std::atomic<uint64_t> bulk_bytes_{0};
   uint64_t next_call_ = 1;
   std::deque<Outgoing> outbox_;

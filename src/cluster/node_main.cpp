@@ -92,9 +92,17 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "unicl-node: MPI_Init_thread failed\n");
     return 1;
   }
-  // UniCL's own communicator, made collectively with rank 0's UniCL.
-  MPI_Comm comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  // UniCL's own communicator, made collectively with rank 0's UniCL: a
+  // duplicate of the job's, or joined with the process that started the
+  // nodes (UNICL_NODES).
+  MPI_Comm comm, parent = MPI_COMM_NULL;
+  MPI_Comm_get_parent(&parent);
+  if (parent != MPI_COMM_NULL) {
+    MPI_Intercomm_merge(parent, 1, &comm);
+    MPI_Comm_free(&parent);
+  } else {
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const NodeDescription self = describe(verbose);

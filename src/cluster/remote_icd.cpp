@@ -19,9 +19,12 @@
 #include <mutex>
 #include <sstream>
 
+#include <dlfcn.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include "cluster/mpi_link.hpp"
+#include "cluster/node_list.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -54,6 +57,33 @@ void append_to_text(std::vector<char> &answer, const std::string &label) {
   answer.erase(std::find(answer.begin(), answer.end(), '\0'), answer.end());
   answer.insert(answer.end(), label.begin(), label.end());
   answer.push_back('\0');
+}
+
+// UNICL_NODES ("host[:count],..." or a count) in a process outside a larger
+// MPI job (core/config.hpp, spawn_nodes): the nodes this process starts.
+bool spawn_request(MpiLink::Spawn &out) {
+  const char *nodes = std::getenv("UNICL_NODES");
+  const char *world = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (!nodes || !*nodes || (world && std::atoi(world) > 1)) return false;
+  for (auto &h : resolvable_hosts(parse_node_list(nodes), "UniCL cluster (UNICL_NODES)")) {
+    out.count += h.count;
+    // Open MPI's host list names a host once per process placed there.
+    for (int i = 0; i < h.count; ++i) out.hosts += (out.hosts.empty() ? "" : ",") + h.host;
+  }
+  // unicl-node beside this library: in the build tree, or installed.
+  Dl_info self{};
+  std::string dir = ".";
+  if (dladdr(reinterpret_cast<void *>(&spawn_request), &self) && self.dli_fname) {
+    dir = self.dli_fname;
+    dir = dir.substr(0, dir.find_last_of('/'));
+  }
+  out.program = "unicl-node";
+  for (const char *candidate : {"/src/cluster/unicl-node", "/../bin/unicl-node", "/../../bin/unicl-node"})
+    if (access((dir + candidate).c_str(), X_OK) == 0) {
+      out.program = dir + candidate;
+      break;
+    }
+  return out.count > 0;
 }
 
 class Cluster {
@@ -103,7 +133,8 @@ class Cluster {
 
   void join() {
     std::string why;
-    link_ = MpiLink::open(why);
+    MpiLink::Spawn spawn;
+    link_ = MpiLink::open(why, spawn_request(spawn) ? &spawn : nullptr);
     if (!link_) {
       std::fprintf(stderr, "UniCL cluster: not joining the MPI job: %s\n", why.c_str());
       return;

@@ -32,6 +32,7 @@ Config Config::parse(const Lookup &lookup) {
   const int first_context = std::atoi(text("OMPI_APP_CTX_NUM_PROCS").c_str());
   c.cluster_job = text("UNICL_CLUSTER") != "0" && world > 1 && text("OMPI_COMM_WORLD_RANK") == "0" &&
                   text("OMPI_MCA_orte_app_num") == "0" && first_context == 1;
+  if (text("UNICL_CLUSTER") != "0" && world <= 1) c.spawn_nodes = text("UNICL_NODES");
   return c;
 }
 

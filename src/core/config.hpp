@@ -50,6 +50,11 @@ struct Config {
   // job in its environment), and UNICL_CLUSTER is not "0": the nodes'
   // devices join the platform.
   bool cluster_job = false;
+  // UNICL_NODES ("host[:count],..." or a count), in a process that is not
+  // part of a larger MPI job: UniCL starts the node processes itself
+  // (MPI_Comm_spawn), so programs not started by mpirun (clinfo, Python)
+  // see the nodes' devices too.
+  std::string spawn_nodes;
 
   // The value of a variable, or null when it is unset.
   using Lookup = std::function<const char *(const char *name)>;

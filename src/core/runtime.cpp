@@ -85,7 +85,7 @@ void Runtime::discover() {
   VendorSources sources{config_.unicl_vendors, config_.icd_filenames, config_.icd_vendors, {}, {}};
   // In an MPI job with nodes, the nodes' devices come through UniCL's node
   // client, a vendor library beside libunicl.so (src/cluster/).
-  if (config_.cluster_job) sources.extra_libraries.push_back(library_folder() + "/libunicl-remote.so");
+  if (config_.cluster_job || !config_.spawn_nodes.empty()) sources.extra_libraries.push_back(library_folder() + "/libunicl-remote.so");
   vendors_ = load_vendor_platforms(sources,
                                    [this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
   for (const auto &v : vendors_) {

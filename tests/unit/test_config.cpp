@@ -126,3 +126,11 @@ TEST_CASE("the nodes join only rank 0 of an application context of one, beside o
   CHECK_FALSE(with("OMPI_APP_CTX_NUM_PROCS", "2 1"));    // two application ranks: which one would lead?
   CHECK_FALSE(with("OMPI_COMM_WORLD_SIZE", "1"));
 }
+
+TEST_CASE("UNICL_NODES starts nodes only from a process outside a larger MPI job", "[config]") {
+  CHECK(parse({{"UNICL_NODES", "localhost:2"}}).spawn_nodes == "localhost:2");
+  CHECK(parse({}).spawn_nodes.empty());
+  CHECK(parse({{"UNICL_NODES", "2"}, {"OMPI_COMM_WORLD_SIZE", "1"}}).spawn_nodes == "2");  // mpirun -np 1 ./app
+  CHECK(parse({{"UNICL_NODES", "2"}, {"OMPI_COMM_WORLD_SIZE", "4"}}).spawn_nodes.empty());  // every rank would
+  CHECK(parse({{"UNICL_NODES", "2"}, {"UNICL_CLUSTER", "0"}}).spawn_nodes.empty());
+}
