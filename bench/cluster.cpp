@@ -7,7 +7,8 @@
 //              rank 0 and node 1 (the node client's communicator, from its
 //              communication thread). Goal: >= 0.8x plain MPI from 1 MiB.
 //              Also node 1 -> node 2: a buffer written on node 1's device,
-//              then migrated to node 2's (today through rank 0's memory).
+//              then migrated to node 2's (straight between the nodes),
+//              against half a plain MPI round trip between them.
 //   launch     an empty kernel enqueued and finished on node 1's device,
 //              against the plain MPI round trip of 8 bytes and the same
 //              launch on the local PoCL device through UniCL. Goal: <= 2x
@@ -44,24 +45,33 @@ constexpr size_t KiB = 1024, MiB = 1024 * KiB;
 
 using RawPingPong = int (*)(int rank, size_t bytes, size_t count, double *seconds);
 
-RawPingPong raw_ping_pong() {
-  // The node client UniCL loaded as a vendor: already in the process.
+using RawPingPongBetween = int (*)(int from, int to, size_t bytes, size_t count, double *seconds);
+
+// A function of the node client UniCL loaded as a vendor: already in the
+// process.
+template <class Fn>
+Fn client_function(const char *name) {
   void *client = dlopen("libunicl-remote.so", RTLD_NOW | RTLD_NOLOAD);
   if (!client) throw std::runtime_error("the node client is not loaded (not an MPI job with nodes?)");
-  auto fn = reinterpret_cast<RawPingPong>(dlsym(client, "unicl_cluster_raw_ping_pong"));
-  if (!fn) throw std::runtime_error("unicl_cluster_raw_ping_pong not found");
+  auto fn = reinterpret_cast<Fn>(dlsym(client, name));
+  if (!fn) throw std::runtime_error(std::string(name) + " not found");
   return fn;
 }
 
 // Samples per size: about 256 MiB moved, within [3, 100].
 size_t samples_for(size_t bytes) { return std::clamp<size_t>(256 * MiB / bytes, 3, 100); }
 
-double raw_round_trip(RawPingPong fn, int rank, size_t bytes) {
+// Median seconds per plain MPI round trip of `bytes`: rank 0 with node
+// `rank`, or (from > 0) node `from` with node `rank`.
+double raw_round_trip(int rank, size_t bytes, int from = 0) {
+  static auto with_rank0 = client_function<RawPingPong>("unicl_cluster_raw_ping_pong");
+  static auto between = client_function<RawPingPongBetween>("unicl_cluster_raw_ping_pong_between");
   std::vector<double> samples;
   for (int rep = 0; rep < 3; ++rep) {
     const size_t n = samples_for(bytes);
     double seconds = 0;
-    if (fn(rank, bytes, n, &seconds) != 0) throw std::runtime_error("no node " + std::to_string(rank));
+    if ((from ? between(from, rank, bytes, n, &seconds) : with_rank0(rank, bytes, n, &seconds)) != 0)
+      throw std::runtime_error("no node " + std::to_string(rank));
     samples.push_back(seconds / n);
   }
   return bench::median(samples);
@@ -102,7 +112,6 @@ int rank0(size_t max_size) {
   std::vector<cl::Device> all;
   p.getDevices(CL_DEVICE_TYPE_ALL, &all);
   cl::Device local = named(all, "", false), node1 = named(all, ":1", true), node2 = named(all, ":2", true);
-  RawPingPong raw = raw_ping_pong();
   std::cout << "bench-cluster: rank 0 and two unicl-node ranks on this machine (Open MPI "
             << (std::getenv("OMPI_MCA_btl") ? std::getenv("OMPI_MCA_btl") : std::string("default transports"))
             << "), PoCL pthread everywhere\n\n";
@@ -113,11 +122,12 @@ int rank0(size_t max_size) {
   cl::Context both(std::vector<cl::Device>{node1, node2});
   cl::CommandQueue q1(both, node1), q2(both, node2);
   bench::Table t({"size", "MPI round trip", "MPI GB/s", "UniCL write+read", "UniCL GB/s", "MPI / UniCL",
-                  "node1 -> node2 via UniCL", "GB/s"});
-  double worst_from_1m = 1e9;
+                  "node1 -> node2 UniCL", "MPI one way", "MPI / UniCL"});
+  double worst_from_1m = 1e9, worst_between_from_1m = 1e9;
   for (size_t size = 4 * KiB; size <= max_size; size *= 4) {
     std::vector<char> host(size, 1);
-    const double mpi = raw_round_trip(raw, 1, size);
+    const double mpi = raw_round_trip(1, size);
+    const double mpi_one_way = raw_round_trip(2, size, 1) / 2;
     cl::Buffer b(one, CL_MEM_READ_WRITE, size);
     std::vector<double> samples;
     const size_t n = samples_for(size);
@@ -139,17 +149,22 @@ int rank0(size_t max_size) {
       moves.push_back(bench::seconds_since(start));
     }
     const double move = bench::median(moves);
-    const double ratio = mpi / unicl;
-    if (size >= MiB) worst_from_1m = std::min(worst_from_1m, ratio);
+    const double ratio = mpi / unicl, between = mpi_one_way / move;
+    if (size >= MiB) {
+      worst_from_1m = std::min(worst_from_1m, ratio);
+      worst_between_from_1m = std::min(worst_between_from_1m, between);
+    }
     t.add({bench::bytes(size), bench::fixed(mpi * 1e6, 1) + " us", bench::fixed(2.0 * size / mpi / 1e9, 2),
            bench::fixed(unicl * 1e6, 1) + " us", bench::fixed(2.0 * size / unicl / 1e9, 2), bench::fixed(ratio, 2),
-           bench::fixed(move * 1e6, 1) + " us", bench::fixed(size / move / 1e9, 2)});
+           bench::fixed(move * 1e6, 1) + " us", bench::fixed(mpi_one_way * 1e6, 1) + " us",
+           bench::fixed(between, 2)});
   }
   t.print();
-  std::cout << "(medians; GB/s counts both directions of a round trip; node 1 -> node 2 goes through rank 0)\n\n";
+  std::cout << "(medians; GB/s counts both directions of a round trip; node 1 -> node 2 goes straight between "
+               "the nodes, against half a plain MPI round trip between them)\n\n";
 
   // launch
-  const double rtt = raw_round_trip(raw, 1, 8);
+  const double rtt = raw_round_trip(1, 8);
   const double remote = launch_seconds(node1), here = launch_seconds(local);
   bench::Table l({"", "median"});
   l.add({"MPI round trip, 8 bytes", bench::fixed(rtt * 1e6, 1) + " us"});
@@ -160,6 +175,8 @@ int rank0(size_t max_size) {
   std::cout << '\n';
   bench::summary("cluster", "transfers to a node, UniCL / plain MPI from 1 MiB (worst size)",
                  bench::fixed(worst_from_1m, 2) + "x", ">= 0.8x", worst_from_1m >= 0.8 ? "met" : "MISSED");
+  bench::summary("cluster", "node to node, UniCL / plain MPI from 1 MiB (worst size)",
+                 bench::fixed(worst_between_from_1m, 2) + "x", ">= 0.8x", worst_between_from_1m >= 0.8 ? "met" : "MISSED");
   bench::summary("cluster", "remote launch / (2 round trips + local launch)", bench::fixed(remote / bound, 2) + "x",
                  "<= 1.0x", remote <= bound ? "met" : "MISSED");
   return 0;

@@ -39,7 +39,7 @@
 #include <stats.hpp>
 #include <table.hpp>
 
-#include <config.hpp>  // the simulator's (tests/sim_icd)
+#include <sim_workloads.hpp>
 
 #include <malloc.h>
 
@@ -64,16 +64,7 @@
 
 namespace {
 
-// Signatures only: in timing mode the simulator runs nothing.
-const char *kSource = R"(
-__kernel void mm_block(__global const float *a, __global const float *b, __global float *c, int n) {}
-__kernel void bs_round(__global const float *s, __global const float *x, __global const float *t,
-                       __global float *call, __global float *put) {}
-__kernel void potrf(__global float *akk) {}
-__kernel void trsm(__global const float *akk, __global float *aik) {}
-__kernel void syrk(__global const float *aik, __global float *aii) {}
-__kernel void gemm(__global const float *aik, __global const float *ajk, __global float *aij) {}
-)";
+using namespace bench;  // the simulated workloads
 
 const std::map<std::string, double> kGoals = {{"heft", 1.15}, {"ws", 1.3}};
 
@@ -118,196 +109,13 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
-// The machine description, read by the simulator's own parser: the bound
-// and the overshoot use its models (flops(n), gflops x efficiency, time_scale).
-sim::Config read_machine(const std::string &path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  sim::Config m;
-  try {
-    m = sim::parse_config(in);
-  } catch (const std::runtime_error &e) {
-    throw std::runtime_error(path + ": " + e.what());
-  }
-  if (m.devices.empty()) throw std::runtime_error(path + " describes no device");
-  return m;
-}
-
-// One launch, for the bound: kernel name and work-items.
-struct Launch {
-  std::string kernel;
-  double items;
-};
-
-using Events = std::vector<cl::Event>;
-// One run of a workload, prepared: its buffers and kernels exist, and
-// calling it enqueues every launch and returns their events.
-using Prepared = std::function<Events(cl::CommandQueue &)>;
-
-// A workload: its launches (for the bound, and the critical path in
-// launches along its longest dependency chain) and how to prepare a run.
-struct Workload {
-  std::string name, description;
-  std::vector<Launch> launches;
-  std::vector<Launch> critical_path;
-  std::function<Prepared(const cl::Context &, const cl::Program &)> prepare;
-};
-
-cl::Event launch(cl::CommandQueue &q, cl::Kernel &k, const cl::NDRange &global, const Events &after = {}) {
-  cl::Event e;
-  q.enqueueNDRangeKernel(k, cl::NullRange, global, cl::NullRange, after.empty() ? nullptr : &after, &e);
-  return e;
-}
-
-// Initial contents of every input (timing mode computes nothing).
-const float *ones(size_t floats) {
-  static std::vector<float> host;
-  if (host.size() < floats) host.assign(floats, 1.0f);
-  return host.data();
-}
-
-Workload matmul() {
-  constexpr int n = 2048, blocks = 64, rows = n / blocks;
-  Workload w{"matmul", "C = A x B, 2048^2 floats, 64 row blocks", {}, {}, {}};
-  for (int i = 0; i < blocks; ++i) w.launches.push_back({"mm_block", double(n) * rows});
-  w.critical_path = {{"mm_block", double(n) * rows}};
-  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
-    size_t block = size_t(rows) * n * sizeof(float);
-    auto b = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size_t(n) * n * sizeof(float),
-                        const_cast<float *>(ones(size_t(n) * n)));
-    std::vector<cl::Kernel> ks;
-    std::vector<cl::Buffer> keep = {b};  // kernels do not keep their arguments alive
-    for (int i = 0; i < blocks; ++i) {
-      cl::Kernel k(p, "mm_block");
-      keep.emplace_back(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, block, const_cast<float *>(ones(block / 4)));
-      k.setArg(0, keep.back());
-      k.setArg(1, b);
-      keep.emplace_back(ctx, CL_MEM_WRITE_ONLY, block);
-      k.setArg(2, keep.back());
-      k.setArg(3, static_cast<int>(n));
-      ks.push_back(k);
-    }
-    return [ks, keep](cl::CommandQueue &q) mutable {
-      Events out;
-      for (auto &k : ks) out.push_back(launch(q, k, cl::NDRange(n, rows)));
-      return out;
-    };
-  };
-  return w;
-}
-
-Workload blackscholes() {
-  constexpr int chunks = 24, rounds = 4;
-  constexpr size_t options = 512 * 1024;
-  Workload w{"blackscholes", "24 chunks x 4 rounds, 512 Ki options each", {}, {}, {}};
-  for (int i = 0; i < chunks * rounds; ++i) w.launches.push_back({"bs_round", double(options)});
-  for (int r = 0; r < rounds; ++r) w.critical_path.push_back({"bs_round", double(options)});
-  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
-    size_t bytes = options * sizeof(float);
-    std::vector<cl::Kernel> ks;
-    std::vector<cl::Buffer> keep;  // kernels do not keep their arguments alive
-    for (int c = 0; c < chunks; ++c) {
-      cl::Kernel k(p, "bs_round");
-      for (int b = 0; b < 5; ++b) {
-        if (b < 3) keep.emplace_back(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float *>(ones(options)));
-        else keep.emplace_back(ctx, CL_MEM_READ_WRITE, bytes);
-        k.setArg(b, keep.back());
-      }
-      ks.push_back(k);
-    }
-    return [ks, keep](cl::CommandQueue &q) mutable {
-      // Round by round, so that every chunk's next round is ready when the
-      // previous one ends (a policy sees the reuse, not one chunk at a time).
-      Events out, last(chunks);
-      for (int r = 0; r < rounds; ++r)
-        for (int c = 0; c < chunks; ++c) {
-          last[c] = launch(q, ks[c], cl::NDRange(options), r > 0 ? Events{last[c]} : Events{});
-          out.push_back(last[c]);
-        }
-      return out;
-    };
-  };
-  return w;
-}
-
-Workload cholesky() {
-  constexpr int t = 10, b = 512;
-  const double items = double(b) * b;
-  Workload w{"cholesky", "10 x 10 tiles of 512^2 floats, 220 tasks", {}, {}, {}};
-  for (int k = 0; k < t; ++k) {
-    w.launches.push_back({"potrf", items});
-    for (int i = k + 1; i < t; ++i) {
-      w.launches.push_back({"trsm", items});
-      w.launches.push_back({"syrk", items});
-      for (int j = k + 1; j < i; ++j) w.launches.push_back({"gemm", items});
-    }
-  }
-  // Longest chain: potrf(k) -> trsm(k+1,k) -> syrk(k+1,k) -> potrf(k+1) ...
-  for (int k = 0; k < t; ++k) {
-    w.critical_path.push_back({"potrf", items});
-    if (k + 1 < t) {
-      w.critical_path.push_back({"trsm", items});
-      w.critical_path.push_back({"syrk", items});
-    }
-  }
-  w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
-    size_t bytes = size_t(b) * b * sizeof(float);
-    // Lower triangle only: tile (i, j), j <= i.
-    std::map<std::pair<int, int>, cl::Buffer> tile;
-    for (int i = 0; i < t; ++i)
-      for (int j = 0; j <= i; ++j)
-        tile[{i, j}] = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float *>(ones(bytes / 4)));
-    // The tasks in submission order: kernel (arguments set), tiles read, tile written.
-    struct Task {
-      cl::Kernel kernel;
-      std::vector<std::pair<int, int>> reads;
-      std::pair<int, int> write;
-    };
-    std::vector<Task> tasks;
-    auto task = [&](const char *name, std::vector<std::pair<int, int>> reads, std::pair<int, int> write) {
-      cl::Kernel k(p, name);
-      int arg = 0;
-      for (auto &r : reads) k.setArg(arg++, tile[r]);
-      k.setArg(arg, tile[write]);
-      tasks.push_back({k, reads, write});
-    };
-    for (int k = 0; k < t; ++k) {
-      task("potrf", {}, {k, k});
-      for (int i = k + 1; i < t; ++i) task("trsm", {{k, k}}, {i, k});
-      for (int i = k + 1; i < t; ++i) {
-        task("syrk", {{i, k}}, {i, i});
-        for (int j = k + 1; j < i; ++j) task("gemm", {{i, k}, {j, k}}, {i, j});
-      }
-    }
-    return [tasks, tile](cl::CommandQueue &q) mutable {
-      // A task waits for the last writer of every tile it reads or writes.
-      // Right-looking order: a tile read by a step is final by then (potrf
-      // and trsm outputs are never written again), so there are no
-      // write-after-read hazards to order.
-      std::map<std::pair<int, int>, cl::Event> written;
-      Events out;
-      for (auto &tk : tasks) {
-        Events after;
-        for (auto &r : tk.reads)
-          if (written.count(r)) after.push_back(written[r]);
-        if (written.count(tk.write)) after.push_back(written[tk.write]);
-        cl::Event e = launch(q, tk.kernel, cl::NDRange(b, b), after);
-        written[tk.write] = e;
-        out.push_back(e);
-      }
-      return out;
-    };
-  };
-  return w;
-}
-
 // The simulator's timing under the current load: `launches` back-to-back
 // matmul blocks on one device (a one-device context), measured / modeled.
 double overshoot(const sim::Config &m, const sim::DeviceConfig &md, const cl::Device &d, int launches) {
   constexpr int n = 2048, rows = 32;
   cl::Context ctx({d});
   cl::CommandQueue q(ctx, d);
-  cl::Kernel k(bench::build(ctx, kSource), "mm_block");
+  cl::Kernel k(bench::build(ctx, kSimSource), "mm_block");
   cl::Buffer a(ctx, CL_MEM_READ_WRITE, 4096), b(ctx, CL_MEM_READ_WRITE, 4096), c(ctx, CL_MEM_READ_WRITE, 4096);
   k.setArg(0, a);
   k.setArg(1, b);
@@ -370,8 +178,8 @@ int socl_child(const Options &o) {
   cl_command_queue raw = clCreateCommandQueue(ctx(), nullptr, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
   if (err != CL_SUCCESS) throw cl::Error(err, "SOCL clCreateCommandQueue(device NULL)");
   cl::CommandQueue q(raw);
-  cl::Program program = bench::build(ctx, kSource);
-  for (auto &w : {matmul(), blackscholes(), cholesky()}) {
+  cl::Program program = bench::build(ctx, kSimSource);
+  for (auto &w : {sim_matmul(), sim_blackscholes(), sim_cholesky()}) {
     if (!o.only.empty() && o.only != w.name) continue;
     // One more warm-up than UniCL's: StarPU calibrates its models too.
     std::vector<double> samples = timed_runs(w, ctx, program, q, o.warmups + 1, o);
@@ -441,7 +249,7 @@ int run(const Options &o) {
     throw std::runtime_error("UniCL shows " + std::to_string(devices.size()) + " devices, " + o.config + " describes " +
                              std::to_string(m.devices.size()) + " (is " + o.sim_icd + " built?)");
 
-  std::vector<Workload> workloads = {matmul(), blackscholes(), cholesky()};
+  std::vector<Workload> workloads = {sim_matmul(), sim_blackscholes(), sim_cholesky()};
   size_t fastest = 0;
   for (size_t i = 1; i < m.devices.size(); ++i)
     if (m.devices[i].gflops > m.devices[fastest].gflops) fastest = i;
@@ -462,13 +270,8 @@ int run(const Options &o) {
   for (auto &w : workloads) {
     if (!o.only.empty() && o.only != w.name) continue;
     // A launch shared by all devices at their rates takes 1 / sum(1 / its time on each).
-    double work = 0, rates_time = 0, critical = 0;
-    for (auto &l : w.launches) {
-      double per_second = 0;
-      for (auto &d : m.devices) per_second += 1 / m.kernel_seconds(l.kernel, d, l.items);
-      work += m.kernel_model(l.kernel).flops(l.items);
-      rates_time += 1 / per_second;
-    }
+    const Bound bound = ideal_bound(m, w);
+    double work = bound.flops, rates_time = bound.seconds, critical = 0;
     for (auto &l : w.critical_path) {
       double best = m.kernel_seconds(l.kernel, m.devices[0], l.items);
       for (auto &d : m.devices) best = std::min(best, m.kernel_seconds(l.kernel, d, l.items));
@@ -481,7 +284,7 @@ int run(const Options &o) {
     if (o.calibrate) {
       cl::Context ctx = bench::unicl_context(devices, "round-robin");
       cl::CommandQueue q = bench::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-      cl::Program p = bench::build(ctx, kSource);
+      cl::Program p = bench::build(ctx, kSimSource);
       Prepared run = w.prepare(ctx, p);
       auto start = bench::Clock::now();
       run(q);
@@ -491,7 +294,7 @@ int run(const Options &o) {
     for (auto &policy : o.policies) {
       cl::Context ctx = bench::unicl_context(devices, policy);
       cl::CommandQueue q = bench::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-      cl::Program p = bench::build(ctx, kSource);
+      cl::Program p = bench::build(ctx, kSimSource);
       Result &r = results[w.name][policy];
       r.bound = rates_time;
       r.critical = critical;

@@ -101,10 +101,31 @@ double Engine::exec_time(const Task &t, size_t device) const {
   return cached;
 }
 
-double Engine::transfer_time(const Task &t, size_t device) const {
-  double total = 0;
+void Engine::placed(Task &t, size_t device) const {
+  if (t.heading_to != static_cast<size_t>(-1)) return;
+  t.heading_to = device;
+  for (auto &[m, access] : t.work.buffers)
+    if (access & kRead) ++devices_[device].heading[m->root()];
+}
+
+void Engine::unplace(Task &t) {
+  if (t.heading_to == static_cast<size_t>(-1)) return;
+  auto &heading = devices_[t.heading_to].heading;
   for (auto &[m, access] : t.work.buffers) {
     if (!(access & kRead)) continue;
+    auto it = heading.find(m->root());
+    if (it != heading.end() && --it->second == 0) heading.erase(it);
+  }
+  t.heading_to = static_cast<size_t>(-1);
+}
+
+double Engine::transfer_time(const Task &t, size_t device) const {
+  double total = 0;
+  const auto &heading = devices_[device].heading;
+  for (auto &[m, access] : t.work.buffers) {
+    if (!(access & kRead)) continue;
+    // Already on its way for a command placed there before.
+    if (!heading.empty() && heading.count(m->root())) continue;
     size_t bytes = bytes_of(m);
     size_t missing = bytes - m->bytes_valid_on(device);
     if (missing == 0) continue;
@@ -214,6 +235,8 @@ bool Engine::has_room(size_t device) const {
 }
 
 void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred) {
+  // Its transfers are planned now: validity says where its buffers are.
+  unplace(*t);
   Device &d = devices_[device];
   d.in_flight += 1;
   // A command without a model counts as a full horizon of work: the device

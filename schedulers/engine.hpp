@@ -5,6 +5,7 @@
 // and feeds the performance models with what each command took.
 // Everything here runs with the context mutex held.
 #pragma once
+#include <unordered_map>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "policy.hpp"
 
 struct _cl_context;
+struct _cl_mem;
 
 namespace unicl {
 
@@ -43,6 +45,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
   double speed(size_t device) const override { return devices_[device].speed; }
   double priority(Task &t) const override;
   const std::string &kernel(const Task &t) const override;
+  void placed(Task &t, size_t device) const override;
 
  private:
   void dispatch(bool deferred);
@@ -71,7 +74,12 @@ class Engine final : public ContextScheduler, public SchedulingView {
     size_t group = 0;  // its own index, or the first device it shares cores with
     size_t node = 0;   // CL_DEVICE_NODE_UNICL: the rank of its node, 0 here
     uint64_t last_end = 0;  // latest profiling end of its commands (device clock)
+    // Root buffers read by commands placed here and not started yet (how
+    // many such commands): they will be here before the next command runs.
+    mutable std::unordered_map<const _cl_mem *, size_t> heading;
   };
+  // Undoes placed() for `t` (it starts, or never will on that device).
+  void unplace(Task &t);
   // Commands a device may hold at once: two (one running, one whose data
   // moves meanwhile), and more (up to kMaxInFlight) while the predicted
   // work submitted to it ends within kHorizon seconds, so that short

@@ -34,6 +34,7 @@ class PerDeviceQueues : public Policy {
 
  protected:
   void assign(std::shared_ptr<Task> t, size_t device, double predicted) {
+    view_.placed(*t, device);
     double priority = view_.priority(*t);
     queues_[device].push_back({std::move(t), predicted, priority});
     predicted_[device] += predicted;

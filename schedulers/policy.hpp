@@ -53,6 +53,10 @@ class SchedulingView {
   // The kernel a command launches (empty for other commands): what the
   // performance models are kept for.
   virtual const std::string &kernel(const Task &t) const = 0;
+  // A policy placed `t` on `device` ahead of its start (heft's queues): the
+  // buffers it reads are on their way there, and transfer_time() no longer
+  // charges them to the commands placed after it.
+  virtual void placed(Task &t, size_t device) const {}
 };
 
 class Policy {

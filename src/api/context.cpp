@@ -196,6 +196,11 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
+    // A device of another node: each vendor call is a round trip, issued by
+    // the device's worker rather than by the thread that planned it.
+    if (vendor_value<cl_uint>(d->vendor, CL_DEVICE_NODE_UNICL, 0) != 0)
+      ctx->slots.back().issue->drain_elsewhere(
+          [d](std::function<void()> job) { Runtime::get().device_worker(d).post(std::move(job)); });
   }
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.
@@ -204,12 +209,12 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
     ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
     // Direct routes where a device copies from another without host memory
-    // (devices of other nodes): first guessed as fast as a host link, then
-    // learnt from the copies timed.
+    // (devices of other nodes): taken as fast as the route through the host
+    // until timed, then learnt from the copies.
     for (Location src = 0; src < ctx->slots.size(); ++src)
       for (Location dst = 0; dst < ctx->slots.size(); ++dst)
         if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint))
-          ctx->memory->planner.add_link(src, dst, LinkEstimate{});
+          ctx->memory->planner.add_unmeasured_link(src, dst);
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {

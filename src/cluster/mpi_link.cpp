@@ -1,12 +1,13 @@
 #include "cluster/mpi_link.hpp"
 
 #include <dlfcn.h>
-#include <unistd.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
 
 namespace unicl::cluster {
 namespace {

@@ -111,6 +111,20 @@ void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
   }
 }
 
+double NodeServer::raw_ping_pong_with(int peer, size_t size, size_t count) {
+  Writer w;
+  w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{size}).put(uint64_t{count});
+  std::vector<char> request = w.take();
+  MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, peer, kRequestTag, comm_);
+  std::vector<char> buffer(size);
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < count; ++i) {
+    MPI_Send(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_);
+    MPI_Recv(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_, MPI_STATUS_IGNORE);
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::shared_ptr<std::vector<char>> NodeServer::staging(size_t size) {
   constexpr size_t kKept = size_t{1} << 30;  // at most this much kept for reuse
   std::unique_ptr<std::vector<char>> buffer;
@@ -283,6 +297,12 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       serving = false;
       return CL_SUCCESS;
     case Op::kPing: return CL_SUCCESS;
+    case Op::kRawPingPongWith: {
+      const auto peer = args.get<int32_t>();
+      const auto size = args.get<uint64_t>();
+      result.put(raw_ping_pong_with(peer, size, args.get<uint64_t>()));
+      return CL_SUCCESS;
+    }
     case Op::kPeerCancel: {
       const auto id = args.get<uint64_t>();
       open_gate(id, args.get<cl_int>());

@@ -47,6 +47,8 @@ class NodeServer {
   void send_reports();
   // kRawPingPong: `count` plain MPI round trips of `size` bytes with `peer`.
   void raw_ping_pong(int peer, size_t size, size_t count);
+  // kRawPingPongWith: the same, started by this node; the seconds it took.
+  double raw_ping_pong_with(int peer, size_t size, size_t count);
   // An event whose end is not reported yet.
   struct Awaited {
     cl_event event;

@@ -81,6 +81,10 @@ enum class Op : uint32_t {
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
   // the baseline UniCL's transfers are measured against.
   kRawPingPong = 50,
+  // For bench-cluster, node to node: peer rank, size, count. The node sends
+  // the peer a kRawPingPong, makes the `count` round trips with it, and
+  // answers with their total seconds (a double).
+  kRawPingPongWith = 53,
   // Liveness: rank 0 asks a node it awaits something from and has not heard
   // from lately; any answer will do.
   kPing = 51,

@@ -398,6 +398,21 @@ UNICL_EXPORT int unicl_cluster_raw_ping_pong(int rank, size_t bytes, size_t coun
   });
   return 0;
 }
+// The same between two nodes, `from` starting each round trip with `to`.
+UNICL_EXPORT int unicl_cluster_raw_ping_pong_between(int from, int to, size_t bytes, size_t count, double *seconds) {
+  using namespace unicl::cluster;
+  auto &nodes = Cluster::get();
+  nodes.platforms();
+  MpiLink *link = nodes.link();
+  if (!link || from <= 0 || to <= 0 || from == to || from >= link->size() || to >= link->size()) return -1;
+  Writer w;
+  w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{count});
+  std::vector<char> reply;
+  if (rpc(from, Op::kRawPingPongWith, w, &reply) != CL_SUCCESS) return -1;
+  Reader r(reply);
+  *seconds = r.get<double>();
+  return 0;
+}
 // For the tests (found as unicl_cluster_raw_ping_pong is): the bulk bytes
 // rank 0 sent to or received from the nodes so far; 0 outside a job.
 UNICL_EXPORT uint64_t unicl_cluster_bulk_bytes() {

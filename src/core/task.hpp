@@ -70,6 +70,9 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   Work work;
   cl_command_type type = 0;
   bool counted = false;  // the engine counts it in flight on its slot
+  // The device a policy placed it on ahead of its start (Engine::placed), or
+  // npos: its buffers count as on their way there.
+  size_t heading_to = static_cast<size_t>(-1);
   // When it ran (device clock), read by the engine once it completed.
   struct Times {
     cl_ulong start = 0, end = 0;

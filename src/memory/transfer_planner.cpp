@@ -73,6 +73,20 @@ void TransferPlanner::add_link(Location src, Location dst, LinkEstimate guess) {
   links_.insert_or_assign(Key{src, dst}, LearnedLink(guess));
 }
 
+void TransferPlanner::add_unmeasured_link(Location src, Location dst) {
+  if (src == host_ || dst == host_) throw std::invalid_argument("an unmeasured link joins two devices");
+  add_link(src, dst, LinkEstimate{});
+  unmeasured_.insert(Key{src, dst});
+}
+
+double TransferPlanner::seconds(Location src, Location dst, const LearnedLink &l, std::size_t bytes) const {
+  if (l.samples() == 0 && unmeasured_.count(Key{src, dst})) {
+    const LearnedLink *up = find(src, host_), *down = find(host_, dst);
+    if (up && down) return up->estimate().seconds(bytes) + down->estimate().seconds(bytes);
+  }
+  return l.estimate().seconds(bytes);
+}
+
 const LearnedLink *TransferPlanner::find(Location src, Location dst) const {
   auto it = links_.find(Key{src, dst});
   return it == links_.end() ? nullptr : &it->second;
@@ -102,8 +116,9 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
   std::map<Key, double> busy;  // when each link of the plan is free again
   for (const MissingRange &piece : missing) {
     if (piece.holders.contains(dst) || piece.range.length == 0) continue;
-    // Best route so far: its finish time, then fewer hops, then the lowest
-    // holder (members are visited in increasing order) break ties.
+    // Best route so far: its finish time, then fewer hops, then the host
+    // copy (reading it takes no device's memory or link; visited first),
+    // then the lowest device holder break ties.
     double best_finish = std::numeric_limits<double>::infinity(), best_at_host = 0;
     std::size_t best_hops = 0;
     TransferStep first{}, second{};
@@ -116,10 +131,14 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
         second = {host_, dst, piece.range};
       }
     };
-    for (Location src : piece.holders) {
+    std::vector<Location> holders;
+    if (piece.holders.contains(host_)) holders.push_back(host_);
+    for (Location src : piece.holders)
+      if (src != host_) holders.push_back(src);
+    for (Location src : holders) {
       check_location(src);
       if (const LearnedLink *direct = find(src, dst))
-        consider(src, 1, busy[{src, dst}] + direct->estimate().seconds(piece.range.length), 0);
+        consider(src, 1, busy[{src, dst}] + seconds(src, dst, *direct, piece.range.length), 0);
       // Through the host copy, even beside a direct link: that link may be
       // slow (a network) where the host links are not.
       const LearnedLink *up = src == host_ ? nullptr : find(src, host_);
@@ -160,7 +179,7 @@ double TransferPlanner::predict(std::span<const TransferStep> steps) const {
     for (std::size_t j = 0; j < i; ++j)
       if (steps[j].dst == s.src && overlap(steps[j].range, s.range)) ready = std::max(ready, done[j]);
     double &link_free = busy[{s.src, s.dst}];
-    done[i] = std::max(link_free, ready) + l->estimate().seconds(s.range.length);
+    done[i] = std::max(link_free, ready) + seconds(s.src, s.dst, *l, s.range.length);
     link_free = done[i];
     last = std::max(last, done[i]);
   }

@@ -18,6 +18,7 @@
 #pragma once
 #include <cstddef>
 #include <map>
+#include <set>
 #include <span>
 #include <utility>
 #include <vector>
@@ -82,6 +83,11 @@ class TransferPlanner {
   // Declares a direct link from src to dst (one direction), or replaces
   // the estimate of an existing one.
   void add_link(Location src, Location dst, LinkEstimate guess);
+  // Declares a direct link between two devices whose speed nothing
+  // suggests: until a transfer on it is timed, it is taken to be as fast as
+  // the route through the host copy (src -> host -> dst) as learnt so far,
+  // so that the planner neither avoids it nor prefers it on a guess.
+  void add_unmeasured_link(Location src, Location dst);
   bool has_link(Location src, Location dst) const;
   // Throws std::out_of_range when there is no such link.
   LinkEstimate link(Location src, Location dst) const;
@@ -103,10 +109,13 @@ class TransferPlanner {
  private:
   using Key = std::pair<Location, Location>;
   const LearnedLink *find(Location src, Location dst) const;
+  // Seconds for `bytes` on an existing link (see add_unmeasured_link).
+  double seconds(Location src, Location dst, const LearnedLink &l, std::size_t bytes) const;
   void check_location(Location l) const;
 
   Location host_;
   std::map<Key, LearnedLink> links_;
+  std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
 };
 
 }  // namespace unicl

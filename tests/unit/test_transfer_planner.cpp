@@ -99,6 +99,32 @@ TEST_CASE("The cheapest holder is the source", "[transfer_planner]") {
   CHECK(p.plan(2, piece({0, kMiB}, {0, 1})).steps == std::vector<TransferStep>{{0, 2, {0, kMiB}}});
 }
 
+TEST_CASE("Equal routes: the host copy is read rather than a device's", "[transfer_planner]") {
+  // Devices of other nodes, linked directly as fast as to the host: reading
+  // the host copy leaves device 0's memory and link to its own work.
+  TransferPlanner p(2, kHostLink);
+  p.add_link(0, 1, kHostLink);
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
+}
+
+TEST_CASE("An unmeasured link is as fast as the route through the host until timed", "[transfer_planner]") {
+  TransferPlanner p(2, kHostLink);
+  p.add_unmeasured_link(0, 1);
+  CHECK_THROWS_AS(p.add_unmeasured_link(0, p.host()), std::invalid_argument);
+  // Held by the host too: one hop from the host beats the two a guess equals.
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
+  // Held by device 0 alone: the direct copy, one step instead of two.
+  TransferPlan only = p.plan(1, piece({0, kMiB}, {0}));
+  CHECK(only.steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
+  CHECK(only.seconds == Approx(2 * kHostLink.seconds(kMiB)));
+  // The host links learnt slower: so is the guess.
+  for (int i = 0; i < 4; ++i) p.record(p.host(), 1, kMiB, 1e-2), p.record(p.host(), 1, 2 * kMiB, 2e-2);
+  CHECK(p.plan(1, piece({0, kMiB}, {0})).seconds == Approx(kHostLink.seconds(kMiB) + p.link(p.host(), 1).seconds(kMiB)));
+  // Timed: its own estimate from then on.
+  p.record(0, 1, kMiB, 1e-4);
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
+}
+
 TEST_CASE("Pieces spread over holders when one link would be busy", "[transfer_planner]") {
   // Two nodes linked directly to a third, equally fast.
   TransferPlanner p(3, kHostLink);
@@ -208,18 +234,18 @@ TEST_CASE("Link models learn latency and bandwidth from timed transfers", "[tran
 
 TEST_CASE("Recorded transfers change the routes the planner picks", "[transfer_planner]") {
   TransferPlanner p(2, kHostLink);
-  p.add_link(0, 1, kHostLink);  // as fast as a host link at first
-  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
-  // The direct link turns out slow: the host copy becomes the source.
+  p.add_link(0, 1, kHostLink);  // as fast as a host link at first: the host copy is read
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
+  // The direct link turns out fast: device 0 becomes the source.
   for (int i = 0; i < 4; ++i) {
-    p.record(0, 1, 4096, 1e-3);
-    p.record(0, 1, 16 * kMiB, 1.0);
+    p.record(0, 1, 4096, 1e-6);
+    p.record(0, 1, 16 * kMiB, 1e-3);
   }
   CHECK(p.samples(0, 1) == 8);
-  CHECK(p.link(0, 1).bandwidth < 1e8);
+  CHECK(p.link(0, 1).bandwidth > 1e10);
   TransferPlan plan = p.plan(1, piece({0, kMiB}, {0, p.host()}));
-  CHECK(plan.steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
-  CHECK(plan.seconds == Approx(kHostLink.seconds(kMiB)));
+  CHECK(plan.steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
+  CHECK(plan.seconds == Approx(p.link(0, 1).seconds(kMiB)));
   p.record(1, 0, kMiB, 1.0);  // no such link: ignored
   CHECK(p.samples(1, 0) == 0);
   // Predictions of an earlier plan follow the model too.
