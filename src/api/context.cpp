@@ -215,6 +215,11 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
       for (Location dst = 0; dst < ctx->slots.size(); ++dst)
         if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint))
           ctx->memory->planner.add_unmeasured_link(src, dst);
+    // The devices of one node share its network link: transfers to one of
+    // them queue behind those to the others.
+    for (Location l = 0; l < ctx->slots.size(); ++l)
+      if (cl_uint node = vendor_value<cl_uint>(ctx->slots[l].device->vendor, CL_DEVICE_NODE_UNICL, 0))
+        ctx->memory->planner.set_site(l, ctx->slots.size() + 1 + node);
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {

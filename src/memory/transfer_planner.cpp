@@ -54,8 +54,9 @@ void LearnedLink::record(std::size_t bytes, double seconds) {
   else estimate_.bandwidth = mean_x_ / std::max(mean_y_ - estimate_.latency, 0.1 * mean_y_);
 }
 
-TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link) : host_(devices) {
+TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link) : host_(devices), site_(devices + 1) {
   if (devices + 1 > LocationSet::kCapacity) throw std::invalid_argument("more locations than a LocationSet holds");
+  for (Location l = 0; l < site_.size(); ++l) site_[l] = l;
   for (Location d = 0; d < devices; ++d) {
     links_.emplace(Key{d, host_}, LearnedLink(host_link));
     links_.emplace(Key{host_, d}, LearnedLink(host_link));
@@ -87,6 +88,31 @@ double TransferPlanner::seconds(Location src, Location dst, const LearnedLink &l
   return l.estimate().seconds(bytes);
 }
 
+void TransferPlanner::set_site(Location l, std::size_t site) {
+  check_location(l);
+  site_[l] = site;
+}
+
+double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
+  const LearnedLink *l = find(src, dst);
+  if (!l) return 0;
+  double s = seconds(src, dst, *l, bytes);
+  backlog_[Key{site_[src], site_[dst]}] += s;
+  return s;
+}
+
+void TransferPlanner::unreserve(Location src, Location dst, double seconds) {
+  auto it = backlog_.find(Key{site_[src], site_[dst]});
+  if (it == backlog_.end()) return;
+  it->second -= seconds;
+  if (it->second <= 1e-12) backlog_.erase(it);
+}
+
+double TransferPlanner::backlog(Location src, Location dst) const {
+  auto it = backlog_.find(Key{site_[src], site_[dst]});
+  return it == backlog_.end() ? 0 : it->second;
+}
+
 const LearnedLink *TransferPlanner::find(Location src, Location dst) const {
   auto it = links_.find(Key{src, dst});
   return it == links_.end() ? nullptr : &it->second;
@@ -113,7 +139,14 @@ void TransferPlanner::record(Location src, Location dst, std::size_t bytes, doub
 TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing) const {
   check_location(dst);
   TransferPlan out;
-  std::map<Key, double> busy;  // when each link of the plan is free again
+  // When each link of the plan is free again: after the transfers already
+  // under way between the same sites, then this plan's own.
+  std::map<Key, double> busy;
+  auto free_at = [&](Location src, Location dst) -> double & {
+    auto [it, fresh] = busy.try_emplace(Key{src, dst}, 0.0);
+    if (fresh) it->second = backlog(src, dst);
+    return it->second;
+  };
   for (const MissingRange &piece : missing) {
     if (piece.holders.contains(dst) || piece.range.length == 0) continue;
     // Best route so far: its finish time, then fewer hops, then the host
@@ -138,14 +171,14 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
     for (Location src : holders) {
       check_location(src);
       if (const LearnedLink *direct = find(src, dst))
-        consider(src, 1, busy[{src, dst}] + seconds(src, dst, *direct, piece.range.length), 0);
+        consider(src, 1, free_at(src, dst) + seconds(src, dst, *direct, piece.range.length), 0);
       // Through the host copy, even beside a direct link: that link may be
       // slow (a network) where the host links are not.
       const LearnedLink *up = src == host_ ? nullptr : find(src, host_);
       const LearnedLink *down = dst == host_ ? nullptr : find(host_, dst);
       if (up && down) {
-        double at_host = busy[{src, host_}] + up->estimate().seconds(piece.range.length);
-        consider(src, 2, std::max(busy[{host_, dst}], at_host) + down->estimate().seconds(piece.range.length), at_host);
+        double at_host = free_at(src, host_) + up->estimate().seconds(piece.range.length);
+        consider(src, 2, std::max(free_at(host_, dst), at_host) + down->estimate().seconds(piece.range.length), at_host);
       }
     }
     if (best_hops == 0) {
@@ -154,11 +187,11 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
     }
     out.steps.push_back(first);
     if (best_hops == 2) {
-      busy[{first.src, host_}] = best_at_host;
-      busy[{host_, dst}] = best_finish;
+      free_at(first.src, host_) = best_at_host;
+      free_at(host_, dst) = best_finish;
       out.steps.push_back(second);
     } else {
-      busy[{first.src, dst}] = best_finish;
+      free_at(first.src, dst) = best_finish;
     }
   }
   out.seconds = predict(out.steps);

@@ -96,6 +96,16 @@ class TransferPlanner {
   // positive or when there is no such link).
   void record(Location src, Location dst, std::size_t bytes, double seconds);
 
+  // Where a location is: locations of one site share their links to and
+  // from other sites (the devices of one node share its network link).
+  // By default every location is a site of its own.
+  void set_site(Location l, std::size_t site);
+  // Transfers planned and not finished: a link keeps this much work ahead
+  // of any new transfer between the same two sites, in every plan, until
+  // unreserve(). reserve() returns the seconds it added.
+  double reserve(Location src, Location dst, std::size_t bytes);
+  void unreserve(Location src, Location dst, double seconds);
+
   // Steps that make every piece of `missing` valid at dst. Each piece comes
   // from the holder whose route finishes first, given the links the plan
   // already keeps busy: a direct link when there is one, else through the
@@ -116,6 +126,9 @@ class TransferPlanner {
   Location host_;
   std::map<Key, LearnedLink> links_;
   std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
+  std::vector<std::size_t> site_;     // per location
+  std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
+  double backlog(Location src, Location dst) const;
 };
 
 }  // namespace unicl

@@ -28,6 +28,22 @@ struct TransferSample {
   }
 };
 
+// Keeps the transfer's link busy in the planner's eyes until it ends, so
+// that transfers planned meanwhile weigh the queue on that link.
+void reserve_link(_cl_context &ctx, Location src, Location dst, size_t bytes,
+                  const std::shared_ptr<PendingCompletion> &done) {
+  std::shared_ptr<ContextMemory> memory = ctx.memory;
+  double seconds = 0;
+  {
+    std::lock_guard lock(memory->mutex);
+    seconds = memory->planner.reserve(src, dst, bytes);
+  }
+  done->on_done([memory, src, dst, seconds](cl_int) {
+    std::lock_guard lock(memory->mutex);
+    memory->planner.unreserve(src, dst, seconds);
+  });
+}
+
 std::string location_name(const _cl_context &ctx, Location l) {
   return l < ctx.slots.size() ? ctx.slots[l].endpoint->name() : kHostMemory;
 }
@@ -70,6 +86,7 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
   auto done = std::make_shared<PendingCompletion>();
   c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, dst, true, dst, range}));
   c.note_access();
+  reserve_link(ctx, src, dst, range.length, done);
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
   TransferSample sample{ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length};
   ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), done, src, dst, sample = std::move(sample),
@@ -126,6 +143,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   auto done = std::make_shared<PendingCompletion>();
   c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
   c.note_access();
+  reserve_link(ctx, src, dst, range.length, done);
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
   HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0},
                 static_cast<std::byte *>(c.staging->ptr) + range.offset};

@@ -125,6 +125,26 @@ TEST_CASE("An unmeasured link is as fast as the route through the host until tim
   CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
 }
 
+TEST_CASE("Transfers under way between two sites delay the next ones there", "[transfer_planner]") {
+  // Devices 0 and 1 on one site (a node), 2 elsewhere; direct links 0 -> 1
+  // and 2 -> 1 as fast as the host's.
+  TransferPlanner p(3, kHostLink);
+  p.set_site(0, 10);
+  p.set_site(1, 10);
+  p.add_link(0, 1, kHostLink);
+  p.add_link(2, 1, kHostLink);
+  // Nothing under way: the host copy.
+  CHECK(p.plan(1, piece({0, kMiB}, {0, 2, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
+  // Copies from the host to device 0 under way: the link from the host to
+  // the site is busy, and device 0's copy, on the same site, is the way.
+  double reserved = p.reserve(p.host(), 0, 4 * kMiB);
+  CHECK(reserved == Approx(kHostLink.seconds(4 * kMiB)));
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
+  // Done: the host again.
+  p.unreserve(p.host(), 0, reserved);
+  CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
+}
+
 TEST_CASE("Pieces spread over holders when one link would be busy", "[transfer_planner]") {
   // Two nodes linked directly to a third, equally fast.
   TransferPlanner p(3, kHostLink);
