@@ -258,6 +258,23 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
   }
 }
 
+TEST_CASE("host swap on the nodes' devices: buffers past a device's limit go back to rank 0 and return", "[cluster]") {
+  // matmul of 256^2 floats in 16 row blocks: B alone is 256 KiB, all the
+  // buffers 768 KiB, each node's device may hold 400 KiB.
+  for (std::string queue : {"device-less", "per-device"}) {
+    INFO(queue);
+    auto app = application({env("UNICL_SAMPLES") + "/matmul", "--size", "256", "--blocks", "16", "--queue", queue});
+    app.vars["UNICL_VENDORS"] = "";
+    app.vars["UNICL_DEVICE_MEM_LIMIT"] = "400K";
+    app.vars["UNICL_LOG"] = "2";
+    auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("result: OK"));
+    CHECK_THAT(r.err, Catch::Contains("evicted") && Catch::Contains(" @ ") && Catch::Contains("(limit 409600)"));
+  }
+}
+
 TEST_CASE("a node killed in the middle of a run: its commands fail, the others go on, the run ends", "[cluster]") {
   // Open MPI 4.1 ends the whole job when a rank dies, unless told to recover.
   check_lost_node(faulty_run("KILL", {"--enable-recovery", "--mca", "orte_abort_on_non_zero_status", "0"}));
