@@ -326,6 +326,21 @@ child_process::Result without_mpirun(const std::vector<std::string> &argv, const
 
 }  // namespace
 
+TEST_CASE("unicl info lists every node's devices and each node's hardware", "[cluster]") {
+  Ranks app = application({env("UNICL_TOOL"), "info"});
+  app.vars.erase("OCL_ICD_VENDORS");  // the tool sets up its own exclusive mode
+  app.vars["POCL_DEVICES"] = "pthread";
+  auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("devices     : 3"));
+  for (std::string rank : {"1", "2"}) {
+    CHECK_THAT(r.out, Catch::Contains(":" + rank + " (served by its unicl-node)"));
+    CHECK_THAT(r.out, Catch::Contains(":" + rank + " topology (hwloc): "));
+  }
+  CHECK_THAT(r.out, Catch::Contains("Host topology (hwloc): "));
+}
+
 TEST_CASE("UNICL_NODES: a program not started by mpirun starts its nodes and sees their devices", "[cluster]") {
   auto r = without_mpirun({env("UNICL_PROBE")}, "localhost:2");
   INFO(r.out << r.err);

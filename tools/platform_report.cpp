@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,20 @@ std::string vendor_platform_of(const cl::Device &d, std::vector<VendorDevice> &v
   return "? (vendor " + d.getInfo<CL_DEVICE_VENDOR>() + ")";
 }
 
+cl_uint node_of(const cl::Device &d) {
+  cl_uint node = 0;
+  return clGetDeviceInfo(d(), CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr) == CL_SUCCESS ? node : 0;
+}
+
+std::string text_info(const cl::Device &d, cl_device_info param) {
+  size_t n = 0;
+  if (clGetDeviceInfo(d(), param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string text(n, '\0');
+  if (clGetDeviceInfo(d(), param, n, text.data(), nullptr) != CL_SUCCESS) return {};
+  text.resize(text.find('\0'));
+  return text;
+}
+
 void print_device(std::ostream &out, size_t index, const cl::Device &d, const std::string &vendor_platform) {
   out << "  [" << index << "] " << d.getInfo<CL_DEVICE_NAME>() << "\n"
       << "      vendor platform : " << vendor_platform << "\n"
@@ -90,8 +105,19 @@ bool print_platforms(std::ostream &out) {
       devices.clear();  // CL_DEVICE_NOT_FOUND: a platform without devices
     }
     out << "  devices     : " << devices.size() << "\n";
-    for (size_t i = 0; i < devices.size(); ++i)
-      print_device(out, i, devices[i], is_unicl ? vendor_platform_of(devices[i], vendor_devices) : name);
+    // Devices of other nodes: each node's machine once, after the list.
+    std::map<cl_uint, std::string> nodes;
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const cl_uint node = is_unicl ? node_of(devices[i]) : 0;
+      if (node == 0) {
+        print_device(out, i, devices[i], is_unicl ? vendor_platform_of(devices[i], vendor_devices) : name);
+        continue;
+      }
+      const std::string where = text_info(devices[i], CL_DEVICE_NODE_HOST_UNICL) + ":" + std::to_string(node);
+      print_device(out, i, devices[i], "a platform of node " + where + " (served by its unicl-node)");
+      nodes.try_emplace(node, "Node " + where + " " + text_info(devices[i], CL_DEVICE_NODE_TOPOLOGY_UNICL));
+    }
+    for (auto &[rank, text] : nodes) out << text;
   }
   return unicl_seen;
 }

@@ -39,6 +39,10 @@ extern "C" {
  * own machine; CL_DEVICE_NODE_HOST_UNICL (char[]): that node's host name. */
 #define CL_DEVICE_NODE_UNICL 0x55C10020
 #define CL_DEVICE_NODE_HOST_UNICL 0x55C10021
+/* clGetDeviceInfo query (char[]): the hardware of the node holding the
+ * device (packages, NUMA nodes, cores, PUs, as hwloc reads them there), in
+ * the text `unicl info` prints; an empty string for a device of this host. */
+#define CL_DEVICE_NODE_TOPOLOGY_UNICL 0x55C10022
 
 /* clGetEventInfo query (cl_device_id): the device that ran the command;
  * NULL while a command of a device-less queue is not yet placed. */

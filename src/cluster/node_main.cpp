@@ -15,6 +15,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "cluster/node_server.hpp"
+#include "cluster/topology_text.hpp"
 #include "cluster/protocol.hpp"
 #include "vendor_discovery.hpp"
 
@@ -45,6 +46,7 @@ NodeDescription describe(bool verbose) {
   gethostname(host, sizeof host - 1);
   d.host = host;
   d.unicl_version = UNICL_VERSION;
+  d.topology = topology_text();
   auto env = [](const char *name) { return std::getenv(name); };
   VendorSources sources;
   if (const char *v = env("UNICL_VENDORS")) sources.unicl_vendors = v;

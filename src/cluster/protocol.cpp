@@ -71,7 +71,7 @@ InfoAnswers read_info(Reader &r) {
 }  // namespace
 
 void write(Writer &w, const NodeDescription &d) {
-  w.text(d.host).text(d.unicl_version).put<uint64_t>(d.platforms.size());
+  w.text(d.host).text(d.unicl_version).text(d.topology).put<uint64_t>(d.platforms.size());
   for (auto &p : d.platforms) {
     w.put(p.id);
     write(w, p.info);
@@ -87,6 +87,7 @@ NodeDescription read_node(Reader &r) {
   NodeDescription d;
   d.host = r.text();
   d.unicl_version = r.text();
+  d.topology = r.text();
   for (auto n = r.get<uint64_t>(); n > 0; --n) {
     auto &p = d.platforms.emplace_back();
     p.id = r.get<uint64_t>();

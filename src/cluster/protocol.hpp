@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 2;
+constexpr uint32_t kProtocolVersion = 3;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -155,6 +155,7 @@ struct RemotePlatformInfo {
 struct NodeDescription {
   std::string host;  // the node's host name
   std::string unicl_version;
+  std::string topology;  // its hardware, as topology_text() gives it
   std::vector<RemotePlatformInfo> platforms;
 };
 

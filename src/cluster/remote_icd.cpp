@@ -207,6 +207,7 @@ class Cluster {
         device->rank = rank;
         device->remote = d.id;
         device->host = node.host;
+        device->topology = node.topology;
         device->info = std::move(d.info);
         append_to_text(device->info[CL_DEVICE_NAME], label);
         platform->devices.push_back(std::move(device));
@@ -336,6 +337,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
     case CL_DEVICE_NODE_HOST_UNICL:
       return answer(device->host.c_str(), device->host.size() + 1, size, value, size_ret);
+    case CL_DEVICE_NODE_TOPOLOGY_UNICL:
+      return answer(device->topology.c_str(), device->topology.size() + 1, size, value, size_ret);
     case CL_DEVICE_AVAILABLE:
       if (node_lost(device->rank)) return answer_value(cl_bool{CL_FALSE}, size, value, size_ret);
       break;

@@ -32,7 +32,8 @@ struct _cl_device_id {
   cl_platform_id platform;
   int rank;
   uint64_t remote;
-  std::string host;  // the node's host name
+  std::string host;      // the node's host name
+  std::string topology;  // the node's hardware (cluster/topology_text.hpp)
   unicl::cluster::InfoAnswers info;
 };
 

@@ -166,13 +166,15 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
       return info_value(size, value, size_ret, t);
     }
     case CL_DEVICE_NODE_UNICL:
-    case CL_DEVICE_NODE_HOST_UNICL: {
+    case CL_DEVICE_NODE_HOST_UNICL:
+    case CL_DEVICE_NODE_TOPOLOGY_UNICL: {
       // A node's device answers itself (its vendor is UniCL's node client);
       // a device of this machine is here.
       size_t needed = 0;
       if (vendor_info(d->vendor, param, 0, nullptr, &needed) == CL_SUCCESS)
         return vendor_info(d->vendor, param, size, value, size_ret);
       if (param == CL_DEVICE_NODE_UNICL) return info_value<cl_uint>(size, value, size_ret, 0);
+      if (param == CL_DEVICE_NODE_TOPOLOGY_UNICL) return info_string(size, value, size_ret, std::string());
       char host[256] = {};
       gethostname(host, sizeof host - 1);
       return info_string(size, value, size_ret, std::string(host));
