@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -222,7 +223,9 @@ bool MpiLink::poll() {
         // when there is one.
         void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
         if (!into) bytes.resize(ended.bytes), into = bytes.data();
-        MPI_Recv(into, static_cast<int>(ended.bytes), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm, MPI_STATUS_IGNORE);
+        for (size_t at = 0; at < ended.bytes; at += kChunk)
+          MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(std::min<size_t>(kChunk, ended.bytes - at)),
+                   MPI_BYTE, status.MPI_SOURCE, kDataTag, comm, MPI_STATUS_IGNORE);
         bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
       }
       if (handler) handler(std::move(message), std::move(bytes));
@@ -341,12 +344,14 @@ void MpiLink::run() {
       MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, o.rank, kRequestTag,
                 comm_of(comm_), &f->request);
       sends.push_back(std::move(f));
-      if (o.data_size) {
+      for (size_t at = 0; at < o.data_size; at += kChunk) {
         auto d = std::make_unique<InFlight>();
-        MPI_Isend(o.data, static_cast<int>(o.data_size), MPI_BYTE, o.rank, kDataTag, comm_of(comm_), &d->request);
-        bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);
+        const size_t n = std::min(kChunk, o.data_size - at);
+        MPI_Isend(static_cast<const char *>(o.data) + at, static_cast<int>(n), MPI_BYTE, o.rank, kDataTag,
+                  comm_of(comm_), &d->request);
         sends.push_back(std::move(d));
       }
+      bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);
     }
     for (auto &job : jobs) job();
     check_liveness();

@@ -111,6 +111,34 @@ void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
   }
 }
 
+cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes,
+                                  bool refuse) {
+  // The bytes follow the request in parts (kChunk), straight into the
+  // staging copy; each part goes on to the device while the next travels.
+  // Every part is taken off the wire, even once the command is refused.
+  cl_int err = refuse ? CL_INVALID_EVENT_WAIT_LIST : CL_SUCCESS;
+  std::vector<cl_event> parts;
+  for (size_t at = 0; at < bytes.size(); at += kChunk) {
+    const size_t n = std::min(kChunk, bytes.size() - at);
+    MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
+    if (err != CL_SUCCESS) continue;
+    cl_event part = nullptr;
+    err = vendor_enqueue::WriteBuffer({on.queue, on.num_wait, on.wait, &part}, buffer, cl_bool(CL_FALSE),
+                                      offset + at, n, static_cast<const void *>(bytes.data() + at));
+    if (err == CL_SUCCESS) parts.push_back(part);
+  }
+  if (err == CL_SUCCESS && parts.size() == 1) {
+    *on.event = parts.front();  // the command's event: the caller's to keep
+    return CL_SUCCESS;
+  }
+  // The command's event: the end of every part.
+  if (err == CL_SUCCESS)
+    err = vendor_enqueue::MarkerWithWaitList(
+        {on.queue, static_cast<cl_uint>(parts.size()), parts.empty() ? nullptr : parts.data(), on.event});
+  for (cl_event p : parts) VendorRef<cl_event>::adopt(p);  // released at once
+  return err;
+}
+
 double NodeServer::raw_ping_pong_with(int peer, size_t size, size_t count) {
   Writer w;
   w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{size}).put(uint64_t{count});
@@ -169,7 +197,10 @@ void NodeServer::send_reports() {
       continue;
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
-    if (r.bytes) MPI_Send(r.bytes->data(), static_cast<int>(r.bytes->size()), MPI_BYTE, 0, kDataTag, comm_);
+    if (r.bytes)
+      for (size_t at = 0; at < r.bytes->size(); at += kChunk)
+        MPI_Send(r.bytes->data() + at, static_cast<int>(std::min(kChunk, r.bytes->size() - at)), MPI_BYTE, 0,
+                 kDataTag, comm_);
   }
 }
 
@@ -475,12 +506,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
     case Op::kWriteBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
-      // The bytes follow the request, straight into the staging copy.
       keep = staging(args.get<uint64_t>());
-      MPI_Recv(keep->data(), static_cast<int>(keep->size()), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
-      if (unknown_event) return CL_INVALID_EVENT_WAIT_LIST;
-      err = vendor_enqueue::WriteBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), keep->size(),
-                                        static_cast<const void *>(keep->data()));
+      err = write_in_parts(on, buffer, offset, *keep, unknown_event);
       break;
     }
     case Op::kReadBuffer: {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/vendor.hpp"
+#include "backend/vendor_commands.hpp"
 #include "cluster/protocol.hpp"
 
 namespace unicl::cluster {
@@ -35,6 +36,10 @@ class NodeServer {
   // One request: its status and result (the reply's payload).
   cl_int handle(Op op, Reader &args, Writer &result, int from, bool &serving);
   cl_int enqueue(Op op, Reader &args);
+  // kWriteBuffer's bytes, received in parts into `bytes` and written to
+  // `buffer` at `offset` part by part; the command's event in *on.event.
+  // `refuse`: take the bytes off the wire, then fail.
+  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse);
   cl_int info(Reader &args, Writer &result);
   // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
   // holds the bytes a read brought, sent with it.

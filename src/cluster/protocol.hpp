@@ -27,6 +27,9 @@ constexpr int kEventTag = 7103;
 // event message they belong to, straight from and into the memory that
 // holds them: a write's bytes after its request, a read's after its event.
 constexpr int kDataTag = 7105;
+// Bulk bytes go in messages of at most this many, in order: the node writes
+// each part of a write into the device while the next one travels.
+constexpr size_t kChunk = size_t{4} << 20;
 // Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
 // (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
 constexpr int kPeerTag = 7106;
