@@ -406,6 +406,32 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       std::string options = args.text();
       return vendor_build(program, device, options.c_str());
     }
+    case Op::kCompileProgram: {
+      auto program = as<cl_program>(args.get<uint64_t>());
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      std::string options = args.text();
+      std::vector<cl_program> headers;
+      std::vector<std::string> names;
+      for (auto n = args.get<uint64_t>(); n > 0; --n) {
+        headers.push_back(as<cl_program>(args.get<uint64_t>()));
+        names.push_back(args.text());
+      }
+      std::vector<const char *> name_list;
+      for (auto &n : names) name_list.push_back(n.c_str());
+      return vendor_compile(program, device, options.c_str(), headers, name_list.empty() ? nullptr : name_list.data());
+    }
+    case Op::kLinkProgram: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      std::string options = args.text();
+      std::vector<cl_program> inputs;
+      for (auto n = args.get<uint64_t>(); n > 0; --n) inputs.push_back(as<cl_program>(args.get<uint64_t>()));
+      cl_int status = CL_SUCCESS;
+      auto linked = vendor_link(context, device, options.c_str(), inputs, status);
+      // A failed link may still give a program (its log says why).
+      result.put(linked ? keep(programs_, std::move(linked)) : uint64_t{0}).put(status);
+      return CL_SUCCESS;
+    }
     case Op::kCreateKernel: {
       auto program = as<cl_program>(args.get<uint64_t>());
       std::string name = args.text();

@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 3;
+constexpr uint32_t kProtocolVersion = 4;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -79,6 +79,10 @@ enum class Op : uint32_t {
   kReadBufferRect = 38,   // buffer, buffer origin[3], region[3], buffer row and slice pitch: bytes packed
   kCopyBufferRect = 39,   // source, destination, both origins[3], region[3], both row and slice pitches
   kCreateSampler = 40,    // context, normalized, addressing, filter (not a command: no header)
+  kCompileProgram = 43,   // program, device, options, header count, (header program, include name) each.
+                          // Result: none (the status is the compilation's)
+  kLinkProgram = 44,      // context, device, options, input count, input programs. Result: the new
+                          // program's handle (0: none), then the link's status
 
   // For bench-cluster: size, count. No reply: the node then receives and
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as

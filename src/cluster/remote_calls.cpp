@@ -272,6 +272,62 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   return err;
 }
 
+cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                                    const char *options, cl_uint num_headers, const cl_program *headers,
+                                    const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
+                                    void *user_data) {
+  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
+  if ((num_devices && !devices) || (!num_devices && devices)) return CL_INVALID_VALUE;
+  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return CL_INVALID_DEVICE;
+  if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
+    return CL_INVALID_VALUE;
+  if (!notify && user_data) return CL_INVALID_VALUE;
+  Writer w;
+  w.put(p->remote).put(p->context->device->remote).text(options ? options : "").put(uint64_t{num_headers});
+  for (cl_uint i = 0; i < num_headers; ++i) {
+    // Headers are programs of the same node's context.
+    if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
+      return CL_INVALID_VALUE;
+    w.put(headers[i]->remote).text(header_names[i]);
+  }
+  cl_int err = rpc(p->rank, Op::kCompileProgram, w);
+  if (notify) notify(p, user_data);  // the compilation is over when the node answers
+  return err;
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint num_devices, const cl_device_id *devices,
+                                     const char *options, cl_uint num_inputs, const cl_program *inputs,
+                                     void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
+                                     cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
+  if ((num_devices && !devices) || (!num_devices && devices)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  if (num_devices && (num_devices != 1 || devices[0] != c->device))
+    return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
+  if (!num_inputs || !inputs || (!notify && user_data)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  Writer w;
+  w.put(c->remote).put(c->device->remote).text(options ? options : "").put(uint64_t{num_inputs});
+  for (cl_uint i = 0; i < num_inputs; ++i) {
+    if (!live(inputs[i], ObjectKind::kProgram) || inputs[i]->context != c)
+      return fail<cl_program>(errcode_ret, CL_INVALID_PROGRAM);
+    w.put(inputs[i]->remote);
+  }
+  std::vector<char> reply;
+  if (cl_int err = rpc(c->rank, Op::kLinkProgram, w, &reply); err != CL_SUCCESS)
+    return fail<cl_program>(errcode_ret, err);
+  Reader r(reply);
+  const auto handle = r.get<uint64_t>();
+  const auto status = r.get<cl_int>();
+  cl_program out = nullptr;
+  if (handle) {
+    auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank, handle);
+    p->context = c;
+    retain(c);
+    out = p;
+  }
+  if (notify && out) notify(out, user_data);
+  return fail(errcode_ret, status, out);
+}
+
 cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
 cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
 
