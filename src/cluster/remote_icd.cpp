@@ -86,6 +86,25 @@ bool spawn_request(MpiLink::Spawn &out) {
   return out.count > 0;
 }
 
+// A node's device as rank 0 can use it: a native kernel is a function of
+// this process, which the node cannot call, and sub-devices are not
+// forwarded; the device says it has neither, as the spec lets a device.
+void hide_what_is_not_forwarded(InfoAnswers &info) {
+  if (auto it = info.find(CL_DEVICE_EXECUTION_CAPABILITIES); it != info.end() && it->second.size() == sizeof(cl_device_exec_capabilities)) {
+    cl_device_exec_capabilities caps = 0;
+    std::memcpy(&caps, it->second.data(), sizeof caps);
+    caps &= ~cl_device_exec_capabilities{CL_EXEC_NATIVE_KERNEL};
+    std::memcpy(it->second.data(), &caps, sizeof caps);
+  }
+  const cl_device_partition_property none = 0;
+  const cl_uint zero = 0;
+  info[CL_DEVICE_PARTITION_PROPERTIES].assign(reinterpret_cast<const char *>(&none),
+                                               reinterpret_cast<const char *>(&none) + sizeof none);
+  info[CL_DEVICE_PARTITION_MAX_SUB_DEVICES].assign(reinterpret_cast<const char *>(&zero),
+                                                    reinterpret_cast<const char *>(&zero) + sizeof zero);
+  info[CL_DEVICE_PARTITION_AFFINITY_DOMAIN].assign(sizeof(cl_device_affinity_domain), 0);
+}
+
 class Cluster {
  public:
   static Cluster &get() {
@@ -210,6 +229,7 @@ class Cluster {
         device->topology = node.topology;
         device->info = std::move(d.info);
         append_to_text(device->info[CL_DEVICE_NAME], label);
+        hide_what_is_not_forwarded(device->info);
         platform->devices.push_back(std::move(device));
       }
       if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1)
