@@ -181,16 +181,21 @@ TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with 
     }
 }
 
-TEST_CASE("the conformance suite passes on a node's device as on a local one, but for what is not forwarded yet",
-          "[cluster]") {
-  // Not forwarded yet: images (and the argument test, which passes an
-  // image). A node's device has no native kernels and no sub-devices (the
+TEST_CASE("the conformance suite passes on the nodes' devices as on local ones", "[cluster]") {
+  // One node's device alone: every case but those that need two devices. A
+  // node's device says it runs no native kernels and has no partitions (the
   // cases check that it says so).
-  auto app = application({env("UNICL_CONFORMANCE"), "~[multi]~[images]~[args]"});
-  app.vars["UNICL_VENDORS"] = "";  // the node's device alone
+  auto app = application({env("UNICL_CONFORMANCE"), "~[multi]"});
+  app.vars["UNICL_VENDORS"] = "";  // the nodes' devices alone
   app.vars["TEST_PLATFORM"] = "UniCL";
   app.vars["TEST_DEVICE"] = "pthread";
   auto r = mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}})}, 600);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("All tests passed"));
+  // Contexts over two nodes' devices: the cases that need two devices.
+  app.argv = {env("UNICL_CONFORMANCE"), "[multi]"};
+  r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})}, 600);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("All tests passed"));

@@ -196,11 +196,10 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
-    // A device of another node: each vendor call is a round trip, issued by
-    // the device's worker rather than by the thread that planned it.
-    if (vendor_value<cl_uint>(d->vendor, CL_DEVICE_NODE_UNICL, 0) != 0)
-      ctx->slots.back().issue->drain_elsewhere(
-          [d](std::function<void()> job) { Runtime::get().device_worker(d).post(std::move(job)); });
+    // A device of another node: each vendor call is a round trip, so its
+    // commands are planned and issued by the device's worker, not by the
+    // application's thread, which would wait for each in turn.
+    ctx->slots.back().issue_on_worker = vendor_value<cl_uint>(d->vendor, CL_DEVICE_NODE_UNICL, 0) != 0;
   }
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.

@@ -6,7 +6,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/image_desc.hpp"
-#include "core/image_format.hpp"
+#include "backend/image_format.hpp"
 #include "core/info.hpp"
 #include "memory/coherence.hpp"
 

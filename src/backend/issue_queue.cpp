@@ -31,21 +31,6 @@ void IssueQueue::post(std::shared_ptr<IssueStep> step) {
 }
 
 void IssueQueue::posted() {
-  if (runner_) {
-    {
-      std::lock_guard lock(ops_mutex_);
-      if (drain_posted_) return;  // the job on its way drains this op too
-      drain_posted_ = true;
-    }
-    runner_([self = shared_from_this()] {
-      {
-        std::lock_guard lock(self->ops_mutex_);
-        self->drain_posted_ = false;
-      }
-      self->drain();
-    });
-    return;
-  }
   VendorCallScope::defer([self = shared_from_this()] { self->drain(); });
 }
 

@@ -39,13 +39,6 @@ class IssueQueue : public std::enable_shared_from_this<IssueQueue> {
   // queue's lock released), e.g. a flush, which may take long and need not
   // hold up other threads' issuing to the device.
   static void after_issuing(std::function<void()> fn);
-  // For a device whose vendor calls are slow (a round trip to another
-  // node): posted ops are drained by a job `run_elsewhere` runs (the
-  // device's worker), not by the posting thread, which would otherwise
-  // wait for each call in turn, its other devices' work behind it. Set
-  // once, before the first post.
-  using Runner = std::function<void(std::function<void()>)>;
-  void drain_elsewhere(Runner run_elsewhere) { runner_ = std::move(run_elsewhere); }
 
  private:
   struct Op {
@@ -55,8 +48,6 @@ class IssueQueue : public std::enable_shared_from_this<IssueQueue> {
   void posted();
   std::mutex ops_mutex_;
   std::deque<Op> ops_;
-  Runner runner_;
-  bool drain_posted_ = false;  // ops_mutex_: a runner job that will drain is on its way
   std::recursive_mutex issue_mutex_;  // held while ops run: one thread issues at a time (an op that posts drains again)
 };
 

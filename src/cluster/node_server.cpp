@@ -432,6 +432,33 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       result.put(linked ? keep(programs_, std::move(linked)) : uint64_t{0}).put(status);
       return CL_SUCCESS;
     }
+    case Op::kImageFormats: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto flags = args.get<cl_mem_flags>();
+      auto type = args.get<cl_mem_object_type>();
+      std::vector<cl_image_format> formats;
+      if (cl_int e = vendor_image_formats(context, flags, type, formats); e != CL_SUCCESS) return e;
+      result.bytes(formats.data(), formats.size() * sizeof(cl_image_format));
+      return CL_SUCCESS;
+    }
+    case Op::kCreateImage: {
+      auto context = as<cl_context>(args.get<uint64_t>());
+      auto flags = args.get<cl_mem_flags>();
+      auto format = args.get<cl_image_format>();
+      cl_image_desc desc{};
+      desc.image_type = args.get<cl_mem_object_type>();
+      desc.image_width = args.get<uint64_t>(), desc.image_height = args.get<uint64_t>();
+      desc.image_depth = args.get<uint64_t>(), desc.image_array_size = args.get<uint64_t>();
+      desc.buffer = as<cl_mem>(args.get<uint64_t>());
+      auto initial = args.bytes();  // packed: the default pitches
+      auto image = vendor_image(context, flags | (initial.empty() ? 0 : CL_MEM_COPY_HOST_PTR), format, desc,
+                                initial.empty() ? nullptr : initial.data(), err);
+      if (err != CL_SUCCESS) return err;
+      size_t element = 0;
+      vendor_image_info(image.get(), CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
+      result.put(keep(memory_, std::move(image))).put(uint64_t{element});
+      return CL_SUCCESS;
+    }
     case Op::kCreateKernel: {
       auto program = as<cl_program>(args.get<uint64_t>());
       std::string name = args.text();
@@ -627,6 +654,72 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
                                        static_cast<void *>(read->data()));
       break;
     }
+    case Op::kWriteImage:
+    case Op::kReadImage: {
+      auto image = as<cl_mem>(args.get<uint64_t>());
+      size_t origin[3], region[3];
+      for (auto &v : origin) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      size_t element = 0;
+      vendor_image_info(image, CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
+      const size_t packed = element * region[0] * region[1] * region[2];
+      if (op == Op::kWriteImage) {
+        keep = std::make_shared<std::vector<char>>(args.bytes());
+        if (keep->size() != packed) return CL_INVALID_VALUE;
+        err = vendor_enqueue::WriteImage(on, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                         static_cast<const size_t *>(region), size_t{0}, size_t{0},
+                                         static_cast<const void *>(keep->data()));
+      } else {
+        read = std::make_shared<std::vector<char>>(packed);
+        err = vendor_enqueue::ReadImage(on, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                        static_cast<const size_t *>(region), size_t{0}, size_t{0},
+                                        static_cast<void *>(read->data()));
+      }
+      break;
+    }
+    case Op::kCopyImage: {
+      auto src = as<cl_mem>(args.get<uint64_t>());
+      auto dst = as<cl_mem>(args.get<uint64_t>());
+      size_t so[3], dof[3], region[3];
+      for (auto &v : so) v = args.get<uint64_t>();
+      for (auto &v : dof) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      err = vendor_enqueue::CopyImage(on, src, dst, static_cast<const size_t *>(so), static_cast<const size_t *>(dof),
+                                      static_cast<const size_t *>(region));
+      break;
+    }
+    case Op::kFillImage: {
+      auto image = as<cl_mem>(args.get<uint64_t>());
+      keep = std::make_shared<std::vector<char>>(args.bytes());
+      size_t origin[3], region[3];
+      for (auto &v : origin) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      err = vendor_enqueue::FillImage(on, image, static_cast<const void *>(keep->data()),
+                                      static_cast<const size_t *>(origin), static_cast<const size_t *>(region));
+      break;
+    }
+    case Op::kCopyImageToBuffer: {
+      auto image = as<cl_mem>(args.get<uint64_t>());
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      size_t origin[3], region[3];
+      for (auto &v : origin) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      size_t offset = args.get<uint64_t>();
+      err = vendor_enqueue::CopyImageToBuffer(on, image, buffer, static_cast<const size_t *>(origin),
+                                              static_cast<const size_t *>(region), offset);
+      break;
+    }
+    case Op::kCopyBufferToImage: {
+      auto buffer = as<cl_mem>(args.get<uint64_t>());
+      auto image = as<cl_mem>(args.get<uint64_t>());
+      size_t offset = args.get<uint64_t>();
+      size_t origin[3], region[3];
+      for (auto &v : origin) v = args.get<uint64_t>();
+      for (auto &v : region) v = args.get<uint64_t>();
+      err = vendor_enqueue::CopyBufferToImage(on, buffer, image, offset, static_cast<const size_t *>(origin),
+                                              static_cast<const size_t *>(region));
+      break;
+    }
     case Op::kMarker: err = vendor_enqueue::MarkerWithWaitList(on); break;
     case Op::kBarrier: err = vendor_enqueue::BarrierWithWaitList(on); break;
     default: return CL_INVALID_OPERATION;
@@ -689,6 +782,8 @@ cl_int NodeServer::info(Reader &args, Writer &result) {
       });
     case ObjectKind::kSampler:
       return query([&](size_t n, void *v, size_t *r) { return vendor_info(as<cl_sampler>(h), param, n, v, r); });
+    case ObjectKind::kImage:
+      return query([&](size_t n, void *v, size_t *r) { return vendor_image_info(as<cl_mem>(h), param, n, v, r); });
     case ObjectKind::kKernelArg:
       return query([&](size_t n, void *v, size_t *r) {
         return vendor_arg_info(as<cl_kernel>(h), static_cast<cl_uint>(second), param, n, v, r);

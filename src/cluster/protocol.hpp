@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 4;
+constexpr uint32_t kProtocolVersion = 5;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -83,6 +83,17 @@ enum class Op : uint32_t {
                           // Result: none (the status is the compilation's)
   kLinkProgram = 44,      // context, device, options, input count, input programs. Result: the new
                           // program's handle (0: none), then the link's status
+  // Images. Host-side bytes always travel packed: rows of region[0] x the
+  // image's element size, one after another.
+  kImageFormats = 45,     // context, flags, image type. Result: the formats (bytes of cl_image_format[])
+  kCreateImage = 46,      // context, flags, format, desc (its buffer as a handle), packed initial bytes (or
+                          // none). Result: the handle, the element size
+  kWriteImage = 47,       // command: image, origin[3], region[3], packed bytes
+  kReadImage = 48,        // command: image, origin[3], region[3]: packed bytes follow the end (kDataTag)
+  kCopyImage = 49,        // command: source, destination, both origins[3], region[3]
+  kFillImage = 54,        // command: image, fill color (16 bytes), origin[3], region[3]
+  kCopyImageToBuffer = 55,// command: image, buffer, origin[3], region[3], buffer offset
+  kCopyBufferToImage = 56,// command: buffer, image, buffer offset, origin[3], region[3]
 
   // For bench-cluster: size, count. No reply: the node then receives and
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
@@ -114,6 +125,7 @@ enum class ObjectKind : uint32_t {
   kKernelArg,       // kInfo only: clGetKernelArgInfo (second: argument index)
   kEventProfiling,  // kInfo only: clGetEventProfilingInfo
   kSampler,
+  kImage,           // kInfo only: clGetImageInfo
 };
 
 // The message of kEventTag: event id, its final status, its profiling

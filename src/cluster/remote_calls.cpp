@@ -4,6 +4,7 @@
 // answered here, the rest by the node.
 #include <cstring>
 
+#include "backend/image_format.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -188,6 +189,76 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
 }
 
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type,
+                                              cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats) {
+  if (!live(c, ObjectKind::kContext)) return CL_INVALID_CONTEXT;
+  if (num_entries == 0 && formats) return CL_INVALID_VALUE;
+  Writer w;
+  w.put(c->remote).put(flags).put(type);
+  std::vector<char> reply;
+  if (cl_int err = rpc(c->rank, Op::kImageFormats, w, &reply); err != CL_SUCCESS) return err;
+  auto bytes = Reader(reply).bytes();
+  const size_t n = bytes.size() / sizeof(cl_image_format);
+  if (formats) std::memcpy(formats, bytes.data(), std::min<size_t>(n, num_entries) * sizeof(cl_image_format));
+  if (num_formats) *num_formats = static_cast<cl_uint>(n);
+  return CL_SUCCESS;
+}
+
+cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_image_format *format,
+                                 const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_mem>(errcode_ret, CL_INVALID_CONTEXT);
+  if (!format) return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  if (!desc) return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  const bool initial = flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
+  if (initial != (host_ptr != nullptr)) return fail<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR);
+  if (desc->buffer && !live(desc->buffer, ObjectKind::kMemory))
+    return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  auto describe = [&](Writer &w) {
+    w.put(c->remote).put(flags & ~(CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)).put(*format);
+    w.put(desc->image_type).put(uint64_t{desc->image_width}).put(uint64_t{desc->image_height})
+        .put(uint64_t{desc->image_depth}).put(uint64_t{desc->image_array_size})
+        .put(uint64_t{desc->buffer ? desc->buffer->remote : 0});
+  };
+  // The application's bytes travel packed: rows (and slices) as it laid
+  // them out, one after another.
+  std::vector<char> packed;
+  if (initial) {
+    const size_t element = image_element_size(*format);
+    if (!element) return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    const bool arrayed1d = desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    const size_t width = desc->image_width * element;
+    const size_t height = arrayed1d ? desc->image_array_size : std::max<size_t>(desc->image_height, 1);
+    const size_t depth = desc->image_type == CL_MEM_OBJECT_IMAGE3D ? desc->image_depth
+                         : desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? desc->image_array_size
+                                                                             : 1;
+    const size_t row = desc->image_row_pitch ? desc->image_row_pitch : width;
+    const size_t slice = desc->image_slice_pitch ? desc->image_slice_pitch : row * (arrayed1d ? 1 : height);
+    packed.resize(width * height * depth);
+    for (size_t z = 0; z < depth; ++z)
+      for (size_t y = 0; y < height; ++y)
+        std::memcpy(packed.data() + (z * height + y) * width,
+                    static_cast<const char *>(host_ptr) + z * slice + y * (arrayed1d ? slice : row), width);
+  }
+  Writer w;
+  describe(w);
+  w.bytes(packed.data(), packed.size());
+  std::vector<char> reply;
+  if (cl_int err = rpc(c->rank, Op::kCreateImage, w, &reply); err != CL_SUCCESS)
+    return fail<cl_mem>(errcode_ret, err);
+  Reader r(reply);
+  auto *m = make_proxy<_cl_mem>(ObjectKind::kMemory, c->rank, r.get<uint64_t>());
+  m->element = r.get<uint64_t>();
+  m->context = c, m->flags = flags, m->type = desc->image_type;
+  m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
+  retain(c);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
+}
+
+cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(m, ObjectKind::kMemory) || m->type == CL_MEM_OBJECT_BUFFER) return CL_INVALID_MEM_OBJECT;
+  return node_info(m, ObjectKind::kImage, param, 0, size, value, size_ret);
+}
+
 cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return retain_handle<ObjectKind::kMemory, CL_INVALID_MEM_OBJECT>(m); }
 cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle<ObjectKind::kMemory, CL_INVALID_MEM_OBJECT>(m); }
 
@@ -202,9 +273,11 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(m, ObjectKind::kMemory)) return CL_INVALID_MEM_OBJECT;
   switch (param) {
-    case CL_MEM_TYPE: return answer_value(cl_mem_object_type{CL_MEM_OBJECT_BUFFER}, size, value, size_ret);
+    case CL_MEM_TYPE: return answer_value(m->type, size, value, size_ret);
     case CL_MEM_FLAGS: return answer_value(m->flags, size, value, size_ret);
-    case CL_MEM_SIZE: return answer_value(m->size, size, value, size_ret);
+    case CL_MEM_SIZE:
+      if (m->type != CL_MEM_OBJECT_BUFFER) break;  // the node's
+      return answer_value(m->size, size, value, size_ret);
     case CL_MEM_HOST_PTR: return answer_value(m->host_ptr, size, value, size_ret);
     case CL_MEM_REFERENCE_COUNT: return answer_value(m->refs.load(), size, value, size_ret);
     case CL_MEM_CONTEXT: return answer_value(m->context, size, value, size_ret);
@@ -214,8 +287,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
       std::lock_guard lock(m->maps_mutex);
       return answer_value(static_cast<cl_uint>(m->maps.size()), size, value, size_ret);
     }
-    default: return node_info(m, ObjectKind::kMemory, param, 0, size, value, size_ret);
+    default: break;
   }
+  return node_info(m, ObjectKind::kMemory, param, 0, size, value, size_ret);
 }
 
 // ---- programs ----------------------------------------------------------------

@@ -239,6 +239,174 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   });
 }
 
+// ---- images: the host side travels packed (rows of region[0] pixels) ----
+
+namespace {
+
+bool is_image(cl_mem m, cl_command_queue q) { return ours(m, q) && m->type != CL_MEM_OBJECT_BUFFER; }
+void put3(Writer &w, const size_t *v) {
+  for (int i = 0; i < 3; ++i) w.put(uint64_t{v[i]});
+}
+// The application's layout of `region` of `image` at `ptr`: rows of
+// `row` bytes apart, slices `slice` apart (0: packed, as the spec says).
+HostLayout image_layout(cl_mem image, const size_t *region, size_t row, size_t slice) {
+  const size_t origin[3] = {0, 0, 0};
+  const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
+  HostLayout h{};
+  host_layout(origin, bytes, row, slice, h);
+  return h;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                       const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                                       cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking, [&](Writer &w) {
+    if (!ptr || !valid_region(origin, region)) return CL_INVALID_VALUE;
+    const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
+    HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
+    std::vector<char> packed(bytes[0] * bytes[1] * bytes[2]);
+    each_row(h, bytes, [&](size_t host, size_t at) {
+      std::memcpy(packed.data() + at, static_cast<const char *>(ptr) + host, bytes[0]);
+    });
+    w.put(image->remote);
+    put3(w, origin);
+    put3(w, region);
+    w.bytes(packed.data(), packed.size());
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                      const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
+  const bool ok = ptr && valid_region(origin, region);
+  HostLayout h{};
+  std::array<size_t, 3> bytes{};
+  if (ok) h = image_layout(image, region, row_pitch, slice_pitch), bytes = {region[0] * image->element, region[1], region[2]};
+  return enqueue(
+      q, Op::kReadImage, CL_COMMAND_READ_IMAGE, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (!ok) return CL_INVALID_VALUE;
+        w.put(image->remote);
+        put3(w, origin);
+        put3(w, region);
+        return CL_SUCCESS;
+      },
+      {.deliver = [h, bytes, ptr](const std::vector<char> &packed) {
+         if (packed.size() != bytes[0] * bytes[1] * bytes[2]) return;
+         each_row(h, bytes.data(), [&](size_t host, size_t at) {
+           std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, bytes[0]);
+         });
+       }});
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                      const size_t *dst_origin, const size_t *region, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kCopyImage, CL_COMMAND_COPY_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
+    if (!src_origin || !valid_region(dst_origin, region)) return CL_INVALID_VALUE;
+    w.put(src->remote).put(dst->remote);
+    put3(w, src_origin);
+    put3(w, dst_origin);
+    put3(w, region);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *color, const size_t *origin,
+                                      const size_t *region, cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
+    if (!color || !valid_region(origin, region)) return CL_INVALID_VALUE;
+    w.put(image->remote).bytes(color, 16);  // four 32-bit channels at most
+    put3(w, origin);
+    put3(w, region);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, cl_mem buffer, const size_t *origin,
+                                              const size_t *region, size_t offset, cl_uint num_wait,
+                                              const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kCopyImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_wait, wait, event, false,
+                 [&](Writer &w) {
+                   if (!valid_region(origin, region)) return CL_INVALID_VALUE;
+                   w.put(image->remote).put(buffer->remote);
+                   put3(w, origin);
+                   put3(w, region);
+                   w.put(uint64_t{offset});
+                   return CL_SUCCESS;
+                 });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer, cl_mem image, size_t offset,
+                                              const size_t *origin, const size_t *region, cl_uint num_wait,
+                                              const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return CL_INVALID_MEM_OBJECT;
+  return enqueue(q, Op::kCopyBufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_wait, wait, event, false,
+                 [&](Writer &w) {
+                   if (!valid_region(origin, region)) return CL_INVALID_VALUE;
+                   w.put(buffer->remote).put(image->remote).put(uint64_t{offset});
+                   put3(w, origin);
+                   put3(w, region);
+                   return CL_SUCCESS;
+                 });
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                                    const size_t *origin, const size_t *region, size_t *row_pitch,
+                                    size_t *slice_pitch, cl_uint num_wait, const cl_event *wait, cl_event *event,
+                                    cl_int *errcode_ret) {
+  auto fail = [&](cl_int err) -> void * {
+    if (errcode_ret) *errcode_ret = err;
+    return nullptr;
+  };
+  if (!live(q, ObjectKind::kQueue)) return fail(CL_INVALID_COMMAND_QUEUE);
+  if (!is_image(image, q)) return fail(CL_INVALID_MEM_OBJECT);
+  const bool layered = image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                       image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  if (!valid_region(origin, region) || !row_pitch || (layered && !slice_pitch)) return fail(CL_INVALID_VALUE);
+  const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return fail(CL_INVALID_VALUE);
+  // The mapped pixels live in rank 0's memory, packed.
+  _cl_mem::Mapping m{0, region[0] * image->element * region[1] * region[2], flags, {}};
+  for (int i = 0; i < 3; ++i) m.origin[i] = origin[i], m.region[i] = region[i];
+  m.storage.resize(m.size);
+  char *ptr = m.storage.data();
+  *row_pitch = region[0] * image->element;
+  if (slice_pitch)
+    *slice_pitch = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? *row_pitch : layered ? *row_pitch * region[1] : 0;
+  cl_int err = CL_SUCCESS;
+  if (flags & CL_MAP_WRITE_INVALIDATE_REGION) {
+    err = enqueue(q, Op::kMarker, CL_COMMAND_MAP_IMAGE, num_wait, wait, event, blocking,
+                  [](Writer &) { return CL_SUCCESS; });
+  } else {
+    err = enqueue(
+        q, Op::kReadImage, CL_COMMAND_MAP_IMAGE, num_wait, wait, event, blocking,
+        [&](Writer &w) {
+          w.put(image->remote);
+          put3(w, origin);
+          put3(w, region);
+          return CL_SUCCESS;
+        },
+        {.read_into = ptr, .read_size = m.size});
+  }
+  if (err != CL_SUCCESS && err != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) return fail(err);
+  {
+    std::lock_guard lock(image->maps_mutex);
+    image->maps.emplace_back(ptr, std::move(m));
+  }
+  if (errcode_ret) *errcode_ret = err;
+  return ptr;
+}
+
 // ---- copies between nodes (cl_ext_unicl.h) ----
 
 cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl_command_queue dst_queue, cl_mem src,
@@ -350,6 +518,14 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
   if (!(m.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
     return enqueue(q, Op::kMarker, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
                    [](Writer &) { return CL_SUCCESS; });
+  if (memobj->type != CL_MEM_OBJECT_BUFFER)
+    return enqueue(q, Op::kWriteImage, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false, [&](Writer &w) {
+      w.put(memobj->remote);
+      put3(w, m.origin);
+      put3(w, m.region);
+      w.bytes(m.storage.data(), m.storage.size());
+      return CL_SUCCESS;
+    });
   // The bytes are on the node when the request returns: the storage may go.
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,

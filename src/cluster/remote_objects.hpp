@@ -65,6 +65,8 @@ struct _cl_mem : unicl::cluster::Proxy {
   cl_mem parent = nullptr;  // sub-buffers
   cl_mem_flags flags = 0;   // as the application gave them
   size_t size = 0, origin = 0;
+  cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
+  size_t element = 0;  // images: bytes per pixel
   void *host_ptr = nullptr;
   struct Destructor {
     void(CL_CALLBACK *fn)(cl_mem, void *);
@@ -77,6 +79,7 @@ struct _cl_mem : unicl::cluster::Proxy {
     size_t offset, size;
     cl_map_flags flags;
     std::vector<char> storage;
+    size_t origin[3] = {0, 0, 0}, region[3] = {0, 0, 0};  // images: the mapped pixels (storage packed)
   };
   std::mutex maps_mutex;
   std::vector<std::pair<void *, Mapping>> maps;

@@ -200,11 +200,13 @@ void Task::retry() {
 }
 
 void Task::advance_placed(bool deferred) {
+  const DeviceSlot &slot = context_->slots[slot_];
+  if (slot.issue_on_worker) return advance_on_worker();
   if (!deferred) return advance(false);
   // Later than the enqueue call, this thread is the one that drains
   // completions: issuing here saves handing each command to another
   // thread, which costs more than the issue itself on a loaded host.
-  if (!vendor_serialized(context_->slots[slot_].device->vendor)) return advance(true);
+  if (!vendor_serialized(slot.device->vendor)) return advance(true);
   advance_on_worker();
 }
 

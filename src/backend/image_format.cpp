@@ -1,4 +1,4 @@
-#include "core/image_format.hpp"
+#include "backend/image_format.hpp"
 
 namespace unicl {
 

@@ -1,3 +1,6 @@
+// Bytes per pixel of an image format: what UniCL needs to lay out an
+// image's bytes in host memory (the core's host copies, the node client's
+// packed transfers).
 #pragma once
 #include "backend/cl_headers.hpp"
 
