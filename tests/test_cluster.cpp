@@ -6,6 +6,8 @@
 
 #include <child_process.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -26,21 +28,24 @@ struct Ranks {
   int count;
   std::vector<std::string> argv;
   std::map<std::string, std::string> vars;
+  std::string hosts = {};  // --host for these ranks (empty: mpirun's choice)
 };
 
 // mpirun APP : NODES..., as root on this machine (the flags DEVELOPERS.md
 // gives), bounded by `seconds`.
 child_process::Result mpirun(const std::vector<Ranks> &contexts, double seconds = 120,
-                             const std::vector<std::string> &flags = {}) {
+                             const std::vector<std::string> &flags = {}, child_process::EnvChanges vars = {}) {
   std::vector<std::string> argv = {"mpirun", "--oversubscribe"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   for (size_t i = 0; i < contexts.size(); ++i) {
     if (i) argv.push_back(":");
     argv.insert(argv.end(), {"-np", std::to_string(contexts[i].count)});
+    if (!contexts[i].hosts.empty()) argv.insert(argv.end(), {"--host", contexts[i].hosts});
     for (auto &[k, v] : contexts[i].vars) argv.insert(argv.end(), {"-x", k + "=" + v});
     argv.insert(argv.end(), contexts[i].argv.begin(), contexts[i].argv.end());
   }
-  child_process::EnvChanges vars = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+  vars["OMPI_ALLOW_RUN_AS_ROOT"] = "1";
+  vars["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1";
   // Under AddressSanitizer, no leak check in the ranks: Open MPI keeps
   // allocations to the end by design, in components it has unloaded by then,
   // whose frames LeakSanitizer cannot name to suppress. (The single-process
@@ -279,6 +284,68 @@ TEST_CASE("host swap on the nodes' devices: buffers past a device's limit go bac
     CHECK_THAT(r.out, Catch::Contains("result: OK"));
     CHECK_THAT(r.err, Catch::Contains("evicted") && Catch::Contains(" @ ") && Catch::Contains("(limit 409600)"));
   }
+}
+
+namespace {
+
+// Network namespaces joined by a bridge, for the length of a test
+// (tests/cluster_netns.sh): separate "hosts" with addresses of their own.
+struct Namespaces {
+  explicit Namespaces(int n) : count(n) {
+    const int id = static_cast<int>(getpid());
+    tag = "uc" + std::to_string(id % 100000);
+    net = "10.77." + std::to_string(20 + id % 200);
+    auto r = child_process::run({"sh", env("UNICL_NETNS_SCRIPT"), "up", tag, net, std::to_string(n)}, {}, 30);
+    up = r.exit_code == 0;
+    if (!up) why = r.err, down();
+  }
+  ~Namespaces() {
+    if (up) down();
+  }
+  Namespaces(const Namespaces &) = delete;
+  Namespaces &operator=(const Namespaces &) = delete;
+  void down() { child_process::run({"sh", env("UNICL_NETNS_SCRIPT"), "down", tag, std::to_string(count)}, {}, 30); }
+  // This host's address on the bridge (0), or namespace i's.
+  std::string address(int i) const { return net + "." + std::to_string(i + 1); }
+
+  int count;
+  std::string tag, net, why;
+  bool up = false;
+};
+
+}  // namespace
+
+TEST_CASE("nodes in network namespaces of their own: separate addresses, TCP between them", "[cluster]") {
+  Namespaces ns(2);
+  if (!ns.up) {
+    WARN("network namespaces are not available here; not run: " << ns.why);
+    return;
+  }
+  // Each namespace is a host of the job: Open MPI starts its daemon there
+  // through the namespace agent instead of ssh, and every rank talks TCP
+  // on the bridge's network only (shared memory cannot join ranks of
+  // different hosts).
+  Ranks app = application({env("UNICL_TRANSFER_APP"), "8"});
+  app.vars["UNICL_VENDORS"] = "";
+  app.hosts = ns.address(0);
+  Ranks two = nodes(2, {{"POCL_DEVICES", "pthread"}});
+  two.hosts = ns.address(1) + "," + ns.address(2);
+  const std::string subnet = ns.net + ".0/24";
+  auto r = mpirun({app, two}, 120,
+                  {"--mca", "plm_rsh_agent", env("UNICL_NETNS_AGENT"), "--mca", "oob_tcp_if_include", subnet, "--mca",
+                   "btl", "self,tcp", "--mca", "btl_tcp_if_include", subnet,
+                   // Daemons on one machine writing their topology to shared
+                   // memory at once crashed one in five runs (hwloc_shmem_topology_write).
+                   "--mca", "rtc", "^hwloc"},
+                  {{"UNICL_NETNS_TAG", ns.tag},
+                   // The daemons' hwloc would load its OpenCL plugin (hence
+                   // the ICD loader and PoCL) into the topology they share.
+                   {"HWLOC_PLUGINS_BLACKLIST", "hwloc_opencl,hwloc_gl"}});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  CHECK_THAT(r.out, Catch::Contains("rank0 bytes 0\n"));
+  CHECK_THAT(r.out, Catch::Contains("moved bytes 8388608\n"));
 }
 
 TEST_CASE("a node killed in the middle of a run: its commands fail, the others go on, the run ends", "[cluster]") {

@@ -19,7 +19,7 @@ set -euo pipefail
 readonly PACKAGES=(
   opencl-headers opencl-c-headers opencl-clhpp-headers ocl-icd-libopencl1 ocl-icd-opencl-dev
   libhwloc-dev libopenmpi-dev openmpi-bin catch2 meson ninja-build pkg-config g++ python3
-  pocl-opencl-icd oclgrind clinfo python3-pyopencl python3-matplotlib libsocl-1.3-0
+  pocl-opencl-icd oclgrind clinfo python3-pyopencl python3-matplotlib libsocl-1.3-0 iproute2
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
