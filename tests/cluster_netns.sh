@@ -32,6 +32,7 @@ case "$cmd" in
     while [ "$i" -le "$n" ]; do
       ip netns del "$tag-$i" 2>/dev/null || true
       ip link del "$tag-v$i" 2>/dev/null || true
+      rm -rf "/tmp/$tag-$i"  # the daemon's temporary folder (cluster_netns_agent.sh)
       i=$((i + 1))
     done
     ip link del "$tag-br" 2>/dev/null || true

@@ -60,6 +60,9 @@ int main(int argc, char **argv) {
     else if (!pair[1] && node != first_node) pair[1] = d;
   }
   if (!pair[1]) return fail("two devices on two nodes", CL_DEVICE_NOT_FOUND);
+  char hosts[2][256] = {};
+  for (int i = 0; i < 2; ++i) clGetDeviceInfo(pair[i], CL_DEVICE_NODE_HOST_UNICL, sizeof hosts[i], hosts[i], nullptr);
+  std::printf("devices on two nodes: %s and %s\n", hosts[0], hosts[1]);
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 2, pair, nullptr, nullptr, &err);
   if (err != CL_SUCCESS) return fail("clCreateContext", err);

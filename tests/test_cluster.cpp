@@ -346,6 +346,7 @@ TEST_CASE("nodes in network namespaces of their own: separate addresses, TCP bet
   CHECK_THAT(r.out, Catch::Contains("result: OK"));
   CHECK_THAT(r.out, Catch::Contains("rank0 bytes 0\n"));
   CHECK_THAT(r.out, Catch::Contains("moved bytes 8388608\n"));
+  CHECK_THAT(r.out, Catch::Contains("devices on two nodes: " + ns.tag + "-1 and " + ns.tag + "-2"));
 }
 
 TEST_CASE("a node killed in the middle of a run: its commands fail, the others go on, the run ends", "[cluster]") {
