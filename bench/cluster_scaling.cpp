@@ -38,18 +38,6 @@
 #include <map>
 #include <sstream>
 
-#ifndef BENCH_SIM_CONF
-#define BENCH_SIM_CONF "bench/sim_machine.conf"
-#endif
-#ifndef BENCH_SIM_ICD
-#define BENCH_SIM_ICD "build/tests/sim_icd/vendors/unicl-sim.icd"
-#endif
-#ifndef BENCH_UNICL_VENDORS
-#define BENCH_UNICL_VENDORS "build/vendors-exclusive"
-#endif
-#ifndef BENCH_UNICL_NODE
-#define BENCH_UNICL_NODE "build/src/cluster/unicl-node"
-#endif
 
 namespace {
 

@@ -86,6 +86,16 @@ size_t count_ending(const std::vector<std::string> &names, const std::string &su
   });
 }
 
+// unicl-probe's run saw PoCL's pthread device here and on nodes 1 and 2.
+void check_local_and_two_nodes(const child_process::Result &r) {
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto devices = unicl_devices(r);
+  CHECK(devices.size() == 3);
+  CHECK(count_ending(devices, ":1") == 1);
+  CHECK(count_ending(devices, ":2") == 1);
+}
+
 }  // namespace
 
 TEST_CASE("the devices of every node join the UniCL platform once, named with their node", "[cluster]") {
@@ -373,12 +383,7 @@ TEST_CASE("unicl run --nodes starts the program and its nodes as one Open MPI jo
                                {"XDG_CACHE_HOME", env("XDG_CACHE_HOME")},
                                {"ASAN_OPTIONS", (asan ? std::string(asan) + ":" : std::string()) + "detect_leaks=0"}},
                               120);
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  auto devices = unicl_devices(r);
-  CHECK(devices.size() == 3);  // PoCL's pthread here and on each node
-  CHECK(count_ending(devices, ":1") == 1);
-  CHECK(count_ending(devices, ":2") == 1);
+  check_local_and_two_nodes(r);
 }
 
 namespace {
@@ -417,12 +422,7 @@ TEST_CASE("unicl info lists every node's devices and each node's hardware", "[cl
 
 TEST_CASE("UNICL_NODES: a program not started by mpirun starts its nodes and sees their devices", "[cluster]") {
   auto r = without_mpirun({env("UNICL_PROBE")}, "localhost:2");
-  INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  auto devices = unicl_devices(r);
-  CHECK(devices.size() == 3);  // PoCL's pthread here and on each node
-  CHECK(count_ending(devices, ":1") == 1);
-  CHECK(count_ending(devices, ":2") == 1);
+  check_local_and_two_nodes(r);
   // A bare count: that many nodes on this machine. The devices compute.
   r = without_mpirun({env("UNICL_SAMPLES") + "/matmul", "--queue", "per-device"}, "2");
   INFO(r.out << r.err);

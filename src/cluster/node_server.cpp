@@ -40,6 +40,11 @@ cl_int answer_of(Query &&query, Writer &out) {
   return CL_SUCCESS;
 }
 
+// Three sizes (an origin, a region) off the wire.
+void get3(Reader &args, size_t (&v)[3]) {
+  for (auto &x : v) x = args.get<uint64_t>();
+}
+
 }  // namespace
 
 void NodeServer::serve() {
@@ -590,9 +595,9 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto kernel = as<cl_kernel>(args.get<uint64_t>());
       auto dims = args.get<cl_uint>();
       size_t offset[3], global[3], local[3];
-      for (auto &v : offset) v = args.get<uint64_t>();
-      for (auto &v : global) v = args.get<uint64_t>();
-      for (auto &v : local) v = args.get<uint64_t>();
+      get3(args, offset);
+      get3(args, global);
+      get3(args, local);
       bool has_offset = args.get<uint8_t>(), has_local = args.get<uint8_t>();
       err = vendor_enqueue::NDRangeKernel(on, kernel, dims, static_cast<const size_t *>(has_offset ? offset : nullptr),
                                           static_cast<const size_t *>(global),
@@ -603,8 +608,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
     case Op::kReadBufferRect: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       size_t origin[3], region[3];
-      for (auto &v : origin) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, origin);
+      get3(args, region);
       size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
       const size_t host_origin[3] = {0, 0, 0};
       const size_t packed = region[0] * region[1] * region[2];
@@ -626,9 +631,9 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto src = as<cl_mem>(args.get<uint64_t>());
       auto dst = as<cl_mem>(args.get<uint64_t>());
       size_t so[3], dof[3], region[3];
-      for (auto &v : so) v = args.get<uint64_t>();
-      for (auto &v : dof) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, so);
+      get3(args, dof);
+      get3(args, region);
       size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
              dsp = args.get<uint64_t>();
       err = vendor_enqueue::CopyBufferRect(on, src, dst, static_cast<const size_t *>(so),
@@ -658,8 +663,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
     case Op::kReadImage: {
       auto image = as<cl_mem>(args.get<uint64_t>());
       size_t origin[3], region[3];
-      for (auto &v : origin) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, origin);
+      get3(args, region);
       size_t element = 0;
       vendor_image_info(image, CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
       const size_t packed = element * region[0] * region[1] * region[2];
@@ -681,9 +686,9 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto src = as<cl_mem>(args.get<uint64_t>());
       auto dst = as<cl_mem>(args.get<uint64_t>());
       size_t so[3], dof[3], region[3];
-      for (auto &v : so) v = args.get<uint64_t>();
-      for (auto &v : dof) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, so);
+      get3(args, dof);
+      get3(args, region);
       err = vendor_enqueue::CopyImage(on, src, dst, static_cast<const size_t *>(so), static_cast<const size_t *>(dof),
                                       static_cast<const size_t *>(region));
       break;
@@ -692,8 +697,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto image = as<cl_mem>(args.get<uint64_t>());
       keep = std::make_shared<std::vector<char>>(args.bytes());
       size_t origin[3], region[3];
-      for (auto &v : origin) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, origin);
+      get3(args, region);
       err = vendor_enqueue::FillImage(on, image, static_cast<const void *>(keep->data()),
                                       static_cast<const size_t *>(origin), static_cast<const size_t *>(region));
       break;
@@ -702,8 +707,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto image = as<cl_mem>(args.get<uint64_t>());
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       size_t origin[3], region[3];
-      for (auto &v : origin) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, origin);
+      get3(args, region);
       size_t offset = args.get<uint64_t>();
       err = vendor_enqueue::CopyImageToBuffer(on, image, buffer, static_cast<const size_t *>(origin),
                                               static_cast<const size_t *>(region), offset);
@@ -714,8 +719,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto image = as<cl_mem>(args.get<uint64_t>());
       size_t offset = args.get<uint64_t>();
       size_t origin[3], region[3];
-      for (auto &v : origin) v = args.get<uint64_t>();
-      for (auto &v : region) v = args.get<uint64_t>();
+      get3(args, origin);
+      get3(args, region);
       err = vendor_enqueue::CopyBufferToImage(on, buffer, image, offset, static_cast<const size_t *>(origin),
                                               static_cast<const size_t *>(region));
       break;
