@@ -9,7 +9,7 @@ B=${1:?usage: bench/run.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
 shift
 for exe in bench-enqueue-overhead bench-roundtrip bench-cross-vendor bench-sched-overhead bench-real-mix \
-           bench-host-swap bench-slices bench-sim-compare bench-divide bench-cluster; do
+           bench-host-swap bench-slices bench-sim-compare bench-divide bench-cluster bench-cluster-scaling; do
   [ -x "$B/bench/$exe" ] || { echo "missing $B/bench/$exe: build first (ninja -C $B)" >&2; exit 1; }
 done
 
@@ -81,9 +81,10 @@ if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/lib
 else
   echo "SUMMARY|sim-compare|not run: the simulator is not built ($B/tests/sim_icd)|-|-|FAILED" >> "$summary"
 fi
-# Contexts across nodes: it starts its own mpirun job (rank 0 and two
+# Contexts across nodes: each starts its own mpirun jobs (rank 0 and
 # unicl-node ranks on this machine).
 run bench-cluster
+run bench-cluster-scaling --out "$out"
 
 echo "Summary ($(date -u '+%Y-%m-%d %H:%M UTC'))"
 {
