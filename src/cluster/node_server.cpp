@@ -197,8 +197,8 @@ void NodeServer::send_reports() {
       MPI_Isend(p.header.data(), static_cast<int>(p.header.size()), MPI_BYTE, r.peer_rank, kPeerTag, comm_,
                 &p.requests[p.count++]);
       if (p.bytes)
-        MPI_Isend(p.bytes->data(), static_cast<int>(p.bytes->size()), MPI_BYTE, r.peer_rank, kPeerDataTag, comm_,
-                  &p.requests[p.count++]);
+        MPI_Isend(p.bytes->data() + r.bytes_offset, static_cast<int>(r.bytes_size), MPI_BYTE, r.peer_rank,
+                  kPeerDataTag, comm_, &p.requests[p.count++]);
       continue;
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
@@ -229,33 +229,107 @@ void NodeServer::receive_peer_bytes(const MPI_Status &status) {
   uint64_t travel_ns = 0;
   if (h.bytes) {
     // A cancelled copy's bytes are taken off the wire all the same.
-    const bool expected = it != peer_gates_.end() && it->second.staging->size() == h.bytes;
-    auto into = expected ? it->second.staging : std::make_shared<std::vector<char>>(h.bytes);
+    const bool expected = it != peer_gates_.end() && h.offset + h.bytes <= it->second.staging->size();
+    std::vector<char> drained;
+    char *into = expected ? it->second.staging->data() + h.offset : (drained.resize(h.bytes), drained.data());
     const auto start = std::chrono::steady_clock::now();
-    MPI_Recv(into->data(), static_cast<int>(h.bytes), MPI_BYTE, status.MPI_SOURCE, kPeerDataTag, comm_,
-             MPI_STATUS_IGNORE);
+    MPI_Recv(into, static_cast<int>(h.bytes), MPI_BYTE, status.MPI_SOURCE, kPeerDataTag, comm_, MPI_STATUS_IGNORE);
     travel_ns = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     if (!expected && it != peer_gates_.end()) h.status = CL_INVALID_VALUE;
   }
   if (it == peer_gates_.end()) return;
-  it->second.write->before_ns = h.read_ns + travel_ns;
-  open_gate(h.id, h.status < 0 ? h.status : CL_COMPLETE);
+  // The first part's read and trip come before any write: the copy's time.
+  if (h.offset == 0) it->second.write->before_ns = h.read_ns + travel_ns;
+  open_gate(h.id, h.offset / kChunk, h.status < 0 ? h.status : CL_COMPLETE);
 }
 
-void NodeServer::open_gate(uint64_t id, cl_int status) {
+void NodeServer::open_gate(uint64_t id, size_t part, cl_int status) {
   auto it = peer_gates_.find(id);
   if (it == peer_gates_.end()) return;
-  vendor_set_user_event_status(it->second.gate.get(), status);
-  peer_gates_.erase(it);
+  PeerGate &g = it->second;
+  for (size_t k = 0; k < g.gates.size(); ++k) {
+    if ((part != static_cast<size_t>(-1) && k != part) || !g.gates[k]) continue;
+    vendor_set_user_event_status(g.gates[k].get(), status);
+    g.gates[k] = {};
+    --g.closed;
+  }
+  if (g.closed == 0) peer_gates_.erase(it);
+}
+
+cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id,
+                                Reader &args) {
+  auto buffer = as<cl_mem>(args.get<uint64_t>());
+  const size_t offset = args.get<uint64_t>();
+  PeerGate entry;
+  entry.staging = staging(args.get<uint64_t>());
+  const size_t size = entry.staging->size();
+  // A write per part, each held by an event of its own until its bytes
+  // come; the copy's event ends with the last of them.
+  cl_context context = vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT);
+  std::vector<cl_event> writes;
+  cl_int err = CL_SUCCESS;
+  for (size_t at = 0; at < size && err == CL_SUCCESS; at += kChunk) {
+    auto gate = vendor_user_event(context, err);
+    if (err != CL_SUCCESS) break;
+    std::vector<cl_event> after = wait;
+    after.push_back(gate.get());
+    cl_event write = nullptr;
+    err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(after.size()), after.data(), &write}, buffer,
+                                      cl_bool(CL_FALSE), offset + at, std::min(kChunk, size - at),
+                                      static_cast<const void *>(entry.staging->data() + at));
+    if (err == CL_SUCCESS) writes.push_back(write);
+    entry.gates.push_back(std::move(gate));
+  }
+  cl_event event = nullptr;
+  if (err == CL_SUCCESS && writes.size() == 1) {
+    event = writes.front();
+    writes.clear();
+  } else if (err == CL_SUCCESS) {
+    err = vendor_enqueue::MarkerWithWaitList({queue, static_cast<cl_uint>(writes.size()), writes.data(), &event});
+  }
+  for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // the marker keeps what it needs
+  if (err != CL_SUCCESS) {
+    // Parts enqueued already end, failed, rather than wait forever.
+    for (auto &g : entry.gates) vendor_set_user_event_status(g.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    return err;
+  }
+  events_[id] = VendorRef<cl_event>::adopt(event);
+  entry.closed = entry.gates.size();
+  entry.write = report_when_done(id, event, nullptr, entry.staging, {});
+  peer_gates_[id] = std::move(entry);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args) {
+  auto buffer = as<cl_mem>(args.get<uint64_t>());
+  const size_t offset = args.get<uint64_t>();
+  auto bytes = staging(args.get<uint64_t>());
+  const int peer_rank = args.get<int32_t>();
+  const uint64_t peer_id = args.get<uint64_t>();
+  // A read per part: each part goes as soon as it is read. Their events are
+  // rank 0's id with the part's number above the bits rank 0's ids use.
+  for (size_t at = 0, part = 1; at < bytes->size(); at += kChunk, ++part) {
+    cl_event read = nullptr;
+    const size_t n = std::min(kChunk, bytes->size() - at);
+    cl_int err = vendor_enqueue::ReadBuffer({queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(),
+                                             &read},
+                                            buffer, cl_bool(CL_FALSE), offset + at, n,
+                                            static_cast<void *>(bytes->data() + at));
+    if (err != CL_SUCCESS) return err;  // rank 0 cancels what the receiver still waits for
+    const uint64_t key = id | (uint64_t{part} << 48);
+    events_[key] = VendorRef<cl_event>::adopt(read);
+    report_when_done(key, read, bytes, nullptr, {peer_rank, peer_id, at, n});
+  }
+  return CL_SUCCESS;
 }
 
 void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   if (a.reported.exchange(true)) return;
   cl_event event = a.event;
-  if (a.peer_rank >= 0) {
+  if (a.to.rank >= 0) {
     // A read for another node: its bytes (or its failure) go there.
-    PeerHeader h{a.peer_id, status < 0 ? status : CL_SUCCESS, 0, status < 0 ? 0 : a.read->size()};
+    PeerHeader h{a.to.id, status < 0 ? status : CL_SUCCESS, 0, a.to.offset, status < 0 ? 0 : a.to.size};
     cl_ulong start = 0, end = 0;
     if (status >= 0 && vendor_profiling_info(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
         vendor_profiling_info(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS && end > start)
@@ -263,7 +337,7 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     Writer w;
     w.put(h);
     std::lock_guard lock(reports_mutex_);
-    reports_.push_back({w.take(), status < 0 ? nullptr : a.read, a.peer_rank, id});
+    reports_.push_back({w.take(), status < 0 ? nullptr : a.read, a.to.offset, a.to.size, a.to.rank, id});
     awaited_.erase(id);
     return;
   }
@@ -289,10 +363,10 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
 std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, cl_event event,
                                                                   std::shared_ptr<std::vector<char>> read,
                                                                   std::shared_ptr<std::vector<char>> keep_alive,
-                                                                  int peer_rank, uint64_t peer_id) {
+                                                                  PeerPart to) {
   auto a = std::make_shared<Awaited>();
   a->event = event, a->read = std::move(read), a->keep_alive = std::move(keep_alive);
-  a->peer_rank = peer_rank, a->peer_id = peer_id;
+  a->to = to;
   {
     std::lock_guard lock(reports_mutex_);
     awaited_[id] = a;
@@ -341,7 +415,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
     }
     case Op::kPeerCancel: {
       const auto id = args.get<uint64_t>();
-      open_gate(id, args.get<cl_int>());
+      open_gate(id, static_cast<size_t>(-1), args.get<cl_int>());
       return CL_SUCCESS;
     }
     case Op::kCreateContext: {
@@ -547,16 +621,9 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   }
   const uint64_t id = args.get<uint64_t>();
   if (unknown_event && op != Op::kWriteBuffer) return CL_INVALID_EVENT_WAIT_LIST;
+  if (op == Op::kPeerReceive) return peer_receive(queue, wait, id, args);
+  if (op == Op::kPeerSend) return peer_send(queue, wait, id, args);
   cl_int err = CL_SUCCESS;
-  // A copy from another node: its write waits for the bytes too.
-  VendorRef<cl_event> gate;
-  if (op == Op::kPeerReceive) {
-    gate = vendor_user_event(vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT), err);
-    if (err != CL_SUCCESS) return err;
-    wait.push_back(gate.get());
-  }
-  int peer_rank = -1;
-  uint64_t peer_id = 0;
   cl_event event = nullptr;
   const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
   std::shared_ptr<std::vector<char>> read, keep;
@@ -641,24 +708,6 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
                                            ssp, drp, dsp);
       break;
     }
-    case Op::kPeerReceive: {
-      auto buffer = as<cl_mem>(args.get<uint64_t>());
-      auto offset = args.get<uint64_t>();
-      keep = staging(args.get<uint64_t>());
-      err = vendor_enqueue::WriteBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), keep->size(),
-                                        static_cast<const void *>(keep->data()));
-      break;
-    }
-    case Op::kPeerSend: {
-      auto buffer = as<cl_mem>(args.get<uint64_t>());
-      auto offset = args.get<uint64_t>();
-      read = staging(args.get<uint64_t>());
-      peer_rank = args.get<int32_t>();
-      peer_id = args.get<uint64_t>();
-      err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), read->size(),
-                                       static_cast<void *>(read->data()));
-      break;
-    }
     case Op::kWriteImage:
     case Op::kReadImage: {
       auto image = as<cl_mem>(args.get<uint64_t>());
@@ -731,8 +780,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   }
   if (err != CL_SUCCESS) return err;
   events_[id] = VendorRef<cl_event>::adopt(event);
-  auto awaited = report_when_done(id, event, read, keep, peer_rank, peer_id);
-  if (gate) peer_gates_[id] = {std::move(gate), keep, std::move(awaited)};
+  report_when_done(id, event, read, keep, {});
   return CL_SUCCESS;
 }
 

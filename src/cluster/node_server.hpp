@@ -41,14 +41,21 @@ class NodeServer {
   // `refuse`: take the bytes off the wire, then fail.
   cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse);
   cl_int info(Reader &args, Writer &result);
+  // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
+  cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
+  cl_int peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
   // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
   // holds the bytes a read brought, sent with it.
-  // `peer_rank` (kPeerSend): the node the read's bytes go to, for its event
-  // `peer_id`. Returns the event's record.
+  // `to` (kPeerSend): the node a part of the read's bytes goes to instead,
+  // for its event `to.id`. Returns the event's record.
+  struct PeerPart {
+    int rank = -1;
+    uint64_t id = 0;
+    size_t offset = 0, size = 0;  // the part of `read`
+  };
   struct Awaited;
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
-                                            std::shared_ptr<std::vector<char>> keep_alive, int peer_rank = -1,
-                                            uint64_t peer_id = 0);
+                                            std::shared_ptr<std::vector<char>> keep_alive, PeerPart to);
   void send_reports();
   // kRawPingPong: `count` plain MPI round trips of `size` bytes with `peer`.
   void raw_ping_pong(int peer, size_t size, size_t count);
@@ -59,10 +66,9 @@ class NodeServer {
     cl_event event;
     std::shared_ptr<std::vector<char>> read, keep_alive;
     std::atomic<bool> reported{false};
-    // A read for another node (kPeerSend): its bytes go to `peer_rank` for
-    // the event `peer_id` there, not to rank 0.
-    int peer_rank = -1;
-    uint64_t peer_id = 0;
+    // A part of a read for another node (kPeerSend): its bytes go there,
+    // not to rank 0.
+    PeerPart to;
     // A write of bytes from another node (kPeerReceive): the read there and
     // the bytes' travel, counted into the reported duration.
     std::atomic<uint64_t> before_ns{0};
@@ -76,8 +82,9 @@ class NodeServer {
   // another node; the outgoing ones that completed are let go.
   void receive_peer_bytes(const MPI_Status &status);
   void finish_peer_sends();
-  // Lets the write of copy `id` go on (CL_COMPLETE) or fail (status < 0).
-  void open_gate(uint64_t id, cl_int status);
+  // Lets part `part` of the write of copy `id` go on (CL_COMPLETE) or fail
+  // (status < 0); every part still closed when `part` is npos.
+  void open_gate(uint64_t id, size_t part, cl_int status);
 
   // Staging memory for transfers, reused: a fresh buffer costs its zeroing
   // and a page fault per page, as much as the copy itself at large sizes.
@@ -112,6 +119,7 @@ class NodeServer {
   struct Report {
     std::vector<char> message;
     std::shared_ptr<std::vector<char>> bytes;  // a read's, sent after it (kDataTag)
+    size_t bytes_offset = 0, bytes_size = 0;    // peer reports: the part of `bytes` sent
     int peer_rank = -1;                         // a PeerHeader for that node (and its bytes), not rank 0's
     uint64_t read_id = 0;                       // the read (kPeerSend) whose event it ends
   };
@@ -122,7 +130,8 @@ class NodeServer {
   // write's event id: the user event holding the write, where the bytes go
   // and the write's record.
   struct PeerGate {
-    VendorRef<cl_event> gate;
+    std::vector<VendorRef<cl_event>> gates;  // one per part; empty once opened
+    size_t closed = 0;
     std::shared_ptr<std::vector<char>> staging;
     std::shared_ptr<Awaited> write;
   };

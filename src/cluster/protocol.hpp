@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 5;
+constexpr uint32_t kProtocolVersion = 6;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -138,13 +138,16 @@ struct EventEnded {
   uint64_t bytes;
 };
 
-// The message of kPeerTag: the receiver's event id, the read's status, its
-// duration on the sender's device (ns), and the size of the bytes that
-// follow (0 when the read failed).
+// The message of kPeerTag, one per part (kChunk bytes) of a copy: the
+// receiver's event id, the part's read status, its duration on the sender's
+// device (ns), where the part starts, and the size of the bytes that follow
+// (0 when the read failed). Each part is written on the receiver as soon as
+// it is there, while the next ones are read and travel.
 struct PeerHeader {
   uint64_t id;
   cl_int status;
   uint64_t read_ns;
+  uint64_t offset;  // of the part within the copy (parts of kChunk bytes)
   uint64_t bytes;
 };
 
