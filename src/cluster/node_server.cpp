@@ -45,6 +45,18 @@ void get3(Reader &args, size_t (&v)[3]) {
   for (auto &x : v) x = args.get<uint64_t>();
 }
 
+// A copy between two memory objects' regions: source, destination, both
+// origins and the region, in that order on the wire.
+struct RegionCopy {
+  cl_mem src, dst;
+  size_t src_origin[3], dst_origin[3], region[3];
+  explicit RegionCopy(Reader &args) : src(as<cl_mem>(args.get<uint64_t>())), dst(as<cl_mem>(args.get<uint64_t>())) {
+    get3(args, src_origin);
+    get3(args, dst_origin);
+    get3(args, region);
+  }
+};
+
 }  // namespace
 
 void NodeServer::serve() {
@@ -695,17 +707,12 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       break;
     }
     case Op::kCopyBufferRect: {
-      auto src = as<cl_mem>(args.get<uint64_t>());
-      auto dst = as<cl_mem>(args.get<uint64_t>());
-      size_t so[3], dof[3], region[3];
-      get3(args, so);
-      get3(args, dof);
-      get3(args, region);
+      const RegionCopy c(args);
       size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
              dsp = args.get<uint64_t>();
-      err = vendor_enqueue::CopyBufferRect(on, src, dst, static_cast<const size_t *>(so),
-                                           static_cast<const size_t *>(dof), static_cast<const size_t *>(region), srp,
-                                           ssp, drp, dsp);
+      err = vendor_enqueue::CopyBufferRect(on, c.src, c.dst, static_cast<const size_t *>(c.src_origin),
+                                           static_cast<const size_t *>(c.dst_origin),
+                                           static_cast<const size_t *>(c.region), srp, ssp, drp, dsp);
       break;
     }
     case Op::kWriteImage:
@@ -732,14 +739,9 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       break;
     }
     case Op::kCopyImage: {
-      auto src = as<cl_mem>(args.get<uint64_t>());
-      auto dst = as<cl_mem>(args.get<uint64_t>());
-      size_t so[3], dof[3], region[3];
-      get3(args, so);
-      get3(args, dof);
-      get3(args, region);
-      err = vendor_enqueue::CopyImage(on, src, dst, static_cast<const size_t *>(so), static_cast<const size_t *>(dof),
-                                      static_cast<const size_t *>(region));
+      const RegionCopy c(args);
+      err = vendor_enqueue::CopyImage(on, c.src, c.dst, static_cast<const size_t *>(c.src_origin),
+                                      static_cast<const size_t *>(c.dst_origin), static_cast<const size_t *>(c.region));
       break;
     }
     case Op::kFillImage: {
