@@ -35,6 +35,9 @@ int main(int argc, char **argv) {
       clGetDeviceInfo(d, CL_DEVICE_NODE_HOST_UNICL, sizeof host, host, nullptr);
       std::printf("device %s|%s|1\n", name, dev);
       std::printf("node %s|%u|%s\n", dev, node, host);
+      cl_double network[2] = {-1, -1};
+      clGetDeviceInfo(d, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr);
+      std::printf("network %s|%s\n", dev, network[0] > 0 && network[1] > 0 ? "measured" : network[0] == 0 && network[1] == 0 ? "none" : "?");
     }
   }
   std::fflush(stdout);

@@ -153,6 +153,12 @@ TEST_CASE("an application that initializes and finalizes MPI itself ends, and so
       CHECK(second + 1 < line.size());  // CL_DEVICE_NODE_HOST_UNICL: a host name
     }
   CHECK(per_node == std::map<int, int>{{0, 2}, {1, 2}, {2, 2}});
+  // CL_DEVICE_NODE_LINK_UNICL: the network to each node, measured when it
+  // joined; none for this machine's devices.
+  std::map<std::string, int> network;
+  for (auto &line : r.out_lines())
+    if (line.rfind("network ", 0) == 0) ++network[line.substr(line.find('|') + 1)];
+  CHECK(network == std::map<std::string, int>{{"measured", 4}, {"none", 2}});
 }
 
 namespace {

@@ -43,6 +43,12 @@ extern "C" {
  * device (packages, NUMA nodes, cores, PUs, as hwloc reads them there), in
  * the text `unicl info` prints; an empty string for a device of this host. */
 #define CL_DEVICE_NODE_TOPOLOGY_UNICL 0x55C10022
+/* clGetDeviceInfo query (cl_double[2]): the network between this host and
+ * the node holding the device, as measured when the node joined: one-way
+ * latency in seconds and bandwidth in bytes per second; {0, 0} for a device
+ * of this host. UniCL's transfer models start from it for the node's
+ * devices, then learn from the transfers they time. */
+#define CL_DEVICE_NODE_LINK_UNICL 0x55C10023
 
 /* clGetEventInfo query (cl_device_id): the device that ran the command;
  * NULL while a command of a device-less queue is not yet placed. */

@@ -214,11 +214,24 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
       for (Location dst = 0; dst < ctx->slots.size(); ++dst)
         if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint))
           ctx->memory->planner.add_unmeasured_link(src, dst);
-    // The devices of one node share its network link: transfers to one of
-    // them queue behind those to the others.
-    for (Location l = 0; l < ctx->slots.size(); ++l)
-      if (cl_uint node = vendor_value<cl_uint>(ctx->slots[l].device->vendor, CL_DEVICE_NODE_UNICL, 0))
-        ctx->memory->planner.set_site(l, ctx->slots.size() + 1 + node);
+    // Devices of other nodes: the devices of one node share its network
+    // link (transfers to one of them queue behind those to the others), and
+    // that link, measured when the node joined, comes before the node's own
+    // copy into the device in the first guess of their host links.
+    TransferPlanner &planner = ctx->memory->planner;
+    for (Location l = 0; l < ctx->slots.size(); ++l) {
+      cl_device_id v = ctx->slots[l].device->vendor;
+      const cl_uint node = vendor_value<cl_uint>(v, CL_DEVICE_NODE_UNICL, 0);
+      if (node == 0) continue;
+      planner.set_site(l, ctx->slots.size() + 1 + node);
+      cl_double network[2] = {0, 0};  // latency, bandwidth
+      if (vendor_info(v, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr) == CL_SUCCESS && network[1] > 0) {
+        const LinkEstimate device;
+        const LinkEstimate guess{device.latency + network[0], 1 / (1 / device.bandwidth + 1 / network[1])};
+        planner.add_link(planner.host(), l, guess);
+        planner.add_link(l, planner.host(), guess);
+      }
+    }
     // What UniCL lets its replicas occupy per device: the device's memory,
     // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
     for (auto &s : ctx->slots) {

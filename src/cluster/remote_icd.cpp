@@ -105,6 +105,28 @@ void hide_what_is_not_forwarded(InfoAnswers &info) {
   info[CL_DEVICE_PARTITION_AFFINITY_DOMAIN].assign(sizeof(cl_device_affinity_domain), 0);
 }
 
+// `count` plain MPI round trips of `bytes` with node `rank`, made from the
+// communication thread on UniCL's communicator (the node answers a
+// kRawPingPong request by returning each message): their total seconds.
+double raw_round_trips(MpiLink &link, int rank, size_t bytes, size_t count) {
+  Writer w;
+  w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{bytes}).put(uint64_t{count});
+  std::vector<char> request = w.take();
+  double seconds = 0;
+  link.run_on_thread([&](void *comm_handle) {
+    MPI_Comm comm = *static_cast<MPI_Comm *>(comm_handle);
+    MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, rank, kRequestTag, comm);
+    std::vector<char> buffer(bytes);
+    auto start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < count; ++i) {
+      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm);
+      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm, MPI_STATUS_IGNORE);
+    }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  return seconds;
+}
+
 class Cluster {
  public:
   static Cluster &get() {
@@ -124,6 +146,11 @@ class Cluster {
     say_goodbye();
     link_->close();
     stop_callbacks();
+  }
+
+  NetworkLink network(int rank) {
+    auto it = links_.find(rank);
+    return it == links_.end() ? NetworkLink{} : it->second;
   }
 
   MpiLink *link() { return link_.get(); }
@@ -202,10 +229,24 @@ class Cluster {
           continue;
         }
         add_node(rank, read_node(r));
+        measure_link(rank);
       } catch (const Truncated &) {
         std::fprintf(stderr, "UniCL cluster: rank %d answered with a malformed description; left out\n", rank);
       }
     }
+  }
+
+  // The network between this rank and node `rank`, measured once at the
+  // start (a few plain MPI round trips of 8 bytes and of 1 MiB): the first
+  // guess of the transfer models for its devices, which timed transfers
+  // then refine.
+  void measure_link(int rank) {
+    constexpr size_t kSmall = 8, kLarge = size_t{1} << 20;
+    const double small = raw_round_trips(*link_, rank, kSmall, 20) / 20 / 2;
+    const double large = raw_round_trips(*link_, rank, kLarge, 4) / 4 / 2;
+    NetworkLink &l = links_[rank];
+    l.latency = small;
+    l.bandwidth = large > small ? static_cast<double>(kLarge) / (large - small) : 0;
   }
 
   void add_node(int rank, NodeDescription node) {
@@ -269,6 +310,7 @@ class Cluster {
   std::once_flag joined_, said_goodbye_;
   std::unique_ptr<MpiLink> link_;
   std::vector<int> nodes_;
+  std::map<int, NetworkLink> links_;  // by node rank, measured at the start
   std::vector<std::unique_ptr<_cl_platform_id>> owned_;
   std::vector<cl_platform_id> handles_;
 };
@@ -357,6 +399,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
     case CL_DEVICE_NODE_HOST_UNICL:
       return answer(device->host.c_str(), device->host.size() + 1, size, value, size_ret);
+    case CL_DEVICE_NODE_LINK_UNICL: {
+      const NetworkLink l = Cluster::get().network(device->rank);
+      const cl_double link[2] = {l.latency, l.bandwidth};
+      return answer(link, sizeof link, size, value, size_ret);
+    }
     case CL_DEVICE_NODE_TOPOLOGY_UNICL:
       return answer(device->topology.c_str(), device->topology.size() + 1, size, value, size_ret);
     case CL_DEVICE_AVAILABLE:
@@ -401,24 +448,7 @@ UNICL_EXPORT int unicl_cluster_raw_ping_pong(int rank, size_t bytes, size_t coun
   nodes.platforms();
   MpiLink *link = nodes.link();
   if (!link || rank <= 0 || rank >= link->size()) return -1;
-  Writer w;
-  w.put(uint64_t{bytes}).put(uint64_t{count});
-  link->run_on_thread([&](void *comm_handle) {
-    MPI_Comm comm = *static_cast<MPI_Comm *>(comm_handle);
-    // The request first, through the same communicator, then the plain loop.
-    Writer h;
-    h.put(RequestHeader{0, Op::kRawPingPong});
-    std::vector<char> request = h.take();
-    request.insert(request.end(), w.buffer().begin(), w.buffer().end());
-    MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, rank, kRequestTag, comm);
-    std::vector<char> buffer(bytes);
-    auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < count; ++i) {
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm);
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm, MPI_STATUS_IGNORE);
-    }
-    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  });
+  *seconds = raw_round_trips(*link, rank, bytes, count);
   return 0;
 }
 // The same between two nodes, `from` starting each round trip with `to`.

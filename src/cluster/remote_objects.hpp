@@ -17,6 +17,12 @@
 
 namespace unicl::cluster {
 
+// The network between rank 0 and a node: one-way latency (seconds) and
+// bandwidth (bytes per second); 0 when unknown.
+struct NetworkLink {
+  double latency = 0, bandwidth = 0;
+};
+
 struct Proxy {
   const cl_icd_dispatch *dispatch;
   ObjectKind kind;

@@ -167,7 +167,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
     }
     case CL_DEVICE_NODE_UNICL:
     case CL_DEVICE_NODE_HOST_UNICL:
-    case CL_DEVICE_NODE_TOPOLOGY_UNICL: {
+    case CL_DEVICE_NODE_TOPOLOGY_UNICL:
+    case CL_DEVICE_NODE_LINK_UNICL: {
       // A node's device answers itself (its vendor is UniCL's node client);
       // a device of this machine is here.
       size_t needed = 0;
@@ -175,6 +176,10 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
         return vendor_info(d->vendor, param, size, value, size_ret);
       if (param == CL_DEVICE_NODE_UNICL) return info_value<cl_uint>(size, value, size_ret, 0);
       if (param == CL_DEVICE_NODE_TOPOLOGY_UNICL) return info_string(size, value, size_ret, std::string());
+      if (param == CL_DEVICE_NODE_LINK_UNICL) {
+        const cl_double none[2] = {0, 0};
+        return info_bytes(size, value, size_ret, none, sizeof none);
+      }
       char host[256] = {};
       gethostname(host, sizeof host - 1);
       return info_string(size, value, size_ret, std::string(host));
