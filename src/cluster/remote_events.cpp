@@ -3,6 +3,7 @@
 // status, times and callbacks, and learns of its end from the node's event
 // message (protocol.hpp, EventEnded), handled on the client's callback
 // thread.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
@@ -196,6 +197,17 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
   if (!n || !events) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < n; ++i)
     if (!live(events[i], ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  // The wait flushes the events' queues (some vendors, oclgrind, run a
+  // command only once its queue is flushed); the flushes are not waited for.
+  std::vector<cl_command_queue> flushed;
+  for (cl_uint i = 0; i < n; ++i) {
+    cl_command_queue q = events[i]->queue;
+    if (!q || std::find(flushed.begin(), flushed.end(), q) != flushed.end()) continue;
+    flushed.push_back(q);
+    Writer w;
+    w.put(q->remote);
+    post(q->rank, Op::kFlush, w);
+  }
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < n; ++i) {
     cl_event e = events[i];
