@@ -50,7 +50,12 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
     return err;
   }
   cl_int status = CL_SUCCESS;
-  if (blocking) status = api::clWaitForEvents(1, &e) == CL_SUCCESS ? CL_SUCCESS : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (blocking && api::clWaitForEvents(1, &e) != CL_SUCCESS) {
+    // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
+    // after the loss do; any other failure is the wait list's, for the spec.
+    std::lock_guard lock(e->mutex);
+    status = e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
   if (event) *event = e;
   else release(e);
   return status;
