@@ -1,13 +1,14 @@
 // libunicl-remote.so: UniCL's node client, an ICD vendor library whose
 // platforms are those of the nodes of the MPI job (one per node and vendor
 // platform). UniCL loads it like any vendor when it runs as rank 0 of such
-// a job (core/config.hpp, cluster_job), so the nodes' devices join the UniCL
+// a job (core/config.hpp, cluster_job), or when UNICL_NODES asks it to start
+// the nodes itself (spawn_nodes), so the nodes' devices join the UniCL
 // platform with no second path in the core.
 //
 // At the first platform query it joins the job (mpi_link.hpp), greets every
-// node rank (protocol.hpp: version check, then the node's description) and
-// keeps the answers; at exit it says goodbye to each node, which then
-// finalizes MPI and exits.
+// node rank (protocol.hpp: version check, then the node's description),
+// keeps the answers and measures the network to each node; at exit it says
+// goodbye to each node, which then finalizes MPI and exits.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
