@@ -56,54 +56,85 @@ void time_transfer(const std::shared_ptr<Completion> &done, TransferSample sampl
   });
 }
 
-}  // namespace
-
-namespace {
-
-// A copy from one device's memory straight into another's (DeviceEndpoint::
-// copy_from), carried by the destination: its event is the destination's,
-// so the commands there that need the bytes wait for it as for any copy of
-// their own device.
-cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
-  Coherence &c = coherence_of(root);
-  _cl_context &ctx = *root->context;
-  std::shared_ptr<DeviceCopy> from, to;
-  if (cl_int err = replica(root, src, from, &outer); err != CL_SUCCESS) return err;
-  if (cl_int err = replica(root, dst, to, &outer); err != CL_SUCCESS) return err;
-  // The destination's accesses are issued in order before this copy; the
-  // source's are another device's: they must be done first (as for the
-  // second hop through host memory).
-  std::vector<std::shared_ptr<Completion>> wait;
+// What a transfer carried by `slot` waits for: the accesses of those bytes
+// on both sides, on its own device through the device's own ordering (work
+// planned there earlier is issued earlier), elsewhere by not being planned
+// before they are done (kBlocked, the blocker in `outer`).
+cl_int transfer_waits(Coherence &c, Location src, Location dst, ByteRange range, size_t slot, WaitList &outer,
+                      std::vector<std::shared_ptr<Completion>> &wait) {
   for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
+    // The source never got those bytes if a transfer into it failed.
     if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
-    if (t->slot == dst) {
+    if (t->slot == slot) {
       wait.push_back(t->done);
     } else if (!t->done->done()) {
       outer.block_on(t->done, t->slot);
       return kBlocked;
     }
   }
+  return CL_SUCCESS;
+}
+
+// Records a transfer of `range` from src to dst, carried by `slot`: for
+// coherence, the planner's link queue and the bytes moved. Its completion,
+// fulfilled once issued, and its sample for the link models.
+struct PlannedTransfer {
+  std::shared_ptr<PendingCompletion> done;
+  TransferSample sample;
+};
+PlannedTransfer record_transfer(_cl_context &ctx, Coherence &c, Location src, Location dst, ByteRange range,
+                                size_t slot) {
   auto done = std::make_shared<PendingCompletion>();
-  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, dst, true, dst, range}));
+  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
   c.note_access();
   reserve_link(ctx, src, dst, range.length, done);
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
-  TransferSample sample{ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length};
-  ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), done, src, dst, sample = std::move(sample),
+  return {done, {ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length}};
+}
+
+// The error of work a transfer waited for that failed before it was issued
+// (bytes it never brought), else CL_SUCCESS.
+cl_int failed_wait(const std::vector<std::shared_ptr<Completion>> &wait) {
+  for (auto &w : wait)
+    if (cl_int s = failed_before_issue(*w); s != CL_SUCCESS) return s;
+  return CL_SUCCESS;
+}
+
+// A transfer just issued on `device`: its planned completion follows it,
+// it is flushed once this thread stops issuing, timed and traced.
+void issued_transfer(PlannedTransfer &t, const std::shared_ptr<Completion> &issued, const DeviceEndpoint &device,
+                     const std::string &what) {
+  t.done->fulfil(issued);
+  IssueQueue::after_issuing([issued] { issued->flush(); });
+  time_transfer(issued, std::move(t.sample));
+  Runtime::get().trace().record(issued->vendor_event(), device.name(), what, "transfer");
+}
+
+// A copy from one device's memory straight into another's (DeviceEndpoint::
+// copy_from), carried by the destination: its event is the destination's,
+// so the commands there that need the bytes wait for it as for any copy of
+// their own device. The source's accesses are another device's: they must
+// be done first, as for the second hop through host memory.
+cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
+  Coherence &c = coherence_of(root);
+  _cl_context &ctx = *root->context;
+  std::shared_ptr<DeviceCopy> from, to;
+  if (cl_int err = replica(root, src, from, &outer); err != CL_SUCCESS) return err;
+  if (cl_int err = replica(root, dst, to, &outer); err != CL_SUCCESS) return err;
+  std::vector<std::shared_ptr<Completion>> wait;
+  if (cl_int err = transfer_waits(c, src, dst, range, dst, outer, wait); err != CL_SUCCESS) return err;
+  PlannedTransfer t = record_transfer(ctx, c, src, dst, range, dst);
+  ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), t = std::move(t), src, dst,
                               ctx = Ref<_cl_context>(&ctx)]() mutable {
-    if (!from->get()) return done->fail(from->error.load());
-    if (!to->get()) return done->fail(to->error.load());
-    for (auto &w : wait)
-      if (cl_int s = failed_before_issue(*w); s != CL_SUCCESS) return done->fail(s);
+    if (!from->get()) return t.done->fail(from->error.load());
+    if (!to->get()) return t.done->fail(to->error.load());
+    if (cl_int s = failed_wait(wait); s != CL_SUCCESS) return t.done->fail(s);
     DeviceEndpoint &source = *ctx->slots[src].endpoint, &device = *ctx->slots[dst].endpoint;
     std::shared_ptr<Completion> issued;
     if (cl_int err = device.copy_from(source, from->get(), to->get(), range.offset, range.length, wait, issued);
         err != CL_SUCCESS)
-      return done->fail(err);
-    done->fulfil(issued);
-    IssueQueue::after_issuing([issued] { issued->flush(); });
-    time_transfer(issued, std::move(sample));
-    Runtime::get().trace().record(issued->vendor_event(), device.name(), "from " + source.name(), "transfer");
+      return t.done->fail(err);
+    issued_transfer(t, issued, device, "from " + source.name());
   });
   return CL_SUCCESS;
 }
@@ -125,43 +156,21 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   if (root->is_image()) range = {0, root->device_bytes()};
   std::shared_ptr<DeviceCopy> rep;
   if (cl_int err = replica(root, slot, rep, to_host ? nullptr : &outer); err != CL_SUCCESS) return err;
-  // The copy follows the accesses of those bytes on both sides: on its own
-  // device through the device's own ordering (work planned there earlier
-  // is issued earlier), elsewhere by not being planned before they are
-  // done.
   std::vector<std::shared_ptr<Completion>> wait;
-  for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
-    // The source never got those bytes if a transfer into it failed.
-    if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
-    if (t->slot == slot) {
-      wait.push_back(t->done);
-    } else if (!t->done->done()) {
-      outer.block_on(t->done, t->slot);
-      return kBlocked;
-    }
-  }
-  auto done = std::make_shared<PendingCompletion>();
-  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
-  c.note_access();
-  reserve_link(ctx, src, dst, range.length, done);
-  ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
+  if (cl_int err = transfer_waits(c, src, dst, range, slot, outer, wait); err != CL_SUCCESS) return err;
+  PlannedTransfer t = record_transfer(ctx, c, src, dst, range, slot);
   HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0},
                 static_cast<std::byte *>(c.staging->ptr) + range.offset};
   if (what.image) root->full_region(what.region);
-  TransferSample sample{ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length};
-  ctx.slots[slot].issue->post([what, rep, wait = std::move(wait), done, to_host, slot, sample = std::move(sample),
+  ctx.slots[slot].issue->post([what, rep, wait = std::move(wait), t = std::move(t), to_host, slot,
                                staging = c.staging, ctx = Ref<_cl_context>(&ctx)]() mutable {
     what.object = rep->get();
-    if (!what.object) return done->fail(rep->error.load());
-    for (auto &w : wait)  // bytes a failed transfer never brought
-      if (cl_int s = failed_before_issue(*w); s != CL_SUCCESS) return done->fail(s);
+    if (!what.object) return t.done->fail(rep->error.load());
+    if (cl_int s = failed_wait(wait); s != CL_SUCCESS) return t.done->fail(s);
     DeviceEndpoint &device = *ctx->slots[slot].endpoint;
     std::shared_ptr<Completion> issued;
-    if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return done->fail(err);
-    done->fulfil(issued);
-    IssueQueue::after_issuing([issued] { issued->flush(); });
-    time_transfer(issued, std::move(sample));
-    Runtime::get().trace().record(issued->vendor_event(), device.name(), to_host ? "to host" : "to device", "transfer");
+    if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return t.done->fail(err);
+    issued_transfer(t, issued, device, to_host ? "to host" : "to device");
   });
   return CL_SUCCESS;
 }
