@@ -55,7 +55,7 @@ Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models
     auto mhz = vendor_value<cl_uint>(v, CL_DEVICE_MAX_CLOCK_FREQUENCY, 1000);
     d.speed = static_cast<double>(std::max<cl_uint>(units, 1)) * std::max<cl_uint>(mhz, 1);
     d.group = devices_.size();
-    d.node = vendor_value<cl_uint>(v, CL_DEVICE_NODE_UNICL, 0);
+    d.node = s.device->node;
     if (is_host_cpu_device(v)) {
       cpus.push_back(devices_.size());
       cpu_units += units;

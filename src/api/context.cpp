@@ -196,10 +196,6 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
-    // A device of another node: each vendor call is a round trip, so its
-    // commands are planned and issued by the device's worker, not by the
-    // application's thread, which would wait for each in turn.
-    ctx->slots.back().issue_on_worker = vendor_value<cl_uint>(d->vendor, CL_DEVICE_NODE_UNICL, 0) != 0;
   }
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.
@@ -220,12 +216,12 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     // copy into the device in the first guess of their host links.
     TransferPlanner &planner = ctx->memory->planner;
     for (Location l = 0; l < ctx->slots.size(); ++l) {
-      cl_device_id v = ctx->slots[l].device->vendor;
-      const cl_uint node = vendor_value<cl_uint>(v, CL_DEVICE_NODE_UNICL, 0);
-      if (node == 0) continue;
-      planner.set_site(l, ctx->slots.size() + 1 + node);
+      const _cl_device_id &d = *ctx->slots[l].device;
+      if (d.node == 0) continue;
+      planner.set_site(l, ctx->slots.size() + 1 + d.node);
       cl_double network[2] = {0, 0};  // latency, bandwidth
-      if (vendor_info(v, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr) == CL_SUCCESS && network[1] > 0) {
+      if (vendor_info(d.vendor, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr) == CL_SUCCESS &&
+          network[1] > 0) {
         const LinkEstimate device;
         const LinkEstimate guess{device.latency + network[0], 1 / (1 / device.bandwidth + 1 / network[1])};
         planner.add_link(planner.host(), l, guess);

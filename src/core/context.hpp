@@ -47,9 +47,6 @@ struct DeviceSlot {
   // in order after it is released (backend/issue_queue.hpp).
   std::shared_ptr<unicl::IssueQueue> issue = std::make_shared<unicl::IssueQueue>();
   std::shared_ptr<unicl::WorkerBatch> worker_batch = std::make_shared<unicl::WorkerBatch>();
-  // Its commands are planned and issued on its worker, also those the
-  // application enqueues (a device whose every call is a network round trip).
-  bool issue_on_worker = false;
 };
 
 struct _cl_context : unicl::ObjectHeader {

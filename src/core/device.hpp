@@ -37,6 +37,10 @@ struct _cl_device_id : unicl::ObjectHeader {
   // A CPU device of this host (is_host_cpu_device), read once at discovery
   // for root devices.
   bool host_cpu = false;
+  // The node (MPI rank) whose machine holds it: 0 for this one; its vendor
+  // is then UniCL's node client (CL_DEVICE_NODE_UNICL), read once at
+  // discovery for root devices.
+  cl_uint node = 0;
   bool is_root() const { return parent == nullptr; }
 };
 

@@ -98,6 +98,7 @@ void Runtime::discover() {
     for (cl_device_id id : ids) {
       auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
       dev->host_cpu = is_host_cpu_device(id);
+      dev->node = vendor_value<cl_uint>(id, CL_DEVICE_NODE_UNICL, 0);
       platform_->devices.push_back(dev.get());
       root_devices_.push_back(std::move(dev));
     }

@@ -201,7 +201,10 @@ void Task::retry() {
 
 void Task::advance_placed(bool deferred) {
   const DeviceSlot &slot = context_->slots[slot_];
-  if (slot.issue_on_worker) return advance_on_worker();
+  // A device of another node: each vendor call is a round trip, so its
+  // commands are planned and issued by its worker, not by the application's
+  // thread, which would wait for each in turn.
+  if (slot.device->node != 0) return advance_on_worker();
   if (!deferred) return advance(false);
   // Later than the enqueue call, this thread is the one that drains
   // completions: issuing here saves handing each command to another
