@@ -176,7 +176,8 @@ int rank0(size_t max_size) {
   bench::summary("cluster", "transfers to a node, UniCL / plain MPI from 1 MiB (worst size)",
                  bench::fixed(worst_from_1m, 2) + "x", ">= 0.8x", worst_from_1m >= 0.8 ? "met" : "MISSED");
   bench::summary("cluster", "node to node, UniCL / plain MPI from 1 MiB (worst size)",
-                 bench::fixed(worst_between_from_1m, 2) + "x", ">= 0.8x", worst_between_from_1m >= 0.8 ? "met" : "MISSED");
+                 bench::fixed(worst_between_from_1m, 2) + "x", ">= 0.8x",
+                 worst_between_from_1m >= 0.8 ? "met" : "MISSED");
   bench::summary("cluster", "remote launch / (2 round trips + local launch)", bench::fixed(remote / bound, 2) + "x",
                  "<= 1.0x", remote <= bound ? "met" : "MISSED");
   return 0;

@@ -127,11 +127,9 @@ Command parse(int argc, char **argv) {
 std::string node_program() {
   char self[4096] = {};
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
-  dir = dir.substr(0, dir.find_last_of('/') + 1);
-  for (const char *candidate : {"unicl-node", "../src/cluster/unicl-node"})
-    if (access((dir + candidate).c_str(), X_OK) == 0) return dir + candidate;
-  return "unicl-node";
+  std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(".");
+  return unicl::cluster::node_program_in(dir.substr(0, dir.find_last_of('/')),
+                                         {"unicl-node", "../src/cluster/unicl-node"});
 }
 
 int run_program(const Command &c, char **argv) {

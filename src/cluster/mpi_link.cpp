@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 namespace unicl::cluster {
 namespace {
 
@@ -223,9 +222,10 @@ bool MpiLink::poll() {
         // when there is one.
         void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
         if (!into) bytes.resize(ended.bytes), into = bytes.data();
-        for (size_t at = 0; at < ended.bytes; at += kChunk)
-          MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(std::min<size_t>(kChunk, ended.bytes - at)),
-                   MPI_BYTE, status.MPI_SOURCE, kDataTag, comm, MPI_STATUS_IGNORE);
+        for_each_part(ended.bytes, [&](size_t at, size_t n) {
+          MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(n), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm,
+                   MPI_STATUS_IGNORE);
+        });
         bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
       }
       if (handler) handler(std::move(message), std::move(bytes));
@@ -344,13 +344,12 @@ void MpiLink::run() {
       MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, o.rank, kRequestTag,
                 comm_of(comm_), &f->request);
       sends.push_back(std::move(f));
-      for (size_t at = 0; at < o.data_size; at += kChunk) {
+      for_each_part(o.data_size, [&](size_t at, size_t n) {
         auto d = std::make_unique<InFlight>();
-        const size_t n = std::min(kChunk, o.data_size - at);
         MPI_Isend(static_cast<const char *>(o.data) + at, static_cast<int>(n), MPI_BYTE, o.rank, kDataTag,
                   comm_of(comm_), &d->request);
         sends.push_back(std::move(d));
-      }
+      });
       bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);
     }
     for (auto &job : jobs) job();

@@ -1,6 +1,7 @@
 #include "cluster/node_list.hpp"
 
 #include <netdb.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -44,6 +45,12 @@ std::vector<NodeHost> resolvable_hosts(const std::vector<NodeHost> &hosts, const
     else std::fprintf(stderr, "%s: unknown host '%s': its nodes are left out\n", who, h.host.c_str());
   }
   return out;
+}
+
+std::string node_program_in(const std::string &dir, std::initializer_list<const char *> candidates) {
+  for (const char *candidate : candidates)
+    if (access((dir + "/" + candidate).c_str(), X_OK) == 0) return dir + "/" + candidate;
+  return "unicl-node";
 }
 
 }  // namespace unicl::cluster

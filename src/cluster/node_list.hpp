@@ -1,6 +1,7 @@
 // The node lists users write (`unicl run --nodes`, UNICL_NODES): which
 // hosts, and how many unicl-node processes on each.
 #pragma once
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,10 @@ bool host_resolves(const std::string &host);
 // The hosts that resolve; a line on stderr (from `who`) for each that does
 // not, whose nodes are left out.
 std::vector<NodeHost> resolvable_hosts(const std::vector<NodeHost> &hosts, const char *who);
+
+// unicl-node beside a UniCL binary or library in folder `dir`: the first of
+// `candidates` (paths relative to `dir`) that can run, else "unicl-node"
+// (from PATH).
+std::string node_program_in(const std::string &dir, std::initializer_list<const char *> candidates);
 
 }  // namespace unicl::cluster

@@ -12,6 +12,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "backend/vendor_status.hpp"
+#include "cluster/ping_pong.hpp"
 
 namespace unicl::cluster {
 namespace {
@@ -57,6 +58,21 @@ struct RegionCopy {
   }
 };
 
+// The event of a command enqueued in parts (`parts`, the parts' events,
+// released here): the one part's, or a marker after them all.
+cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event *event) {
+  if (parts.size() == 1) {
+    *event = parts.front();  // the caller's to keep
+    parts.clear();
+    return CL_SUCCESS;
+  }
+  cl_int err = vendor_enqueue::MarkerWithWaitList(
+      {queue, static_cast<cl_uint>(parts.size()), parts.empty() ? nullptr : parts.data(), event});
+  for (cl_event p : parts) VendorRef<cl_event>::adopt(p);  // the marker keeps what it needs
+  parts.clear();
+  return err;
+}
+
 }  // namespace
 
 void NodeServer::serve() {
@@ -97,7 +113,7 @@ void NodeServer::serve() {
     if (header.op == Op::kRawPingPong) {
       args.get<RequestHeader>();
       const auto size = args.get<uint64_t>(), count = args.get<uint64_t>();
-      raw_ping_pong(status.MPI_SOURCE, size, count);
+      answer_ping_pong(comm_, status.MPI_SOURCE, size, count);
       continue;
     }
     Writer result;
@@ -120,13 +136,6 @@ void NodeServer::serve() {
   // this node from MPI_Finalize and rank 0's MPI_Finalize waiting for it.
 }
 
-void NodeServer::raw_ping_pong(int peer, size_t size, size_t count) {
-  std::vector<char> buffer(size);
-  for (size_t i = 0; i < count; ++i) {
-    MPI_Recv(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_, MPI_STATUS_IGNORE);
-    MPI_Send(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_);
-  }
-}
 
 cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes,
                                   bool refuse) {
@@ -135,40 +144,19 @@ cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t
   // Every part is taken off the wire, even once the command is refused.
   cl_int err = refuse ? CL_INVALID_EVENT_WAIT_LIST : CL_SUCCESS;
   std::vector<cl_event> parts;
-  for (size_t at = 0; at < bytes.size(); at += kChunk) {
-    const size_t n = std::min(kChunk, bytes.size() - at);
+  for_each_part(bytes.size(), [&](size_t at, size_t n) {
     MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
-    if (err != CL_SUCCESS) continue;
+    if (err != CL_SUCCESS) return;
     cl_event part = nullptr;
     err = vendor_enqueue::WriteBuffer({on.queue, on.num_wait, on.wait, &part}, buffer, cl_bool(CL_FALSE),
                                       offset + at, n, static_cast<const void *>(bytes.data() + at));
     if (err == CL_SUCCESS) parts.push_back(part);
-  }
-  if (err == CL_SUCCESS && parts.size() == 1) {
-    *on.event = parts.front();  // the command's event: the caller's to keep
-    return CL_SUCCESS;
-  }
-  // The command's event: the end of every part.
-  if (err == CL_SUCCESS)
-    err = vendor_enqueue::MarkerWithWaitList(
-        {on.queue, static_cast<cl_uint>(parts.size()), parts.empty() ? nullptr : parts.data(), on.event});
+  });
+  if (err == CL_SUCCESS) return join_parts(on.queue, parts, on.event);
   for (cl_event p : parts) VendorRef<cl_event>::adopt(p);  // released at once
   return err;
 }
 
-double NodeServer::raw_ping_pong_with(int peer, size_t size, size_t count) {
-  Writer w;
-  w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{size}).put(uint64_t{count});
-  std::vector<char> request = w.take();
-  MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, peer, kRequestTag, comm_);
-  std::vector<char> buffer(size);
-  const auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < count; ++i) {
-    MPI_Send(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_);
-    MPI_Recv(buffer.data(), static_cast<int>(size), MPI_BYTE, peer, kRawTag, comm_, MPI_STATUS_IGNORE);
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 std::shared_ptr<std::vector<char>> NodeServer::staging(size_t size) {
   constexpr size_t kKept = size_t{1} << 30;  // at most this much kept for reuse
@@ -215,9 +203,9 @@ void NodeServer::send_reports() {
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
     if (r.bytes)
-      for (size_t at = 0; at < r.bytes->size(); at += kChunk)
-        MPI_Send(r.bytes->data() + at, static_cast<int>(std::min(kChunk, r.bytes->size() - at)), MPI_BYTE, 0,
-                 kDataTag, comm_);
+      for_each_part(r.bytes->size(), [&](size_t at, size_t n) {
+        MPI_Send(r.bytes->data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
+      });
   }
 }
 
@@ -281,26 +269,22 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
   cl_context context = vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT);
   std::vector<cl_event> writes;
   cl_int err = CL_SUCCESS;
-  for (size_t at = 0; at < size && err == CL_SUCCESS; at += kChunk) {
+  for_each_part(size, [&](size_t at, size_t n) {
+    if (err != CL_SUCCESS) return;
     auto gate = vendor_user_event(context, err);
-    if (err != CL_SUCCESS) break;
+    if (err != CL_SUCCESS) return;
     std::vector<cl_event> after = wait;
     after.push_back(gate.get());
     cl_event write = nullptr;
     err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(after.size()), after.data(), &write}, buffer,
-                                      cl_bool(CL_FALSE), offset + at, std::min(kChunk, size - at),
+                                      cl_bool(CL_FALSE), offset + at, n,
                                       static_cast<const void *>(entry.staging->data() + at));
     if (err == CL_SUCCESS) writes.push_back(write);
     entry.gates.push_back(std::move(gate));
-  }
+  });
   cl_event event = nullptr;
-  if (err == CL_SUCCESS && writes.size() == 1) {
-    event = writes.front();
-    writes.clear();
-  } else if (err == CL_SUCCESS) {
-    err = vendor_enqueue::MarkerWithWaitList({queue, static_cast<cl_uint>(writes.size()), writes.data(), &event});
-  }
-  for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // the marker keeps what it needs
+  if (err == CL_SUCCESS) err = join_parts(queue, writes, &event);
+  for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // those of a failed command
   if (err != CL_SUCCESS) {
     // Parts enqueued already end, failed, rather than wait forever.
     for (auto &g : entry.gates) vendor_set_user_event_status(g.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -321,19 +305,19 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   const uint64_t peer_id = args.get<uint64_t>();
   // A read per part: each part goes as soon as it is read. Their events are
   // rank 0's id with the part's number above the bits rank 0's ids use.
-  for (size_t at = 0, part = 1; at < bytes->size(); at += kChunk, ++part) {
+  cl_int err = CL_SUCCESS;
+  for_each_part(bytes->size(), [&](size_t at, size_t n) {
+    if (err != CL_SUCCESS) return;  // rank 0 cancels what the receiver still waits for
     cl_event read = nullptr;
-    const size_t n = std::min(kChunk, bytes->size() - at);
-    cl_int err = vendor_enqueue::ReadBuffer({queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(),
-                                             &read},
-                                            buffer, cl_bool(CL_FALSE), offset + at, n,
-                                            static_cast<void *>(bytes->data() + at));
-    if (err != CL_SUCCESS) return err;  // rank 0 cancels what the receiver still waits for
-    const uint64_t key = id | (uint64_t{part} << 48);
+    err = vendor_enqueue::ReadBuffer(
+        {queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &read}, buffer,
+        cl_bool(CL_FALSE), offset + at, n, static_cast<void *>(bytes->data() + at));
+    if (err != CL_SUCCESS) return;
+    const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
     events_[key] = VendorRef<cl_event>::adopt(read);
     report_when_done(key, read, bytes, nullptr, {peer_rank, peer_id, at, n});
-  }
-  return CL_SUCCESS;
+  });
+  return err;
 }
 
 void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
@@ -422,7 +406,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
     case Op::kRawPingPongWith: {
       const auto peer = args.get<int32_t>();
       const auto size = args.get<uint64_t>();
-      result.put(raw_ping_pong_with(peer, size, args.get<uint64_t>()));
+      result.put(start_ping_pong(comm_, peer, size, args.get<uint64_t>()));
       return CL_SUCCESS;
     }
     case Op::kPeerCancel: {

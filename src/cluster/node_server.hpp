@@ -57,10 +57,6 @@ class NodeServer {
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
                                             std::shared_ptr<std::vector<char>> keep_alive, PeerPart to);
   void send_reports();
-  // kRawPingPong: `count` plain MPI round trips of `size` bytes with `peer`.
-  void raw_ping_pong(int peer, size_t size, size_t count);
-  // kRawPingPongWith: the same, started by this node; the seconds it took.
-  double raw_ping_pong_with(int peer, size_t size, size_t count);
   // An event whose end is not reported yet.
   struct Awaited {
     cl_event event;

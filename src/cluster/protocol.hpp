@@ -30,6 +30,11 @@ constexpr int kDataTag = 7105;
 // Bulk bytes go in messages of at most this many, in order: the node writes
 // each part of a write into the device while the next one travels.
 constexpr size_t kChunk = size_t{4} << 20;
+// Calls fn(offset, size) for each part of `total` bytes, in order.
+template <class Fn>
+void for_each_part(size_t total, Fn &&fn) {
+  for (size_t at = 0; at < total; at += kChunk) fn(at, total - at < kChunk ? total - at : kChunk);
+}
 // Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
 // (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
 constexpr int kPeerTag = 7106;

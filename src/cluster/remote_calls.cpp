@@ -213,12 +213,6 @@ cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_imag
   if (initial != (host_ptr != nullptr)) return fail<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR);
   if (desc->buffer && !live(desc->buffer, ObjectKind::kMemory))
     return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
-  auto describe = [&](Writer &w) {
-    w.put(c->remote).put(flags & ~(CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)).put(*format);
-    w.put(desc->image_type).put(uint64_t{desc->image_width}).put(uint64_t{desc->image_height})
-        .put(uint64_t{desc->image_depth}).put(uint64_t{desc->image_array_size})
-        .put(uint64_t{desc->buffer ? desc->buffer->remote : 0});
-  };
   // The application's bytes travel packed: rows (and slices) as it laid
   // them out, one after another.
   std::vector<char> packed;
@@ -240,7 +234,10 @@ cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_imag
                     static_cast<const char *>(host_ptr) + z * slice + y * (arrayed1d ? slice : row), width);
   }
   Writer w;
-  describe(w);
+  w.put(c->remote).put(flags & ~(CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)).put(*format);
+  w.put(desc->image_type).put(uint64_t{desc->image_width}).put(uint64_t{desc->image_height})
+      .put(uint64_t{desc->image_depth}).put(uint64_t{desc->image_array_size})
+      .put(uint64_t{desc->buffer ? desc->buffer->remote : 0});
   w.bytes(packed.data(), packed.size());
   std::vector<char> reply;
   if (cl_int err = rpc(c->rank, Op::kCreateImage, w, &reply); err != CL_SUCCESS)

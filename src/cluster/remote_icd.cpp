@@ -26,6 +26,7 @@
 
 #include "cluster/mpi_link.hpp"
 #include "cluster/node_list.hpp"
+#include "cluster/ping_pong.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -78,12 +79,7 @@ bool spawn_request(MpiLink::Spawn &out) {
     dir = self.dli_fname;
     dir = dir.substr(0, dir.find_last_of('/'));
   }
-  out.program = "unicl-node";
-  for (const char *candidate : {"/src/cluster/unicl-node", "/../bin/unicl-node", "/../../bin/unicl-node"})
-    if (access((dir + candidate).c_str(), X_OK) == 0) {
-      out.program = dir + candidate;
-      break;
-    }
+  out.program = node_program_in(dir, {"src/cluster/unicl-node", "../bin/unicl-node", "../../bin/unicl-node"});
   return out.count > 0;
 }
 
@@ -91,7 +87,8 @@ bool spawn_request(MpiLink::Spawn &out) {
 // this process, which the node cannot call, and sub-devices are not
 // forwarded; the device says it has neither, as the spec lets a device.
 void hide_what_is_not_forwarded(InfoAnswers &info) {
-  if (auto it = info.find(CL_DEVICE_EXECUTION_CAPABILITIES); it != info.end() && it->second.size() == sizeof(cl_device_exec_capabilities)) {
+  auto it = info.find(CL_DEVICE_EXECUTION_CAPABILITIES);
+  if (it != info.end() && it->second.size() == sizeof(cl_device_exec_capabilities)) {
     cl_device_exec_capabilities caps = 0;
     std::memcpy(&caps, it->second.data(), sizeof caps);
     caps &= ~cl_device_exec_capabilities{CL_EXEC_NATIVE_KERNEL};
@@ -107,23 +104,11 @@ void hide_what_is_not_forwarded(InfoAnswers &info) {
 }
 
 // `count` plain MPI round trips of `bytes` with node `rank`, made from the
-// communication thread on UniCL's communicator (the node answers a
-// kRawPingPong request by returning each message): their total seconds.
+// communication thread on UniCL's communicator: their total seconds.
 double raw_round_trips(MpiLink &link, int rank, size_t bytes, size_t count) {
-  Writer w;
-  w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{bytes}).put(uint64_t{count});
-  std::vector<char> request = w.take();
   double seconds = 0;
-  link.run_on_thread([&](void *comm_handle) {
-    MPI_Comm comm = *static_cast<MPI_Comm *>(comm_handle);
-    MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, rank, kRequestTag, comm);
-    std::vector<char> buffer(bytes);
-    auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < count; ++i) {
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm);
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, rank, kRawTag, comm, MPI_STATUS_IGNORE);
-    }
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  link.run_on_thread([&](void *comm) {
+    seconds = start_ping_pong(*static_cast<MPI_Comm *>(comm), rank, bytes, count);
   });
   return seconds;
 }

@@ -1,0 +1,39 @@
+// Plain MPI round trips on UniCL's communicator, for bench-cluster's
+// baseline and the network measured when a node joins: the starting side
+// asks its peer with a kRawPingPong request (no reply), then the two send
+// the same `bytes` back and forth `count` times (tag kRawTag).
+#pragma once
+#include <mpi.h>
+
+#include <chrono>
+#include <vector>
+
+#include "cluster/protocol.hpp"
+
+namespace unicl::cluster {
+
+// The starting side: the total seconds of the round trips.
+inline double start_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t count) {
+  Writer w;
+  w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{bytes}).put(uint64_t{count});
+  std::vector<char> request = w.take();
+  MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, peer, kRequestTag, comm);
+  std::vector<char> buffer(bytes);
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < count; ++i) {
+    MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm);
+    MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm, MPI_STATUS_IGNORE);
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The answering side, once the request came: returns each message.
+inline void answer_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t count) {
+  std::vector<char> buffer(bytes);
+  for (size_t i = 0; i < count; ++i) {
+    MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm, MPI_STATUS_IGNORE);
+    MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm);
+  }
+}
+
+}  // namespace unicl::cluster
