@@ -223,16 +223,19 @@ class Cluster {
   }
 
   // The network between this rank and node `rank`, measured once at the
-  // start (a few plain MPI round trips of 8 bytes and of 1 MiB): the first
-  // guess of the transfer models for its devices, which timed transfers
-  // then refine.
+  // start (plain MPI round trips of 8 bytes and of 1 MiB, the quickest of
+  // several: the nodes still starting share the cores): the first guess of
+  // the transfer models for its devices, which timed transfers then refine.
   void measure_link(int rank) {
     constexpr size_t kSmall = 8, kLarge = size_t{1} << 20;
-    const double small = raw_round_trips(*link_, rank, kSmall, 20) / 20 / 2;
-    const double large = raw_round_trips(*link_, rank, kLarge, 4) / 4 / 2;
+    auto one_way = [&](size_t bytes, int tries) {
+      double best = raw_round_trips(*link_, rank, bytes, 1);
+      for (int i = 1; i < tries; ++i) best = std::min(best, raw_round_trips(*link_, rank, bytes, 1));
+      return best / 2;
+    };
     NetworkLink &l = links_[rank];
-    l.latency = small;
-    l.bandwidth = large > small ? static_cast<double>(kLarge) / (large - small) : 0;
+    l.latency = one_way(kSmall, 10);
+    l.bandwidth = static_cast<double>(kLarge) / std::max(one_way(kLarge, 4) - l.latency, l.latency);
   }
 
   void add_node(int rank, NodeDescription node) {
