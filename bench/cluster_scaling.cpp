@@ -22,7 +22,8 @@
 // heft run, then --reps timed runs, medians.
 //
 // Run as is: it starts itself under mpirun once per node count (as root with
-// the flags DEVELOPERS.md gives).
+// the flags DEVELOPERS.md gives). With UNICL_TRACE set, rank 0 writes the
+// trace of its last run there.
 #include <args.hpp>
 #include <child_process.hpp>
 #include <sched.hpp>
@@ -33,6 +34,7 @@
 #include <dlfcn.h>
 #include <malloc.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -157,6 +159,8 @@ int run(const Options &o) {
                                     "-x", "XDG_CACHE_HOME=" + cache.dir(), child_process::self_executable(),
                                     "--rank0", std::to_string(n), "--reps", std::to_string(o.reps)};
     if (!o.only.empty()) cmd.insert(cmd.end(), {"--only", o.only});
+    // A trace of rank 0's last run, to see where a makespan went.
+    if (std::getenv("UNICL_TRACE")) cmd.insert(cmd.begin() + 4, {"-x", "UNICL_TRACE"});
     cmd.insert(cmd.end(), {":", "-np", std::to_string(n), "-x", "UNICL_VENDORS=" BENCH_SIM_ICD, "-x",
                            "UNICL_SIM_CONFIG=" + machine, BENCH_UNICL_NODE});
     auto r = child_process::run(cmd, {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}}, 900);

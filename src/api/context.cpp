@@ -205,13 +205,23 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
     // Direct routes where a device copies from another without host memory
     // (devices of other nodes): taken as fast as the route through the host
-    // until timed, then learnt from the copies.
+    // until timed, then learnt from the copies. Between two devices of one
+    // node the bytes never cross the network: such a route starts from the
+    // guess of a copy within one machine, so that a buffer many devices of a
+    // node read crosses the network to that node once and is copied there.
     for (Location src = 0; src < ctx->slots.size(); ++src)
       for (Location dst = 0; dst < ctx->slots.size(); ++dst)
-        if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint))
-          ctx->memory->planner.add_unmeasured_link(src, dst);
+        if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint)) {
+          const unsigned node = ctx->slots[src].device->node;
+          if (node != 0 && node == ctx->slots[dst].device->node)
+            ctx->memory->planner.add_link(src, dst, LinkEstimate{});
+          else
+            ctx->memory->planner.add_unmeasured_link(src, dst);
+        }
     // Devices of other nodes: the devices of one node share its network
-    // link (transfers to one of them queue behind those to the others), and
+    // link (transfers to one of them queue behind those to the others), the
+    // nodes share this host's (transfers to one node queue behind those to
+    // the others), and
     // that link, measured when the node joined, comes before the node's own
     // copy into the device in the first guess of their host links.
     TransferPlanner &planner = ctx->memory->planner;
@@ -219,6 +229,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
       const _cl_device_id &d = *ctx->slots[l].device;
       if (d.node == 0) continue;
       planner.set_site(l, ctx->slots.size() + 1 + d.node);
+      planner.set_behind_network(ctx->slots.size() + 1 + d.node);
       cl_double network[2] = {0, 0};  // latency, bandwidth
       if (vendor_info(d.vendor, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr) == CL_SUCCESS &&
           network[1] > 0) {

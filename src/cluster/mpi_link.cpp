@@ -1,5 +1,7 @@
 #include "cluster/mpi_link.hpp"
 
+#include "cluster/idle_backoff.hpp"
+
 #include <dlfcn.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -222,11 +224,20 @@ bool MpiLink::poll() {
         // when there is one.
         void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
         if (!into) bytes.resize(ended.bytes), into = bytes.data();
+        const auto start = std::chrono::steady_clock::now();
         for_each_part(ended.bytes, [&](size_t at, size_t n) {
           MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(n), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm,
                    MPI_STATUS_IGNORE);
         });
         bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
+        // The read's time, which UniCL learns its link from this device
+        // from, ends when its bytes are here: their trip is added to the
+        // node's end (a duration; the node's clock is not this one's).
+        if (ended.end > 0) {
+          ended.end += static_cast<cl_ulong>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+          std::memcpy(message.data(), &ended, sizeof ended);
+        }
       }
       if (handler) handler(std::move(message), std::move(bytes));
       continue;
@@ -321,6 +332,10 @@ void MpiLink::run() {
     std::vector<char> message;
   };
   std::vector<std::unique_ptr<InFlight>> sends;
+  // While something is awaited this thread polls; the pause between polls
+  // grows while nothing comes (idle_backoff.hpp). Callers wake it at once.
+  IdleBackoff backoff(std::chrono::milliseconds(2), std::chrono::microseconds(200));
+  IdleBackoff::tight_timers();
   for (;;) {
     std::deque<Outgoing> out;
     std::deque<std::function<void()>> jobs;
@@ -338,6 +353,7 @@ void MpiLink::run() {
       stopping = stop_;
       waiting = !pending_.empty() || events_awaited();
     }
+    if (!out.empty() || !jobs.empty()) backoff.active();
     for (auto &o : out) {
       auto f = std::make_unique<InFlight>();
       f->message = std::move(o.message);
@@ -360,7 +376,8 @@ void MpiLink::run() {
       if (MPI_Test(&f->request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;
       return done != 0;
     });
-    bool progressed = poll();
+    const bool progressed = poll();
+    if (progressed) backoff.active();
     if (stopping && sends.empty()) break;
     if (stopping && !waiting) {
       // Sends to a node that no longer receives never complete: cancel them
@@ -369,10 +386,17 @@ void MpiLink::run() {
       sends.clear();
       break;
     }
-    // Polling, as MPI itself does while it waits; yielding so that the
-    // application and the vendors keep the cores they need. (A sleep of
-    // microseconds lasts tens: the timer slack.)
-    if (!progressed && (waiting || !sends.empty())) std::this_thread::yield();
+    // Polling, as MPI itself does while it waits, but yielding or sleeping
+    // so that the application and the vendors keep the cores they need.
+    // Sends in flight progress only inside MPI calls: no sleep then.
+    if (progressed || (!waiting && sends.empty())) continue;
+    const auto pause = sends.empty() ? backoff.pause() : std::chrono::microseconds(0);
+    if (pause.count() == 0) {
+      std::this_thread::yield();
+      continue;
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, pause, [&] { return stop_ || !outbox_.empty() || !on_thread_.empty(); });
   }
   int finalized = 0;
   MPI_Finalized(&finalized);

@@ -12,6 +12,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "backend/vendor_status.hpp"
+#include "cluster/idle_backoff.hpp"
 #include "cluster/ping_pong.hpp"
 
 namespace unicl::cluster {
@@ -76,33 +77,47 @@ cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event
 }  // namespace
 
 void NodeServer::serve() {
+  // Polled, pausing longer the longer nothing comes (idle_backoff.hpp): a
+  // blocking MPI_Probe would spin, holding a core all the time the node is
+  // idle. Vendor callbacks wake a sleeping loop at once; requests are seen
+  // at its next poll: within 1 ms when long idle, within 200 us while it
+  // awaits its commands' ends.
+  IdleBackoff idle(std::chrono::microseconds(200), std::chrono::milliseconds(1));
+  IdleBackoff awaiting(std::chrono::milliseconds(2), std::chrono::microseconds(200));
+  IdleBackoff::tight_timers();
   for (bool serving = true; serving;) {
-    send_reports();
-    bool idle = false;
+    if (send_reports()) awaiting.active();
+    bool idle_now = false, peers = false;
     {
       std::lock_guard lock(reports_mutex_);
-      idle = awaited_.empty() && reports_.empty() && peer_gates_.empty() && peer_sends_.empty();
+      peers = !peer_gates_.empty() || !peer_sends_.empty();
+      idle_now = awaited_.empty() && reports_.empty() && !peers;
     }
-    if (!idle) check_failed();
+    if (!idle_now) check_failed();
     MPI_Status status;
-    if (idle) {
-      // Nothing can end before rank 0 asks something: wait for it.
-      MPI_Probe(MPI_ANY_SOURCE, kRequestTag, comm_, &status);
-    } else {
-      finish_peer_sends();
-      int peer = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
-      if (peer) {
-        receive_peer_bytes(status);
-        continue;
-      }
-      int arrived = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
-      if (!arrived) {
-        std::this_thread::yield();  // as MPI polls (a sleep of microseconds lasts tens)
-        continue;
-      }
+    if (peers) finish_peer_sends();
+    int peer = 0;
+    // Also when no copy is awaited: a cancelled copy's bytes are drained.
+    MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
+    if (peer) {
+      receive_peer_bytes(status);
+      idle.active(), awaiting.active();
+      continue;
     }
+    int arrived = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
+    if (!arrived) {
+      // Copies between nodes progress only inside MPI calls: no sleep then.
+      const auto pause = peers ? std::chrono::microseconds(0) : (idle_now ? idle : awaiting).pause();
+      if (pause.count() == 0) {
+        std::this_thread::yield();
+      } else {
+        std::unique_lock lock(reports_mutex_);
+        reports_changed_.wait_for(lock, pause, [&] { return !reports_.empty(); });
+      }
+      continue;
+    }
+    idle.active(), awaiting.active();
     int bytes = 0;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> message(static_cast<size_t>(bytes));
@@ -138,14 +153,17 @@ void NodeServer::serve() {
 
 
 cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes,
-                                  bool refuse) {
+                                  bool refuse, uint64_t &trip_ns) {
   // The bytes follow the request in parts (kChunk), straight into the
   // staging copy; each part goes on to the device while the next travels.
   // Every part is taken off the wire, even once the command is refused.
   cl_int err = refuse ? CL_INVALID_EVENT_WAIT_LIST : CL_SUCCESS;
   std::vector<cl_event> parts;
   for_each_part(bytes.size(), [&](size_t at, size_t n) {
+    const auto start = std::chrono::steady_clock::now();
     MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
+    trip_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     if (err != CL_SUCCESS) return;
     cl_event part = nullptr;
     err = vendor_enqueue::WriteBuffer({on.queue, on.num_wait, on.wait, &part}, buffer, cl_bool(CL_FALSE),
@@ -185,13 +203,28 @@ std::shared_ptr<std::vector<char>> NodeServer::staging(size_t size) {
           }};
 }
 
-void NodeServer::send_reports() {
+bool NodeServer::send_reports() {
   std::deque<Report> out;
   {
     std::lock_guard lock(reports_mutex_);
     out.swap(reports_);
   }
+  const bool any = !out.empty();
   for (auto &r : out) {
+    if (r.peer_rank == rank_) {
+      // A part of a copy within this node, read into its write's staging.
+      PeerHeader h{};
+      std::memcpy(&h, r.message.data(), sizeof h);
+      auto gate = peer_gates_.find(h.id);
+      if (gate != peer_gates_.end() && gate->second.staging != r.bytes && h.status >= 0) {
+        // Read elsewhere (the gate came after its staging was chosen).
+        std::memcpy(gate->second.staging->data() + h.offset, r.bytes->data() + r.bytes_offset, r.bytes_size);
+      }
+      if (gate != peer_gates_.end() && h.offset == 0) gate->second.write->before_ns = h.read_ns;
+      open_gate(h.id, h.offset / kChunk, h.status < 0 ? h.status : CL_COMPLETE);
+      events_.erase(r.read_id);
+      continue;
+    }
     if (r.peer_rank >= 0) {
       PeerSend &p = peer_sends_.emplace_back(PeerSend{{}, 0, std::move(r.message), std::move(r.bytes), r.read_id});
       MPI_Isend(p.header.data(), static_cast<int>(p.header.size()), MPI_BYTE, r.peer_rank, kPeerTag, comm_,
@@ -207,6 +240,7 @@ void NodeServer::send_reports() {
         MPI_Send(r.bytes->data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
       });
   }
+  return any;
 }
 
 void NodeServer::finish_peer_sends() {
@@ -300,9 +334,14 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
 cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args) {
   auto buffer = as<cl_mem>(args.get<uint64_t>());
   const size_t offset = args.get<uint64_t>();
-  auto bytes = staging(args.get<uint64_t>());
+  const size_t size = args.get<uint64_t>();
   const int peer_rank = args.get<int32_t>();
   const uint64_t peer_id = args.get<uint64_t>();
+  // A copy between two devices of this node: the reads go straight into
+  // the receiving write's staging memory, and each part's end opens its
+  // gate here (send_reports), with no trip through MPI.
+  auto local = peer_rank == rank_ ? peer_gates_.find(peer_id) : peer_gates_.end();
+  auto bytes = local != peer_gates_.end() && local->second.staging->size() == size ? local->second.staging : staging(size);
   // A read per part: each part goes as soon as it is read. Their events are
   // rank 0's id with the part's number above the bits rank 0's ids use.
   cl_int err = CL_SUCCESS;
@@ -335,6 +374,7 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     std::lock_guard lock(reports_mutex_);
     reports_.push_back({w.take(), status < 0 ? nullptr : a.read, a.to.offset, a.to.size, a.to.rank, id});
     awaited_.erase(id);
+    reports_changed_.notify_one();
     return;
   }
   const bool with_bytes = a.read && status >= 0 && !a.read->empty();
@@ -354,14 +394,16 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   std::lock_guard lock(reports_mutex_);
   reports_.push_back({w.take(), with_bytes ? a.read : nullptr});
   awaited_.erase(id);
+  reports_changed_.notify_one();
 }
 
 std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, cl_event event,
                                                                   std::shared_ptr<std::vector<char>> read,
                                                                   std::shared_ptr<std::vector<char>> keep_alive,
-                                                                  PeerPart to) {
+                                                                  PeerPart to, uint64_t before_ns) {
   auto a = std::make_shared<Awaited>();
   a->event = event, a->read = std::move(read), a->keep_alive = std::move(keep_alive);
+  a->before_ns = before_ns;  // before the vendor can call back
   a->to = to;
   {
     std::lock_guard lock(reports_mutex_);
@@ -623,12 +665,13 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   cl_event event = nullptr;
   const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
   std::shared_ptr<std::vector<char>> read, keep;
+  uint64_t travel_ns = 0;  // a write's bytes' trip
   switch (op) {
     case Op::kWriteBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
       keep = staging(args.get<uint64_t>());
-      err = write_in_parts(on, buffer, offset, *keep, unknown_event);
+      err = write_in_parts(on, buffer, offset, *keep, unknown_event, travel_ns);
       break;
     }
     case Op::kReadBuffer: {
@@ -766,7 +809,12 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   }
   if (err != CL_SUCCESS) return err;
   events_[id] = VendorRef<cl_event>::adopt(event);
-  report_when_done(id, event, read, keep, {});
+  // A write's time, which rank 0 learns its link to this device from,
+  // counts its bytes' whole trip: the device's clock may not show it (a
+  // simulated device's writes follow each other on its own clock). Where
+  // parts are written while the next ones travel, the overlap counts twice:
+  // the link is taken a little slower than it is, not many times faster.
+  report_when_done(id, event, read, keep, {}, travel_ns);
   return CL_SUCCESS;
 }
 

@@ -39,7 +39,9 @@ class NodeServer {
   // kWriteBuffer's bytes, received in parts into `bytes` and written to
   // `buffer` at `offset` part by part; the command's event in *on.event.
   // `refuse`: take the bytes off the wire, then fail.
-  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse);
+  // `trip_ns`: how long the parts took to arrive, in all.
+  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse,
+                        uint64_t &trip_ns);
   cl_int info(Reader &args, Writer &result);
   // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
   cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
@@ -55,8 +57,10 @@ class NodeServer {
   };
   struct Awaited;
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
-                                            std::shared_ptr<std::vector<char>> keep_alive, PeerPart to);
-  void send_reports();
+                                            std::shared_ptr<std::vector<char>> keep_alive, PeerPart to,
+                                            uint64_t before_ns = 0);
+  // Sends what vendor callbacks queued; true if there was anything.
+  bool send_reports();
   // An event whose end is not reported yet.
   struct Awaited {
     cl_event event;
@@ -65,8 +69,9 @@ class NodeServer {
     // A part of a read for another node (kPeerSend): its bytes go there,
     // not to rank 0.
     PeerPart to;
-    // A write of bytes from another node (kPeerReceive): the read there and
-    // the bytes' travel, counted into the reported duration.
+    // A write of bytes from another node (kPeerReceive: the read there and
+    // the bytes' trip) or from rank 0 (their trip): counted
+    // into the reported duration.
     std::atomic<uint64_t> before_ns{0};
   };
   void report(uint64_t id, Awaited &a, cl_int status);
@@ -112,6 +117,7 @@ class NodeServer {
 
   // Filled by vendor callbacks, sent by serve().
   std::mutex reports_mutex_;
+  std::condition_variable reports_changed_;  // reports_ grew: wakes serve()
   struct Report {
     std::vector<char> message;
     std::shared_ptr<std::vector<char>> bytes;  // a read's, sent after it (kDataTag)

@@ -12,15 +12,18 @@
 
 namespace unicl::cluster {
 
-// The starting side: the total seconds of the round trips.
+// The starting side: the total seconds of the `count` round trips.
 inline double start_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t count) {
   Writer w;
   w.put(RequestHeader{0, Op::kRawPingPong}).put(uint64_t{bytes}).put(uint64_t{count});
   std::vector<char> request = w.take();
   MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, peer, kRequestTag, comm);
   std::vector<char> buffer(bytes);
-  const auto start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < count; ++i) {
+  // One trip more than counted, first: the peer's serving loop may be
+  // asleep (idle_backoff.hpp) when the request comes.
+  auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i <= count; ++i) {
+    if (i == 1) start = std::chrono::steady_clock::now();
     MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm);
     MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm, MPI_STATUS_IGNORE);
   }
@@ -30,7 +33,7 @@ inline double start_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t coun
 // The answering side, once the request came: returns each message.
 inline void answer_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t count) {
   std::vector<char> buffer(bytes);
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i <= count; ++i) {  // with the uncounted first trip
     MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm, MPI_STATUS_IGNORE);
     MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_BYTE, peer, kRawTag, comm);
   }

@@ -97,19 +97,29 @@ double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
   const LearnedLink *l = find(src, dst);
   if (!l) return 0;
   double s = seconds(src, dst, *l, bytes);
-  backlog_[Key{site_[src], site_[dst]}] += s;
+  backlog_[queue_of(src, dst)] += s;
   return s;
 }
 
 void TransferPlanner::unreserve(Location src, Location dst, double seconds) {
-  auto it = backlog_.find(Key{site_[src], site_[dst]});
+  auto it = backlog_.find(queue_of(src, dst));
   if (it == backlog_.end()) return;
   it->second -= seconds;
   if (it->second <= 1e-12) backlog_.erase(it);
 }
 
+TransferPlanner::Key TransferPlanner::queue_of(Location src, Location dst) const {
+  // Every site behind the network answers to one key beside the host's:
+  // no site number reaches it (there are fewer sites than locations).
+  constexpr std::size_t kNetwork = static_cast<std::size_t>(-1);
+  std::size_t a = site_[src], b = site_[dst];
+  if (src == host_ && behind_network_.count(b)) b = kNetwork;
+  if (dst == host_ && behind_network_.count(a)) a = kNetwork;
+  return {a, b};
+}
+
 double TransferPlanner::backlog(Location src, Location dst) const {
-  auto it = backlog_.find(Key{site_[src], site_[dst]});
+  auto it = backlog_.find(queue_of(src, dst));
   return it == backlog_.end() ? 0 : it->second;
 }
 

@@ -100,6 +100,11 @@ class TransferPlanner {
   // from other sites (the devices of one node share its network link).
   // By default every location is a site of its own.
   void set_site(Location l, std::size_t site);
+  // Sites beyond the host's network interface (other nodes): transfers
+  // between the host and any of them share one queue each way, as they
+  // leave or reach the host through one network interface (and, on one
+  // machine, one memory), whichever node they go to.
+  void set_behind_network(std::size_t site) { behind_network_.insert(site); }
   // Transfers planned and not finished: a link keeps this much work ahead
   // of any new transfer between the same two sites, in every plan, until
   // unreserve(). reserve() returns the seconds it added.
@@ -128,6 +133,9 @@ class TransferPlanner {
   std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
   std::vector<std::size_t> site_;     // per location
   std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
+  std::set<std::size_t> behind_network_;
+  // The pair of sites whose queue a transfer from src to dst joins.
+  Key queue_of(Location src, Location dst) const;
   double backlog(Location src, Location dst) const;
 };
 

@@ -145,6 +145,29 @@ TEST_CASE("Transfers under way between two sites delay the next ones there", "[t
   CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
 }
 
+TEST_CASE("Transfers from the host to every node share the host's network interface", "[transfer_planner]") {
+  // Devices 0 and 1 on node site 10, devices 2 and 3 on node site 11, all
+  // behind the network; a copy within a node as fast as the host's link.
+  TransferPlanner p(4, kHostLink);
+  p.set_site(0, 10), p.set_site(1, 10), p.set_site(2, 11), p.set_site(3, 11);
+  p.set_behind_network(10), p.set_behind_network(11);
+  p.add_link(2, 3, kHostLink);
+  // A copy to node 10 under way delays one to node 11 too, so device 3
+  // takes its bytes from device 2, on its own node, already on their way.
+  const double reserved = p.reserve(p.host(), 0, 4 * kMiB);
+  p.reserve(p.host(), 2, kMiB);
+  CHECK(p.plan(3, piece({0, kMiB}, {2, p.host()})).steps == std::vector<TransferStep>{{2, 3, {0, kMiB}}});
+  // Not the way back: transfers into the host queue apart from those out.
+  CHECK(p.plan(p.host(), piece({0, kMiB}, {0})).seconds == Approx(kHostLink.seconds(kMiB)));
+  // A site not behind the network keeps its own queue.
+  TransferPlanner q(2, kHostLink);
+  q.set_site(0, 10), q.set_site(1, 11);
+  q.set_behind_network(10);
+  q.reserve(q.host(), 0, 4 * kMiB);
+  CHECK(q.plan(1, piece({0, kMiB}, {q.host()})).seconds == Approx(kHostLink.seconds(kMiB)));
+  p.unreserve(p.host(), 0, reserved);
+}
+
 TEST_CASE("Pieces spread over holders when one link would be busy", "[transfer_planner]") {
   // Two nodes linked directly to a third, equally fast.
   TransferPlanner p(3, kHostLink);

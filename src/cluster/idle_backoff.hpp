@@ -1,0 +1,47 @@
+// How long a polling loop of the cluster layer (rank 0's communication
+// thread, a node's serving loop) pauses when it found nothing to do.
+//
+// MPI tells of arrivals only when asked, so these loops poll. Polled without
+// pause (a yield, or MPI_Probe, which spins), every idle node and rank 0's
+// thread each hold a core: on a machine with fewer cores than processes
+// they take the cores the vendors compute and copy on (bench-cluster spent
+// more time in the kernel, yielding, than it ran). So a loop yields only
+// just after something happened, when the next message is likely to come
+// within microseconds, then sleeps, longer the longer nothing has happened
+// (a quarter of the quiet time so far: what is added to a late message's
+// wait stays a small part of it), up to `cap`.
+#pragma once
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace unicl::cluster {
+
+class IdleBackoff {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Yields for `yield_for` after the last activity, then sleeps up to `cap`.
+  IdleBackoff(std::chrono::microseconds yield_for, std::chrono::microseconds cap) : yield_for_(yield_for), cap_(cap) {}
+
+  // Something happened: poll without sleeping for a while.
+  void active() { since_ = Clock::now(); }
+
+  // The pause before the next poll: zero (yield) while the loop is fresh.
+  std::chrono::microseconds pause() const {
+    const auto quiet = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - since_);
+    if (quiet < yield_for_) return std::chrono::microseconds(0);
+    return std::min(cap_, (quiet - yield_for_) / 4 + std::chrono::microseconds(1));
+  }
+
+  // Sleeps of microseconds last tens by default (the timer slack, 50 us):
+  // the calling thread's own slack is made 1 us, so that short pauses stay
+  // short.
+  static void tight_timers() { prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); }
+
+ private:
+  std::chrono::microseconds yield_for_, cap_;
+  Clock::time_point since_ = Clock::now();
+};
+
+}  // namespace unicl::cluster
