@@ -285,6 +285,17 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
   }
 }
 
+TEST_CASE("large reads and writes on a node's device arrive right, mapped or staged", "[cluster]") {
+  // PoCL's CPU device shares the node's memory: from 1 MiB the node maps the
+  // buffer (an idle queue), or stages the bytes (a write held by an event).
+  Ranks app = application({env("UNICL_BULK_APP")});
+  app.vars["UNICL_VENDORS"] = "";  // the node's device only
+  auto r = mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}})});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+}
+
 TEST_CASE("host swap on the nodes' devices: buffers past a device's limit go back to rank 0 and return", "[cluster]") {
   // matmul of 256^2 floats in 16 row blocks: B alone is 256 KiB, all the
   // buffers 768 KiB, each node's device may hold 400 KiB.

@@ -15,6 +15,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 namespace unicl::cluster {
 
@@ -43,5 +46,30 @@ class IdleBackoff {
   std::chrono::microseconds yield_for_, cap_;
   Clock::time_point since_ = Clock::now();
 };
+
+// How long an application's thread looks for what it waits for from a node
+// before sleeping (wait_briefly_spinning).
+constexpr std::chrono::microseconds kCallerSpin{50};
+
+// Waits on `changed` (under `lock`, held on entry and return) until
+// `ready()`, first looking for it a while, yielding: what a caller waits for
+// from a node (a reply, a short command's end) often comes within tens of
+// microseconds, and waking a sleeping thread costs as much here. Returns
+// ready() (false only once `timeout` passed).
+template <class Ready>
+bool wait_briefly_spinning(std::unique_lock<std::mutex> &lock, std::condition_variable &changed, Ready &&ready,
+                           std::chrono::microseconds spin,
+                           std::chrono::milliseconds timeout = std::chrono::milliseconds::max()) {
+  for (auto until = std::chrono::steady_clock::now() + spin; !ready() && std::chrono::steady_clock::now() < until;) {
+    lock.unlock();
+    std::this_thread::yield();
+    lock.lock();
+  }
+  if (timeout == std::chrono::milliseconds::max()) {
+    changed.wait(lock, ready);
+    return true;
+  }
+  return changed.wait_for(lock, timeout, ready);
+}
 
 }  // namespace unicl::cluster

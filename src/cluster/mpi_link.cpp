@@ -90,18 +90,8 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
     pending_[call] = pending;
   }
   changed_.notify_all();
-  // A reply often comes within microseconds: look for it a little, yielding,
-  // before sleeping on the condition (a wake-up costs tens of them here).
-  for (auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(30);
-       std::chrono::steady_clock::now() < until;) {
-    {
-      std::lock_guard lock(mutex_);
-      if (pending->done) break;
-    }
-    std::this_thread::yield();
-  }
   std::unique_lock lock(mutex_);
-  if (!changed_.wait_for(lock, timeout, [&] { return pending->done; })) {
+  if (!wait_briefly_spinning(lock, changed_, [&] { return pending->done; }, kCallerSpin, timeout)) {
     pending_.erase(call);  // a reply that comes later is dropped
     return CL_DEVICE_NOT_AVAILABLE;
   }
@@ -343,8 +333,10 @@ void MpiLink::run() {
     {
       std::unique_lock lock(mutex_);
       // Nothing to send, none in flight and no reply awaited: sleep until a
-      // caller comes.
-      changed_.wait(lock, [&] {
+      // caller comes, unless one came lately (the next call of a loop of
+      // them then finds the thread awake: waking it costs tens of us).
+      if (backoff.pause().count() > 0)
+        changed_.wait(lock, [&] {
         return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited() ||
                !on_thread_.empty();
       });
@@ -389,12 +381,13 @@ void MpiLink::run() {
     // Polling, as MPI itself does while it waits, but yielding or sleeping
     // so that the application and the vendors keep the cores they need.
     // Sends in flight progress only inside MPI calls: no sleep then.
-    if (progressed || (!waiting && sends.empty())) continue;
+    if (progressed) continue;
     const auto pause = sends.empty() ? backoff.pause() : std::chrono::microseconds(0);
     if (pause.count() == 0) {
       std::this_thread::yield();
       continue;
     }
+    if (!waiting) continue;  // asleep above until a caller comes
     std::unique_lock lock(mutex_);
     changed_.wait_for(lock, pause, [&] { return stop_ || !outbox_.empty() || !on_thread_.empty(); });
   }

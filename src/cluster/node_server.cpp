@@ -235,7 +235,13 @@ bool NodeServer::send_reports() {
       continue;
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
-    if (r.bytes)
+    EventEnded ended{};
+    std::memcpy(&ended, r.message.data(), sizeof ended);
+    if (r.mapped && ended.bytes)
+      for_each_part(r.mapped->size, [&](size_t at, size_t n) {
+        MPI_Send(r.mapped->data + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
+      });
+    else if (r.bytes)
       for_each_part(r.bytes->size(), [&](size_t at, size_t n) {
         MPI_Send(r.bytes->data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
       });
@@ -325,6 +331,7 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
     return err;
   }
   events_[id] = VendorRef<cl_event>::adopt(event);
+  enqueued(queue, event);
   entry.closed = entry.gates.size();
   entry.write = report_when_done(id, event, nullptr, entry.staging, {});
   peer_gates_[id] = std::move(entry);
@@ -354,6 +361,7 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
     if (err != CL_SUCCESS) return;
     const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
     events_[key] = VendorRef<cl_event>::adopt(read);
+    enqueued(queue, read);
     report_when_done(key, read, bytes, nullptr, {peer_rank, peer_id, at, n});
   });
   return err;
@@ -377,8 +385,9 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     reports_changed_.notify_one();
     return;
   }
-  const bool with_bytes = a.read && status >= 0 && !a.read->empty();
-  EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0, with_bytes ? a.read->size() : 0};
+  const bool with_bytes = status >= 0 && ((a.read && !a.read->empty()) || a.mapped);
+  const size_t size = !with_bytes ? 0 : a.mapped ? a.mapped->size : a.read->size();
+  EventEnded ended{id, status < 0 ? status : CL_COMPLETE, 0, 0, 0, 0, size};
   auto time = [event](cl_profiling_info what) {
     cl_ulong t = 0;
     return vendor_profiling_info(event, what, sizeof t, &t, nullptr) == CL_SUCCESS ? t : 0;
@@ -392,7 +401,9 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   Writer w;
   w.put(ended);
   std::lock_guard lock(reports_mutex_);
-  reports_.push_back({w.take(), with_bytes ? a.read : nullptr});
+  Report r{w.take(), with_bytes ? a.read : nullptr};
+  r.mapped = std::move(a.mapped);  // unmapped once sent (or at once), on the serving thread
+  reports_.push_back(std::move(r));
   awaited_.erase(id);
   reports_changed_.notify_one();
 }
@@ -400,10 +411,11 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
 std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, cl_event event,
                                                                   std::shared_ptr<std::vector<char>> read,
                                                                   std::shared_ptr<std::vector<char>> keep_alive,
-                                                                  PeerPart to, uint64_t before_ns) {
+                                                                  PeerPart to, uint64_t before_ns,
+                                                                  std::shared_ptr<Mapping> mapped) {
   auto a = std::make_shared<Awaited>();
   a->event = event, a->read = std::move(read), a->keep_alive = std::move(keep_alive);
-  a->before_ns = before_ns;  // before the vendor can call back
+  a->before_ns = before_ns, a->mapped = std::move(mapped);  // before the vendor can call back
   a->to = to;
   {
     std::lock_guard lock(reports_mutex_);
@@ -472,6 +484,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       auto props = args.get<cl_command_queue_properties>();
       auto q = vendor_queue(context, device, props, err);
       if (err != CL_SUCCESS) return err;
+      unified_[q.get()] = vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
       result.put(keep(queues_, std::move(q)));
       return CL_SUCCESS;
     }
@@ -609,7 +622,10 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       auto h = args.get<uint64_t>();
       switch (kind) {
         case ObjectKind::kContext: contexts_.erase(h); break;
-        case ObjectKind::kQueue: queues_.erase(h); break;
+        case ObjectKind::kQueue:
+          unified_.erase(as<cl_command_queue>(h)), last_on_queue_.erase(as<cl_command_queue>(h));
+          queues_.erase(h);
+          break;
         case ObjectKind::kMemory: memory_.erase(h); break;
         case ObjectKind::kProgram: programs_.erase(h); break;
         case ObjectKind::kKernel: kernels_.erase(h); break;
@@ -665,19 +681,28 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   cl_event event = nullptr;
   const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
   std::shared_ptr<std::vector<char>> read, keep;
+  std::shared_ptr<Mapping> mapped;  // a read's bytes, in place of `read`
   uint64_t travel_ns = 0;  // a write's bytes' trip
   switch (op) {
     case Op::kWriteBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
-      keep = staging(args.get<uint64_t>());
+      const size_t size = args.get<uint64_t>();
+      if (!unknown_event && maps_at_once(queue, wait, size))
+        if (auto status = write_mapped(queue, buffer, offset, size, &event, travel_ns)) {
+          err = *status;
+          break;
+        }
+      keep = staging(size);
       err = write_in_parts(on, buffer, offset, *keep, unknown_event, travel_ns);
       break;
     }
     case Op::kReadBuffer: {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
-      read = staging(args.get<uint64_t>());
+      const size_t size = args.get<uint64_t>();
+      if ((mapped = read_mapped(on, buffer, offset, size))) break;
+      read = staging(size);
       err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), size_t(offset), read->size(),
                                        static_cast<void *>(read->data()));
       break;
@@ -809,12 +834,13 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
   }
   if (err != CL_SUCCESS) return err;
   events_[id] = VendorRef<cl_event>::adopt(event);
+  enqueued(queue, event);
   // A write's time, which rank 0 learns its link to this device from,
   // counts its bytes' whole trip: the device's clock may not show it (a
   // simulated device's writes follow each other on its own clock). Where
   // parts are written while the next ones travel, the overlap counts twice:
   // the link is taken a little slower than it is, not many times faster.
-  report_when_done(id, event, read, keep, {}, travel_ns);
+  report_when_done(id, event, read, keep, {}, travel_ns, std::move(mapped));
   return CL_SUCCESS;
 }
 

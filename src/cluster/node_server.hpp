@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +44,40 @@ class NodeServer {
   cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse,
                         uint64_t &trip_ns);
   cl_int info(Reader &args, Writer &result);
+
+  // Large transfers on a device that shares this machine's memory (CL_DEVICE_
+  // HOST_UNIFIED_MEMORY) map the buffer and move the bytes straight between
+  // MPI and the device's memory, with no staging copy (node_mapped.cpp).
+  // A mapped region of a buffer, unmapped (on the queue it was mapped on)
+  // when the last holder lets go: a read's report, once its bytes are sent.
+  struct Mapping {
+    VendorRef<cl_command_queue> queue;
+    VendorRef<cl_mem> buffer;
+    char *data = nullptr;
+    size_t size = 0;
+    Mapping(cl_command_queue q, cl_mem b, void *p, size_t n);
+    Mapping(const Mapping &) = delete;
+    Mapping &operator=(const Mapping &) = delete;
+    ~Mapping();
+  };
+  // Whether a write of `size` bytes on `queue` after `wait` can map its
+  // buffer at once: the device shares this memory, the transfer is large,
+  // and nothing it must follow is left to run.
+  bool maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const;
+  // kWriteBuffer through a map (its bytes taken off the wire into it): the
+  // command's status, or none (nothing done) when the vendor refuses the
+  // map, for the staging path to give the error.
+  std::optional<cl_int> write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size, cl_event *event,
+                                     uint64_t &trip_ns);
+  // kReadBuffer through a map (after `on`'s wait list, its event the
+  // map's): the mapping whose bytes the read's report sends, or null when
+  // the device does not share this memory, the read is small or the vendor
+  // refuses (the staging path then).
+  std::shared_ptr<Mapping> read_mapped(const VendorEnqueue &on, cl_mem buffer, size_t offset, size_t size);
+  // A command enqueued on `queue` (maps_at_once reads the last one).
+  void enqueued(cl_command_queue queue, cl_event event) { last_on_queue_[queue] = VendorRef<cl_event>::share(event); }
+  std::unordered_map<cl_command_queue, bool> unified_;  // per queue: its device shares this memory
+  std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
   // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
   cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
   cl_int peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
@@ -58,13 +93,14 @@ class NodeServer {
   struct Awaited;
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
                                             std::shared_ptr<std::vector<char>> keep_alive, PeerPart to,
-                                            uint64_t before_ns = 0);
+                                            uint64_t before_ns = 0, std::shared_ptr<Mapping> mapped = nullptr);
   // Sends what vendor callbacks queued; true if there was anything.
   bool send_reports();
   // An event whose end is not reported yet.
   struct Awaited {
     cl_event event;
     std::shared_ptr<std::vector<char>> read, keep_alive;
+    std::shared_ptr<Mapping> mapped;  // a read's bytes in the device's memory, in place of `read`
     std::atomic<bool> reported{false};
     // A part of a read for another node (kPeerSend): its bytes go there,
     // not to rank 0.
@@ -124,6 +160,8 @@ class NodeServer {
     size_t bytes_offset = 0, bytes_size = 0;    // peer reports: the part of `bytes` sent
     int peer_rank = -1;                         // a PeerHeader for that node (and its bytes), not rank 0's
     uint64_t read_id = 0;                       // the read (kPeerSend) whose event it ends
+    std::shared_ptr<Mapping> mapped;            // a read's bytes mapped, sent after it (kDataTag); unmapped
+                                                // once sent, on the serving thread
   };
   std::deque<Report> reports_;
   std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_

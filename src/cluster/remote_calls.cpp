@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "backend/image_format.hpp"
+#include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -144,7 +145,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   w.put(q->remote);
   post(q->rank, Op::kFlush, w);
   std::unique_lock lock(q->mutex);
-  q->ended.wait(lock, [&] { return q->in_flight == 0; });
+  wait_briefly_spinning(lock, q->ended, [&] { return q->in_flight == 0; }, kCallerSpin);
   return CL_SUCCESS;
 }
 

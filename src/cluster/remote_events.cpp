@@ -8,6 +8,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
 
@@ -212,7 +213,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
   for (cl_uint i = 0; i < n; ++i) {
     cl_event e = events[i];
     std::unique_lock lock(e->mutex);
-    e->changed.wait(lock, [&] { return e->status <= CL_COMPLETE; });
+    wait_briefly_spinning(lock, e->changed, [&] { return e->status <= CL_COMPLETE; }, kCallerSpin);
     if (e->status < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
   return result;
