@@ -47,12 +47,17 @@ bool NodeServer::maps_at_once(cl_command_queue queue, const std::vector<cl_event
   return true;
 }
 
-std::optional<cl_int> NodeServer::write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size,
-                                               cl_event *event, uint64_t &trip_ns) {
+void *NodeServer::map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size) {
   cl_int err = CL_SUCCESS;
   void *at = vendor_enqueue::MapBuffer({queue, 0, nullptr, nullptr}, err, buffer, cl_bool(CL_TRUE),
                                        cl_map_flags(CL_MAP_WRITE_INVALIDATE_REGION), offset, size);
-  if (err != CL_SUCCESS || !at) return std::nullopt;
+  return err == CL_SUCCESS ? at : nullptr;
+}
+
+std::optional<cl_int> NodeServer::write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size,
+                                               cl_event *event, uint64_t &trip_ns) {
+  void *at = map_for_write(queue, buffer, offset, size);
+  if (!at) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
   for_each_part(size, [&](size_t part, size_t n) {
     MPI_Recv(static_cast<char *>(at) + part, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);

@@ -216,9 +216,11 @@ bool NodeServer::send_reports() {
       PeerHeader h{};
       std::memcpy(&h, r.message.data(), sizeof h);
       auto gate = peer_gates_.find(h.id);
-      if (gate != peer_gates_.end() && gate->second.staging != r.bytes && h.status >= 0) {
-        // Read elsewhere (the gate came after its staging was chosen).
-        std::memcpy(gate->second.staging->data() + h.offset, r.bytes->data() + r.bytes_offset, r.bytes_size);
+      if (gate != peer_gates_.end() && r.bytes && gate->second.into != r.bytes->data() && h.status >= 0 &&
+          h.offset + r.bytes_size <= gate->second.size) {
+        // Read elsewhere (into staging of its own: the receiving write's
+        // bytes go to the mapped buffer).
+        std::memcpy(gate->second.into + h.offset, r.bytes->data() + r.bytes_offset, r.bytes_size);
       }
       if (gate != peer_gates_.end() && h.offset == 0) gate->second.write->before_ns = h.read_ns;
       open_gate(h.id, h.offset / kChunk, h.status < 0 ? h.status : CL_COMPLETE);
@@ -226,12 +228,16 @@ bool NodeServer::send_reports() {
       continue;
     }
     if (r.peer_rank >= 0) {
-      PeerSend &p = peer_sends_.emplace_back(PeerSend{{}, 0, std::move(r.message), std::move(r.bytes), r.read_id});
+      PeerSend &p = peer_sends_.emplace_back(
+          PeerSend{{}, 0, std::move(r.message), std::move(r.bytes), r.read_id, std::move(r.mapped)});
       MPI_Isend(p.header.data(), static_cast<int>(p.header.size()), MPI_BYTE, r.peer_rank, kPeerTag, comm_,
                 &p.requests[p.count++]);
-      if (p.bytes)
-        MPI_Isend(p.bytes->data() + r.bytes_offset, static_cast<int>(r.bytes_size), MPI_BYTE, r.peer_rank,
-                  kPeerDataTag, comm_, &p.requests[p.count++]);
+      PeerHeader h{};
+      std::memcpy(&h, p.header.data(), sizeof h);
+      char *from = p.bytes ? p.bytes->data() : p.mapped ? p.mapped->data : nullptr;
+      if (from && h.bytes)
+        MPI_Isend(from + r.bytes_offset, static_cast<int>(r.bytes_size), MPI_BYTE, r.peer_rank, kPeerDataTag, comm_,
+                  &p.requests[p.count++]);
       continue;
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
@@ -269,9 +275,9 @@ void NodeServer::receive_peer_bytes(const MPI_Status &status) {
   uint64_t travel_ns = 0;
   if (h.bytes) {
     // A cancelled copy's bytes are taken off the wire all the same.
-    const bool expected = it != peer_gates_.end() && h.offset + h.bytes <= it->second.staging->size();
+    const bool expected = it != peer_gates_.end() && h.offset + h.bytes <= it->second.size;
     std::vector<char> drained;
-    char *into = expected ? it->second.staging->data() + h.offset : (drained.resize(h.bytes), drained.data());
+    char *into = expected ? it->second.into + h.offset : (drained.resize(h.bytes), drained.data());
     const auto start = std::chrono::steady_clock::now();
     MPI_Recv(into, static_cast<int>(h.bytes), MPI_BYTE, status.MPI_SOURCE, kPeerDataTag, comm_, MPI_STATUS_IGNORE);
     travel_ns = static_cast<uint64_t>(
@@ -302,28 +308,53 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
   auto buffer = as<cl_mem>(args.get<uint64_t>());
   const size_t offset = args.get<uint64_t>();
   PeerGate entry;
-  entry.staging = staging(args.get<uint64_t>());
-  const size_t size = entry.staging->size();
-  // A write per part, each held by an event of its own until its bytes
-  // come; the copy's event ends with the last of them.
+  entry.size = args.get<uint64_t>();
+  const size_t size = entry.size;
+  // The bytes go straight into the buffer, mapped, when it can be mapped at
+  // once (node_mapped.cpp); else into staging memory.
+  void *mapped = maps_at_once(queue, wait, size) ? map_for_write(queue, buffer, offset, size) : nullptr;
+  if (mapped) {
+    entry.into = static_cast<char *>(mapped);
+  } else {
+    entry.staging = staging(size);
+    entry.into = entry.staging->data();
+  }
+  // An event per part holds its write (staged) or the unmap (mapped) until
+  // its bytes come; the copy's event ends with the last write, or is the
+  // unmap's.
   cl_context context = vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT);
-  std::vector<cl_event> writes;
+  std::vector<cl_event> writes, after = wait;
   cl_int err = CL_SUCCESS;
   for_each_part(size, [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;
     auto gate = vendor_user_event(context, err);
     if (err != CL_SUCCESS) return;
-    std::vector<cl_event> after = wait;
-    after.push_back(gate.get());
-    cl_event write = nullptr;
-    err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(after.size()), after.data(), &write}, buffer,
-                                      cl_bool(CL_FALSE), offset + at, n,
-                                      static_cast<const void *>(entry.staging->data() + at));
-    if (err == CL_SUCCESS) writes.push_back(write);
+    if (mapped) {
+      after.push_back(gate.get());
+    } else {
+      std::vector<cl_event> part = wait;
+      part.push_back(gate.get());
+      cl_event write = nullptr;
+      err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(part.size()), part.data(), &write}, buffer,
+                                        cl_bool(CL_FALSE), offset + at, n,
+                                        static_cast<const void *>(entry.staging->data() + at));
+      if (err == CL_SUCCESS) writes.push_back(write);
+    }
     entry.gates.push_back(std::move(gate));
   });
   cl_event event = nullptr;
-  if (err == CL_SUCCESS) err = join_parts(queue, writes, &event);
+  if (mapped) {
+    // Unmapped after every gate, or at once when a gate could not be made.
+    const bool gated = err == CL_SUCCESS;
+    const cl_int unmapped = vendor_enqueue::UnmapMemObject(
+        {queue, gated ? static_cast<cl_uint>(after.size()) : 0u, gated && !after.empty() ? after.data() : nullptr,
+         &event},
+        buffer, mapped);
+    if (err == CL_SUCCESS) err = unmapped;
+    else if (unmapped == CL_SUCCESS) VendorRef<cl_event>::adopt(event);
+  } else if (err == CL_SUCCESS) {
+    err = join_parts(queue, writes, &event);
+  }
   for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // those of a failed command
   if (err != CL_SUCCESS) {
     // Parts enqueued already end, failed, rather than wait forever.
@@ -344,20 +375,41 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   const size_t size = args.get<uint64_t>();
   const int peer_rank = args.get<int32_t>();
   const uint64_t peer_id = args.get<uint64_t>();
+  const VendorEnqueue after{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), nullptr};
+  // To another node, from a device that shares this memory: one map, then
+  // every part sent straight from the buffer (node_mapped.cpp). Each part's
+  // record is the map's event under the part's key.
+  if (peer_rank != rank_) {
+    cl_event map = nullptr;
+    VendorEnqueue on = after;
+    on.event = &map;
+    if (auto mapping = read_mapped(on, buffer, offset, size)) {
+      auto map_event = VendorRef<cl_event>::adopt(map);
+      enqueued(queue, map);
+      for_each_part(size, [&](size_t at, size_t n) {
+        const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
+        events_[key] = map_event;
+        report_when_done(key, map, nullptr, nullptr, {peer_rank, peer_id, at, n}, 0, mapping);
+      });
+      return CL_SUCCESS;
+    }
+  }
   // A copy between two devices of this node: the reads go straight into
   // the receiving write's staging memory, and each part's end opens its
   // gate here (send_reports), with no trip through MPI.
   auto local = peer_rank == rank_ ? peer_gates_.find(peer_id) : peer_gates_.end();
-  auto bytes = local != peer_gates_.end() && local->second.staging->size() == size ? local->second.staging : staging(size);
+  auto bytes = local != peer_gates_.end() && local->second.staging && local->second.size == size ? local->second.staging
+                                                                                                 : staging(size);
   // A read per part: each part goes as soon as it is read. Their events are
   // rank 0's id with the part's number above the bits rank 0's ids use.
   cl_int err = CL_SUCCESS;
   for_each_part(bytes->size(), [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;  // rank 0 cancels what the receiver still waits for
     cl_event read = nullptr;
-    err = vendor_enqueue::ReadBuffer(
-        {queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &read}, buffer,
-        cl_bool(CL_FALSE), offset + at, n, static_cast<void *>(bytes->data() + at));
+    VendorEnqueue on = after;
+    on.event = &read;
+    err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), offset + at, n,
+                                     static_cast<void *>(bytes->data() + at));
     if (err != CL_SUCCESS) return;
     const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
     events_[key] = VendorRef<cl_event>::adopt(read);
@@ -380,7 +432,9 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     Writer w;
     w.put(h);
     std::lock_guard lock(reports_mutex_);
-    reports_.push_back({w.take(), status < 0 ? nullptr : a.read, a.to.offset, a.to.size, a.to.rank, id});
+    Report r{w.take(), status < 0 ? nullptr : a.read, a.to.offset, a.to.size, a.to.rank, id};
+    r.mapped = std::move(a.mapped);  // let go on the serving thread
+    reports_.push_back(std::move(r));
     awaited_.erase(id);
     reports_changed_.notify_one();
     return;

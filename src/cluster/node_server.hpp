@@ -64,6 +64,9 @@ class NodeServer {
   // buffer at once: the device shares this memory, the transfer is large,
   // and nothing it must follow is left to run.
   bool maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const;
+  // A buffer's region mapped for a write at once (maps_at_once held): null
+  // when the vendor refuses.
+  void *map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size);
   // kWriteBuffer through a map (its bytes taken off the wire into it): the
   // command's status, or none (nothing done) when the vendor refuses the
   // map, for the staging path to give the error.
@@ -172,6 +175,10 @@ class NodeServer {
   struct PeerGate {
     std::vector<VendorRef<cl_event>> gates;  // one per part; empty once opened
     size_t closed = 0;
+    // Where the bytes go: `staging` (written to the device part by part),
+    // or the buffer itself, mapped (its unmap, after every gate, the write).
+    char *into = nullptr;
+    size_t size = 0;
     std::shared_ptr<std::vector<char>> staging;
     std::shared_ptr<Awaited> write;
   };
@@ -184,6 +191,7 @@ class NodeServer {
     std::vector<char> header;
     std::shared_ptr<std::vector<char>> bytes;
     uint64_t read_id;
+    std::shared_ptr<Mapping> mapped;  // the bytes, when `bytes` is null: unmapped once every part is sent
   };
   std::deque<PeerSend> peer_sends_;
 };
