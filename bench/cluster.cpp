@@ -11,8 +11,9 @@
 //              against half a plain MPI round trip between them.
 //   launch     an empty kernel enqueued and finished on node 1's device,
 //              against the plain MPI round trip of 8 bytes and the same
-//              launch on the local PoCL device through UniCL. Goal: <= 2x
-//              the round trip + the local launch.
+//              launch on the local PoCL device through UniCL (the two
+//              devices taking turns). Goal: <= 2x the round trip + the
+//              local launch.
 //
 // Run as is: it starts itself under mpirun (`-np 1 bench-cluster : -np 2
 // unicl-node`, as root with the flags DEVELOPERS.md gives), each node
@@ -88,23 +89,39 @@ cl::Device named(const std::vector<cl::Device> &all, const std::string &suffix, 
   throw std::runtime_error("no device ending in '" + suffix + "'");
 }
 
-double launch_seconds(const cl::Device &d) {
-  cl::Context ctx(d);
-  cl::Program program(ctx, "__kernel void nothing(__global int *p) { }");
-  program.build();
-  cl::Kernel k(program, "nothing");
-  cl::Buffer b(ctx, CL_MEM_READ_WRITE, 64);
-  k.setArg(0, b);
-  cl::CommandQueue q(ctx, d);
-  for (int i = 0; i < 20; ++i) q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1)), q.finish();
-  std::vector<double> samples;
-  for (int i = 0; i < 200; ++i) {
-    auto start = bench::Clock::now();
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1));
-    q.finish();
-    samples.push_back(bench::seconds_since(start));
+// Median seconds of an empty kernel enqueued and finished on each device,
+// the devices taking turns (rounds of 20 launches): this machine's speed
+// drifts from second to second, and one device measured after the other
+// would compare two different machines.
+std::vector<double> launch_seconds(const std::vector<cl::Device> &devices) {
+  struct One {
+    cl::Context ctx;
+    cl::CommandQueue q;
+    cl::Kernel k;
+    cl::Buffer b;
+    std::vector<double> samples;
+  };
+  std::vector<One> all;
+  for (auto &d : devices) {
+    cl::Context ctx(d);
+    cl::Program program(ctx, "__kernel void nothing(__global int *p) { }");
+    program.build();
+    One o{ctx, cl::CommandQueue(ctx, d), cl::Kernel(program, "nothing"), cl::Buffer(ctx, CL_MEM_READ_WRITE, 64), {}};
+    o.k.setArg(0, o.b);
+    for (int i = 0; i < 20; ++i) o.q.enqueueNDRangeKernel(o.k, cl::NullRange, cl::NDRange(1)), o.q.finish();
+    all.push_back(std::move(o));
   }
-  return bench::median(samples);
+  for (int round = 0; round < 10; ++round)
+    for (auto &o : all)
+      for (int i = 0; i < 20; ++i) {
+        auto start = bench::Clock::now();
+        o.q.enqueueNDRangeKernel(o.k, cl::NullRange, cl::NDRange(1));
+        o.q.finish();
+        o.samples.push_back(bench::seconds_since(start));
+      }
+  std::vector<double> out;
+  for (auto &o : all) out.push_back(bench::median(o.samples));
+  return out;
 }
 
 int rank0(size_t max_size) {
@@ -165,7 +182,8 @@ int rank0(size_t max_size) {
 
   // launch
   const double rtt = raw_round_trip(1, 8);
-  const double remote = launch_seconds(node1), here = launch_seconds(local);
+  const auto launches = launch_seconds({node1, local});
+  const double remote = launches[0], here = launches[1];
   bench::Table l({"", "median"});
   l.add({"MPI round trip, 8 bytes", bench::fixed(rtt * 1e6, 1) + " us"});
   l.add({"empty kernel, enqueue + finish, local PoCL through UniCL", bench::fixed(here * 1e6, 1) + " us"});
