@@ -38,6 +38,16 @@ int main(int argc, char **argv) {
       cl_double network[2] = {-1, -1};
       clGetDeviceInfo(d, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr);
       std::printf("network %s|%s\n", dev, network[0] > 0 && network[1] > 0 ? "measured" : network[0] == 0 && network[1] == 0 ? "none" : "?");
+      // CL_DEVICE_NODE_LINKS_UNICL: to every other rank measured, to its own
+      // node none; nothing for this machine's devices.
+      size_t bytes = 0;
+      clGetDeviceInfo(d, CL_DEVICE_NODE_LINKS_UNICL, 0, nullptr, &bytes);
+      std::vector<cl_double> links(bytes / sizeof(cl_double));
+      if (bytes) clGetDeviceInfo(d, CL_DEVICE_NODE_LINKS_UNICL, bytes, links.data(), nullptr);
+      bool measured = !links.empty();
+      for (size_t r = 0; r < links.size() / 2; ++r)
+        measured = measured && (r == node ? links[2 * r] == 0 && links[2 * r + 1] == 0 : links[2 * r] > 0 && links[2 * r + 1] > 0);
+      std::printf("links %s|%zu|%s\n", dev, links.size() / 2, measured ? "measured" : links.empty() ? "none" : "?");
     }
   }
   std::fflush(stdout);

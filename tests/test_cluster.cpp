@@ -159,6 +159,12 @@ TEST_CASE("an application that initializes and finalizes MPI itself ends, and so
   for (auto &line : r.out_lines())
     if (line.rfind("network ", 0) == 0) ++network[line.substr(line.find('|') + 1)];
   CHECK(network == std::map<std::string, int>{{"measured", 4}, {"none", 2}});
+  // CL_DEVICE_NODE_LINKS_UNICL: from each node to the 3 ranks, measured
+  // when the nodes joined (node to node too); nothing for this machine's.
+  std::map<std::string, int> links;
+  for (auto &line : r.out_lines())
+    if (line.rfind("links ", 0) == 0) ++links[line.substr(line.find('|') + 1)];
+  CHECK(links == std::map<std::string, int>{{"3|measured", 4}, {"0|none", 2}});
 }
 
 namespace {

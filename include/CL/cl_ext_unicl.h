@@ -49,6 +49,14 @@ extern "C" {
  * of this host. UniCL's transfer models start from it for the node's
  * devices, then learn from the transfers they time. */
 #define CL_DEVICE_NODE_LINK_UNICL 0x55C10023
+/* clGetDeviceInfo query (cl_double[2 x ranks of the job]): the network
+ * between the node holding the device and each rank of the job, in rank
+ * order, as measured when the nodes joined: one-way latency in seconds and
+ * bandwidth in bytes per second; {0, 0} for the node itself and for a rank
+ * that did not join. Rank 0's entry is CL_DEVICE_NODE_LINK_UNICL. Empty (size
+ * 0) for a device of this host. UniCL's transfer models start from it for
+ * copies between the devices of two nodes. */
+#define CL_DEVICE_NODE_LINKS_UNICL 0x55C10024
 
 /* clGetEventInfo query (cl_device_id): the device that ran the command;
  * NULL while a command of a device-less queue is not yet placed. */

@@ -209,14 +209,34 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     // node the bytes never cross the network: such a route starts from the
     // guess of a copy within one machine, so that a buffer many devices of a
     // node read crosses the network to that node once and is copied there.
+    // Between two nodes it starts from the network measured between them.
     for (Location src = 0; src < ctx->slots.size(); ++src)
       for (Location dst = 0; dst < ctx->slots.size(); ++dst)
         if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint)) {
-          const unsigned node = ctx->slots[src].device->node;
-          if (node != 0 && node == ctx->slots[dst].device->node)
+          const _cl_device_id &from = *ctx->slots[src].device, &to = *ctx->slots[dst].device;
+          if (from.node != 0 && from.node == to.node) {
             ctx->memory->planner.add_link(src, dst, LinkEstimate{});
-          else
+            continue;
+          }
+          // Two nodes: the network between them, measured when they joined
+          // (CL_DEVICE_NODE_LINKS_UNICL), between a read and a write of a
+          // copy within a machine; unmeasured when nothing says.
+          std::vector<cl_double> links;
+          size_t bytes = 0;
+          if (from.node != 0 && vendor_info(from.vendor, CL_DEVICE_NODE_LINKS_UNICL, 0, nullptr, &bytes) == CL_SUCCESS) {
+            links.resize(bytes / sizeof(cl_double));
+            if (vendor_info(from.vendor, CL_DEVICE_NODE_LINKS_UNICL, bytes, links.data(), nullptr) != CL_SUCCESS)
+              links.clear();
+          }
+          if (2 * to.node + 1 < links.size() && links[2 * to.node + 1] > 0) {
+            const LinkEstimate device;
+            ctx->memory->planner.add_link(
+                src, dst,
+                {2 * device.latency + links[2 * to.node],
+                 1 / (2 / device.bandwidth + 1 / links[2 * to.node + 1])});
+          } else {
             ctx->memory->planner.add_unmeasured_link(src, dst);
+          }
         }
     // Devices of other nodes: the devices of one node share its network
     // link (transfers to one of them queue behind those to the others), the

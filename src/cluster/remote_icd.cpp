@@ -138,6 +138,17 @@ class Cluster {
     auto it = links_.find(rank);
     return it == links_.end() ? NetworkLink{} : it->second;
   }
+  // The network between node `rank` and each rank of the job, in rank
+  // order (CL_DEVICE_NODE_LINKS_UNICL).
+  std::vector<NetworkLink> networks(int rank) {
+    std::vector<NetworkLink> out(link_ ? static_cast<size_t>(link_->size()) : 0);
+    for (size_t r = 0; r < out.size(); ++r) {
+      if (static_cast<int>(r) == rank) continue;
+      if (r == 0) out[r] = network(rank);
+      else if (auto it = pair_links_.find({rank, static_cast<int>(r)}); it != pair_links_.end()) out[r] = it->second;
+    }
+    return out;
+  }
 
   MpiLink *link() { return link_.get(); }
 
@@ -220,6 +231,7 @@ class Cluster {
         std::fprintf(stderr, "UniCL cluster: rank %d answered with a malformed description; left out\n", rank);
       }
     }
+    measure_node_pairs();
   }
 
   // The network between this rank and node `rank`, measured once at the
@@ -236,6 +248,40 @@ class Cluster {
     NetworkLink &l = links_[rank];
     l.latency = one_way(kSmall, 10);
     l.bandwidth = static_cast<double>(kLarge) / std::max(one_way(kLarge, 4) - l.latency, l.latency);
+  }
+
+  // The network between every two nodes that joined, measured as rank 0's
+  // to each (node i makes the round trips with node j): the first guess of
+  // the transfer models for copies straight between their devices.
+  void measure_node_pairs() {
+    std::vector<int> joined;
+    for (auto &[rank, link] : links_) joined.push_back(rank);
+    for (size_t i = 0; i < joined.size(); ++i)
+      for (size_t j = i + 1; j < joined.size(); ++j) {
+        const int from = joined[i], to = joined[j];
+        auto one_way = [&](size_t bytes, int tries) {
+          double best = -1;
+          for (int t = 0; t < tries; ++t) {
+            Writer w;
+            w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{1});
+            std::vector<char> reply;
+            if (link_->call(from, Op::kRawPingPongWith, w.take(), reply, kHelloTimeout) != CL_SUCCESS) return -1.0;
+            Reader r(reply);
+            const double seconds = r.get<double>();
+            if (best < 0 || seconds < best) best = seconds;
+          }
+          return best / 2;
+        };
+        try {
+          NetworkLink l;
+          l.latency = one_way(8, 10);
+          const double large = l.latency > 0 ? one_way(size_t{1} << 20, 4) : -1;
+          if (large <= 0) continue;
+          l.bandwidth = static_cast<double>(size_t{1} << 20) / std::max(large - l.latency, l.latency);
+          pair_links_[{from, to}] = pair_links_[{to, from}] = l;
+        } catch (const Truncated &) {
+        }
+      }
   }
 
   void add_node(int rank, NodeDescription node) {
@@ -300,6 +346,7 @@ class Cluster {
   std::unique_ptr<MpiLink> link_;
   std::vector<int> nodes_;
   std::map<int, NetworkLink> links_;  // by node rank, measured at the start
+  std::map<std::pair<int, int>, NetworkLink> pair_links_;  // between two nodes, both ways, measured at the start
   std::vector<std::unique_ptr<_cl_platform_id>> owned_;
   std::vector<cl_platform_id> handles_;
 };
@@ -392,6 +439,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
       const NetworkLink l = Cluster::get().network(device->rank);
       const cl_double link[2] = {l.latency, l.bandwidth};
       return answer(link, sizeof link, size, value, size_ret);
+    }
+    case CL_DEVICE_NODE_LINKS_UNICL: {
+      std::vector<cl_double> links;
+      for (const NetworkLink &l : Cluster::get().networks(device->rank)) links.push_back(l.latency), links.push_back(l.bandwidth);
+      return answer(links.data(), links.size() * sizeof(cl_double), size, value, size_ret);
     }
     case CL_DEVICE_NODE_TOPOLOGY_UNICL:
       return answer(device->topology.c_str(), device->topology.size() + 1, size, value, size_ret);

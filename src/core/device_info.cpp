@@ -168,7 +168,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
     case CL_DEVICE_NODE_UNICL:
     case CL_DEVICE_NODE_HOST_UNICL:
     case CL_DEVICE_NODE_TOPOLOGY_UNICL:
-    case CL_DEVICE_NODE_LINK_UNICL: {
+    case CL_DEVICE_NODE_LINK_UNICL:
+    case CL_DEVICE_NODE_LINKS_UNICL: {
       // A node's device answers itself (its vendor is UniCL's node client);
       // a device of this machine is here.
       size_t needed = 0;
@@ -180,6 +181,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
         const cl_double none[2] = {0, 0};
         return info_bytes(size, value, size_ret, none, sizeof none);
       }
+      if (param == CL_DEVICE_NODE_LINKS_UNICL) return info_bytes(size, value, size_ret, nullptr, 0);
       char host[256] = {};
       gethostname(host, sizeof host - 1);
       return info_string(size, value, size_ret, std::string(host));
