@@ -450,7 +450,12 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     ended.queued = time(CL_PROFILING_COMMAND_QUEUED), ended.submit = time(CL_PROFILING_COMMAND_SUBMIT);
     ended.start = time(CL_PROFILING_COMMAND_START), ended.end = time(CL_PROFILING_COMMAND_END);
     // A write of another node's bytes lasts from that node's read on.
-    if (uint64_t before = a.before_ns.load(); before && ended.start > before) ended.start -= before;
+    // (queued <= submit <= start, as the spec orders them: moved back too)
+    if (uint64_t before = a.before_ns.load(); before && ended.start > before) {
+      ended.start -= before;
+      ended.submit = std::min(ended.submit, ended.start);
+      ended.queued = std::min(ended.queued, ended.submit);
+    }
   }
   Writer w;
   w.put(ended);
