@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <future>
 #include <thread>
 #include <mutex>
@@ -235,53 +236,56 @@ class Cluster {
   }
 
   // The network between this rank and node `rank`, measured once at the
-  // start (plain MPI round trips of 8 bytes and of 1 MiB, the quickest of
-  // several: the nodes still starting share the cores): the first guess of
-  // the transfer models for its devices, which timed transfers then refine.
+  // start: the first guess of the transfer models for its devices, which
+  // timed transfers then refine.
   void measure_link(int rank) {
-    constexpr size_t kSmall = 8, kLarge = size_t{1} << 20;
-    auto one_way = [&](size_t bytes, int tries) {
-      double best = raw_round_trips(*link_, rank, bytes, 1);
-      for (int i = 1; i < tries; ++i) best = std::min(best, raw_round_trips(*link_, rank, bytes, 1));
-      return best / 2;
-    };
-    NetworkLink &l = links_[rank];
-    l.latency = one_way(kSmall, 10);
-    l.bandwidth = static_cast<double>(kLarge) / std::max(one_way(kLarge, 4) - l.latency, l.latency);
+    links_[rank] = measured_link([&](size_t bytes) { return raw_round_trips(*link_, rank, bytes, 1); });
   }
 
-  // The network between every two nodes that joined, measured as rank 0's
-  // to each (node i makes the round trips with node j): the first guess of
-  // the transfer models for copies straight between their devices.
+  // The network between every two nodes that joined, measured in the same
+  // way (node i makes the round trips with node j): the first guess of the
+  // transfer models for copies straight between their devices.
   void measure_node_pairs() {
     std::vector<int> joined;
     for (auto &[rank, link] : links_) joined.push_back(rank);
     for (size_t i = 0; i < joined.size(); ++i)
       for (size_t j = i + 1; j < joined.size(); ++j) {
         const int from = joined[i], to = joined[j];
-        auto one_way = [&](size_t bytes, int tries) {
-          double best = -1;
-          for (int t = 0; t < tries; ++t) {
-            Writer w;
-            w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{1});
-            std::vector<char> reply;
-            if (link_->call(from, Op::kRawPingPongWith, w.take(), reply, kHelloTimeout) != CL_SUCCESS) return -1.0;
-            Reader r(reply);
-            const double seconds = r.get<double>();
-            if (best < 0 || seconds < best) best = seconds;
-          }
-          return best / 2;
-        };
-        try {
-          NetworkLink l;
-          l.latency = one_way(8, 10);
-          const double large = l.latency > 0 ? one_way(size_t{1} << 20, 4) : -1;
-          if (large <= 0) continue;
-          l.bandwidth = static_cast<double>(size_t{1} << 20) / std::max(large - l.latency, l.latency);
-          pair_links_[{from, to}] = pair_links_[{to, from}] = l;
-        } catch (const Truncated &) {
-        }
+        const NetworkLink l = measured_link([&](size_t bytes) {
+          Writer w;
+          w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{1});
+          std::vector<char> reply;
+          if (link_->call(from, Op::kRawPingPongWith, w.take(), reply, kHelloTimeout) != CL_SUCCESS ||
+              reply.size() < sizeof(double))
+            return -1.0;
+          Reader r(reply);
+          return r.get<double>();
+        });
+        if (l.bandwidth > 0) pair_links_[{from, to}] = pair_links_[{to, from}] = l;
       }
+  }
+
+  // A link from plain MPI round trips (`round_trip(bytes)`: one's seconds,
+  // negative when it failed) of 8 bytes and of 1 MiB, the quickest of
+  // several (nodes still starting share the cores); {0, 0} when one failed.
+  static NetworkLink measured_link(const std::function<double(size_t)> &round_trip) {
+    constexpr size_t kSmall = 8, kLarge = size_t{1} << 20;
+    auto one_way = [&](size_t bytes, int tries) {
+      double best = -1;
+      for (int i = 0; i < tries; ++i) {
+        const double t = round_trip(bytes);
+        if (t < 0) return -1.0;
+        if (best < 0 || t < best) best = t;
+      }
+      return best / 2;
+    };
+    NetworkLink l;
+    const double latency = one_way(kSmall, 10);
+    const double large = latency < 0 ? -1 : one_way(kLarge, 4);
+    if (large < 0) return l;
+    l.latency = latency;
+    l.bandwidth = static_cast<double>(kLarge) / std::max(large - latency, latency);
+    return l;
   }
 
   void add_node(int rank, NodeDescription node) {
