@@ -440,6 +440,13 @@ TEST_CASE("unicl info lists every node's devices and each node's hardware", "[cl
     CHECK_THAT(r.out, Catch::Contains(":" + rank + " (served by its unicl-node)"));
     CHECK_THAT(r.out, Catch::Contains(":" + rank + " topology (hwloc): "));
   }
+  // Each node's network to the other two ranks, measured at start.
+  size_t networks = 0;
+  for (auto &line : r.out_lines())
+    if (line.rfind("  network (one way, measured at start): rank ", 0) == 0 && line.find("not measured") == std::string::npos &&
+        line.find(" GB/s; rank ") != std::string::npos)
+      ++networks;
+  CHECK(networks == 2);
   CHECK_THAT(r.out, Catch::Contains("Host topology (hwloc): "));
 }
 

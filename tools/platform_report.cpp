@@ -65,6 +65,27 @@ std::string text_info(const cl::Device &d, cl_device_info param) {
   return text;
 }
 
+// The network from a node's device's node to every other rank of the job,
+// as measured when the nodes joined (CL_DEVICE_NODE_LINKS_UNICL): one line.
+std::string network_line(const cl::Device &d, cl_uint node) {
+  size_t n = 0;
+  if (clGetDeviceInfo(d(), CL_DEVICE_NODE_LINKS_UNICL, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::vector<cl_double> links(n / sizeof(cl_double));
+  if (clGetDeviceInfo(d(), CL_DEVICE_NODE_LINKS_UNICL, n, links.data(), nullptr) != CL_SUCCESS) return {};
+  std::string line;
+  for (size_t rank = 0; rank < links.size() / 2; ++rank) {
+    if (rank == node) continue;
+    char one[96];
+    if (links[2 * rank + 1] > 0)
+      std::snprintf(one, sizeof one, "%srank %zu %.1f us, %.1f GB/s", line.empty() ? "" : "; ", rank,
+                    links[2 * rank] * 1e6, links[2 * rank + 1] / 1e9);
+    else
+      std::snprintf(one, sizeof one, "%srank %zu not measured", line.empty() ? "" : "; ", rank);
+    line += one;
+  }
+  return line.empty() ? line : "  network (one way, measured at start): " + line + "\n";
+}
+
 void print_device(std::ostream &out, size_t index, const cl::Device &d, const std::string &vendor_platform) {
   out << "  [" << index << "] " << d.getInfo<CL_DEVICE_NAME>() << "\n"
       << "      vendor platform : " << vendor_platform << "\n"
@@ -115,7 +136,8 @@ bool print_platforms(std::ostream &out) {
       }
       const std::string where = text_info(devices[i], CL_DEVICE_NODE_HOST_UNICL) + ":" + std::to_string(node);
       print_device(out, i, devices[i], "a platform of node " + where + " (served by its unicl-node)");
-      nodes.try_emplace(node, "Node " + where + " " + text_info(devices[i], CL_DEVICE_NODE_TOPOLOGY_UNICL));
+      nodes.try_emplace(node, "Node " + where + " " + text_info(devices[i], CL_DEVICE_NODE_TOPOLOGY_UNICL) +
+                                  network_line(devices[i], node));
     }
     for (auto &[rank, text] : nodes) out << text;
   }
