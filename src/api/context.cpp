@@ -203,58 +203,53 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
     if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
     ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
+    TransferPlanner &planner = ctx->memory->planner;
+    // The network from each node's device to every rank of the job, as
+    // measured when the nodes joined (CL_DEVICE_NODE_LINKS_UNICL: latency
+    // and bandwidth per rank, rank 0 first; empty for this host's devices).
+    std::vector<std::vector<cl_double>> networks(ctx->slots.size());
+    for (Location l = 0; l < ctx->slots.size(); ++l)
+      if (const _cl_device_id &d = *ctx->slots[l].device; d.node != 0)
+        networks[l] = vendor_array<cl_double>(d.vendor, CL_DEVICE_NODE_LINKS_UNICL);
+    // The first guess of a route from device `l`'s node to rank `rank`: the
+    // network, measured, between `copies` copies within a machine; false
+    // when the network was not measured.
+    auto across_network = [&](Location l, cl_uint rank, int copies, LinkEstimate &guess) {
+      const std::vector<cl_double> &n = networks[l];
+      if (2 * rank + 1 >= n.size() || !(n[2 * rank + 1] > 0)) return false;
+      const LinkEstimate device;
+      guess = {copies * device.latency + n[2 * rank], 1 / (copies / device.bandwidth + 1 / n[2 * rank + 1])};
+      return true;
+    };
     // Direct routes where a device copies from another without host memory
-    // (devices of other nodes): taken as fast as the route through the host
-    // until timed, then learnt from the copies. Between two devices of one
-    // node the bytes never cross the network: such a route starts from the
-    // guess of a copy within one machine, so that a buffer many devices of a
-    // node read crosses the network to that node once and is copied there.
-    // Between two nodes it starts from the network measured between them.
+    // (devices of other nodes). Between two devices of one node the bytes
+    // never cross the network: such a route starts from the guess of a copy
+    // within one machine, so that a buffer many devices of a node read
+    // crosses the network to that node once and is copied there. Between two
+    // nodes it starts from the network measured between them (a read, the
+    // trip, a write); when nothing says, as fast as the route through the
+    // host until timed. Each is then learnt from the copies.
     for (Location src = 0; src < ctx->slots.size(); ++src)
-      for (Location dst = 0; dst < ctx->slots.size(); ++dst)
-        if (ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint)) {
-          const _cl_device_id &from = *ctx->slots[src].device, &to = *ctx->slots[dst].device;
-          if (from.node != 0 && from.node == to.node) {
-            ctx->memory->planner.add_link(src, dst, LinkEstimate{});
-            continue;
-          }
-          // Two nodes: the network between them, measured when they joined
-          // (CL_DEVICE_NODE_LINKS_UNICL), between a read and a write of a
-          // copy within a machine; unmeasured when nothing says.
-          std::vector<cl_double> links;
-          size_t bytes = 0;
-          if (from.node != 0 && vendor_info(from.vendor, CL_DEVICE_NODE_LINKS_UNICL, 0, nullptr, &bytes) == CL_SUCCESS) {
-            links.resize(bytes / sizeof(cl_double));
-            if (vendor_info(from.vendor, CL_DEVICE_NODE_LINKS_UNICL, bytes, links.data(), nullptr) != CL_SUCCESS)
-              links.clear();
-          }
-          if (2 * to.node + 1 < links.size() && links[2 * to.node + 1] > 0) {
-            const LinkEstimate device;
-            ctx->memory->planner.add_link(
-                src, dst,
-                {2 * device.latency + links[2 * to.node],
-                 1 / (2 / device.bandwidth + 1 / links[2 * to.node + 1])});
-          } else {
-            ctx->memory->planner.add_unmeasured_link(src, dst);
-          }
-        }
+      for (Location dst = 0; dst < ctx->slots.size(); ++dst) {
+        if (!ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint)) continue;
+        const _cl_device_id &from = *ctx->slots[src].device, &to = *ctx->slots[dst].device;
+        LinkEstimate guess;
+        if (from.node != 0 && from.node == to.node) planner.add_link(src, dst, LinkEstimate{});
+        else if (across_network(src, to.node, 2, guess)) planner.add_link(src, dst, guess);
+        else planner.add_unmeasured_link(src, dst);
+      }
     // Devices of other nodes: the devices of one node share its network
     // link (transfers to one of them queue behind those to the others), the
     // nodes share this host's (transfers to one node queue behind those to
-    // the others), and
-    // that link, measured when the node joined, comes before the node's own
-    // copy into the device in the first guess of their host links.
-    TransferPlanner &planner = ctx->memory->planner;
+    // the others), and that link, measured when the node joined, comes
+    // before the node's own copy into the device in the first guess of
+    // their host links.
     for (Location l = 0; l < ctx->slots.size(); ++l) {
       const _cl_device_id &d = *ctx->slots[l].device;
       if (d.node == 0) continue;
       planner.set_site(l, ctx->slots.size() + 1 + d.node);
       planner.set_behind_network(ctx->slots.size() + 1 + d.node);
-      cl_double network[2] = {0, 0};  // latency, bandwidth
-      if (vendor_info(d.vendor, CL_DEVICE_NODE_LINK_UNICL, sizeof network, network, nullptr) == CL_SUCCESS &&
-          network[1] > 0) {
-        const LinkEstimate device;
-        const LinkEstimate guess{device.latency + network[0], 1 / (1 / device.bandwidth + 1 / network[1])};
+      if (LinkEstimate guess; across_network(l, 0, 1, guess)) {
         planner.add_link(planner.host(), l, guess);
         planner.add_link(l, planner.host(), guess);
       }

@@ -337,9 +337,9 @@ void MpiLink::run() {
       // them then finds the thread awake: waking it costs tens of us).
       if (backoff.pause().count() > 0)
         changed_.wait(lock, [&] {
-        return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited() ||
-               !on_thread_.empty();
-      });
+          return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited() ||
+                 !on_thread_.empty();
+        });
       out.swap(outbox_);
       jobs.swap(on_thread_);
       stopping = stop_;

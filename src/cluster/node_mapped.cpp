@@ -34,10 +34,10 @@ NodeServer::Mapping::~Mapping() {
     VendorRef<cl_event>::adopt(done);  // nothing waits for it but the queue's later commands
 }
 
+bool NodeServer::maps(cl_command_queue queue, size_t size) const { return size >= kMappedFrom && unified_.count(queue); }
+
 bool NodeServer::maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const {
-  if (size < kMappedFrom) return false;
-  auto unified = unified_.find(queue);
-  if (unified == unified_.end() || !unified->second) return false;
+  if (!maps(queue, size)) return false;
   // A blocking map waits for the queue's earlier commands: only when none
   // is left (a user event rank 0 sets later could hold them forever).
   if (auto last = last_on_queue_.find(queue); last != last_on_queue_.end() && vendor_status(last->second.get()) != CL_COMPLETE)
@@ -58,20 +58,14 @@ std::optional<cl_int> NodeServer::write_mapped(cl_command_queue queue, cl_mem bu
                                                cl_event *event, uint64_t &trip_ns) {
   void *at = map_for_write(queue, buffer, offset, size);
   if (!at) return std::nullopt;
-  const auto start = std::chrono::steady_clock::now();
-  for_each_part(size, [&](size_t part, size_t n) {
-    MPI_Recv(static_cast<char *>(at) + part, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
-  });
-  trip_ns = static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  receive_write_parts(static_cast<char *>(at), size, trip_ns);
   // The unmap is the write: its event is the command's.
   return vendor_enqueue::UnmapMemObject({queue, 0, nullptr, event}, buffer, at);
 }
 
 std::shared_ptr<NodeServer::Mapping> NodeServer::read_mapped(const VendorEnqueue &on, cl_mem buffer, size_t offset,
                                                             size_t size) {
-  if (size < kMappedFrom) return nullptr;
-  if (auto unified = unified_.find(on.queue); unified == unified_.end() || !unified->second) return nullptr;
+  if (!maps(on.queue, size)) return nullptr;
   cl_int err = CL_SUCCESS;
   void *at = vendor_enqueue::MapBuffer(on, err, buffer, cl_bool(CL_FALSE), cl_map_flags(CL_MAP_READ), offset, size);
   if (err != CL_SUCCESS || !at) return nullptr;

@@ -159,11 +159,7 @@ cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t
   // Every part is taken off the wire, even once the command is refused.
   cl_int err = refuse ? CL_INVALID_EVENT_WAIT_LIST : CL_SUCCESS;
   std::vector<cl_event> parts;
-  for_each_part(bytes.size(), [&](size_t at, size_t n) {
-    const auto start = std::chrono::steady_clock::now();
-    MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
-    trip_ns += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  receive_write_parts(bytes.data(), bytes.size(), trip_ns, [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;
     cl_event part = nullptr;
     err = vendor_enqueue::WriteBuffer({on.queue, on.num_wait, on.wait, &part}, buffer, cl_bool(CL_FALSE),
@@ -175,6 +171,16 @@ cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t
   return err;
 }
 
+void NodeServer::receive_write_parts(char *into, size_t size, uint64_t &trip_ns,
+                                     const std::function<void(size_t, size_t)> &after_part) {
+  for_each_part(size, [&](size_t at, size_t n) {
+    const auto start = std::chrono::steady_clock::now();
+    MPI_Recv(into + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
+    trip_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    if (after_part) after_part(at, n);
+  });
+}
 
 std::shared_ptr<std::vector<char>> NodeServer::staging(size_t size) {
   constexpr size_t kKept = size_t{1} << 30;  // at most this much kept for reuse
@@ -241,15 +247,13 @@ bool NodeServer::send_reports() {
       continue;
     }
     MPI_Send(r.message.data(), static_cast<int>(r.message.size()), MPI_BYTE, 0, kEventTag, comm_);
+    // The read's bytes, as many as its message announces: mapped, or staged.
     EventEnded ended{};
     std::memcpy(&ended, r.message.data(), sizeof ended);
-    if (r.mapped && ended.bytes)
-      for_each_part(r.mapped->size, [&](size_t at, size_t n) {
-        MPI_Send(r.mapped->data + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
-      });
-    else if (r.bytes)
-      for_each_part(r.bytes->size(), [&](size_t at, size_t n) {
-        MPI_Send(r.bytes->data() + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
+    const char *from = r.mapped ? r.mapped->data : r.bytes ? r.bytes->data() : nullptr;
+    if (from)
+      for_each_part(ended.bytes, [&](size_t at, size_t n) {
+        MPI_Send(from + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
       });
   }
   return any;
@@ -543,7 +547,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       auto props = args.get<cl_command_queue_properties>();
       auto q = vendor_queue(context, device, props, err);
       if (err != CL_SUCCESS) return err;
-      unified_[q.get()] = vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+      if (vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
       result.put(keep(queues_, std::move(q)));
       return CL_SUCCESS;
     }

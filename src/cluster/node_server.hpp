@@ -10,10 +10,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backend/vendor.hpp"
@@ -43,6 +45,12 @@ class NodeServer {
   // `trip_ns`: how long the parts took to arrive, in all.
   cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse,
                         uint64_t &trip_ns);
+  // Receives the `size` bytes that follow a kWriteBuffer request from rank 0
+  // into `into`, part by part (kChunk), calling after_part(offset, size)
+  // once each part is there; adds the time the parts took to arrive to
+  // `trip_ns`.
+  void receive_write_parts(char *into, size_t size, uint64_t &trip_ns,
+                           const std::function<void(size_t, size_t)> &after_part = {});
   cl_int info(Reader &args, Writer &result);
 
   // Large transfers on a device that shares this machine's memory (CL_DEVICE_
@@ -60,6 +68,9 @@ class NodeServer {
     Mapping &operator=(const Mapping &) = delete;
     ~Mapping();
   };
+  // Whether a transfer of `size` bytes on `queue` goes through a map: the
+  // queue's device shares this memory and the transfer is large.
+  bool maps(cl_command_queue queue, size_t size) const;
   // Whether a write of `size` bytes on `queue` after `wait` can map its
   // buffer at once: the device shares this memory, the transfer is large,
   // and nothing it must follow is left to run.
@@ -79,7 +90,7 @@ class NodeServer {
   std::shared_ptr<Mapping> read_mapped(const VendorEnqueue &on, cl_mem buffer, size_t offset, size_t size);
   // A command enqueued on `queue` (maps_at_once reads the last one).
   void enqueued(cl_command_queue queue, cl_event event) { last_on_queue_[queue] = VendorRef<cl_event>::share(event); }
-  std::unordered_map<cl_command_queue, bool> unified_;  // per queue: its device shares this memory
+  std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
   // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
   cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
