@@ -4,9 +4,7 @@
 // goes through staging memory instead. Both ways, with sizes off the 4 MiB
 // parts and offsets off zero, the bytes must arrive right, in the order of
 // the queue. Prints "result: OK" and exits 0, or names what failed.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <CL/cl_ext_unicl.h>
+#include <node_devices.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -31,21 +29,12 @@ std::vector<cl_int> pattern(size_t count, int salt) {
 }  // namespace
 
 int main() {
-  cl_platform_id platform = nullptr;
-  clGetPlatformIDs(1, &platform, nullptr);
-  cl_uint n = 0;
-  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
-  std::vector<cl_device_id> all(n);
-  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, all.data(), nullptr);
   cl_device_id device = nullptr;
-  for (cl_device_id d : all) {
-    cl_uint node = 0;
-    clGetDeviceInfo(d, CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+  for (auto [d, node] : devices_with_nodes())
     if (node != 0) {
       device = d;
       break;
     }
-  }
   if (!device) return fail("no device on a node", 0);
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);

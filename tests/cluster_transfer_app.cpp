@@ -4,9 +4,7 @@
 // from the nodes while the second node got the buffer ("rank0 bytes N"),
 // the bytes UniCL moved meanwhile ("moved bytes N"), and whether the buffer
 // read back is right ("result: OK"). Exits 1 when something fails.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <CL/cl_ext_unicl.h>
+#include <node_devices.hpp>
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -43,18 +41,10 @@ int fail(const char *what, cl_int err) {
 
 int main(int argc, char **argv) {
   const size_t items = (argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4) << 18;  // MiB of ints
-  cl_platform_id platform = nullptr;
-  clGetPlatformIDs(1, &platform, nullptr);
-  cl_uint n = 0;
-  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n);
-  std::vector<cl_device_id> all(n);
-  clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, all.data(), nullptr);
   // The first device of the first node and the first of another node.
   cl_device_id pair[2] = {nullptr, nullptr};
   cl_uint first_node = 0;
-  for (cl_device_id d : all) {
-    cl_uint node = 0;
-    clGetDeviceInfo(d, CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+  for (auto [d, node] : devices_with_nodes()) {
     if (node == 0) continue;
     if (!pair[0]) pair[0] = d, first_node = node;
     else if (!pair[1] && node != first_node) pair[1] = d;
