@@ -302,6 +302,32 @@ TEST_CASE("large reads and writes on a node's device arrive right, mapped or sta
   CHECK_THAT(r.out, Catch::Contains("result: OK"));
 }
 
+TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's host copy, until it changes", "[cluster]") {
+  // Two nodes serving the simulator (correctness mode: its kernels run on
+  // PoCL), whose devices hold their own memory: the node stages the bytes
+  // rank 0 sends. Node 1's device reads are made slow (600 ms per call), so
+  // copies that still read there show in the time; each change of the buffer
+  // on node 1 must reach the next copy.
+  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
+                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
+                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                                            {"POCL_DEVICES", "pthread"}};
+  auto slow_reads = sim;
+  slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=600";
+  Ranks app = application({env("UNICL_HOST_COPY_APP")});
+  app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+  auto r = mpirun({app, nodes(1, slow_reads), nodes(1, sim)}, 180);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  // Without the host copy, each copy reads twice on node 1 (its two parts):
+  // 2.4 s at least.
+  double ms = 1e9;
+  for (auto &line : r.out_lines())
+    if (line.rfind("copies without reads: ", 0) == 0) ms = std::stod(line.substr(22));
+  CHECK(ms < 1200);
+}
+
 TEST_CASE("host swap on the nodes' devices: buffers past a device's limit go back to rank 0 and return", "[cluster]") {
   // matmul of 256^2 floats in 16 row blocks: B alone is 256 KiB, all the
   // buffers 768 KiB, each node's device may hold 400 KiB.

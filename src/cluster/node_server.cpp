@@ -222,11 +222,15 @@ bool NodeServer::send_reports() {
       PeerHeader h{};
       std::memcpy(&h, r.message.data(), sizeof h);
       auto gate = peer_gates_.find(h.id);
-      if (gate != peer_gates_.end() && r.bytes && gate->second.into != r.bytes->data() && h.status >= 0 &&
-          h.offset + r.bytes_size <= gate->second.size) {
-        // Read elsewhere (into staging of its own: the receiving write's
-        // bytes go to the mapped buffer).
-        std::memcpy(gate->second.into + h.offset, r.bytes->data() + r.bytes_offset, r.bytes_size);
+      if (gate != peer_gates_.end() && h.status >= 0 && h.offset + r.bytes_size <= gate->second.size) {
+        // The part's bytes: read by the sender, or in the source's host
+        // copy. Copied only when the receiving write takes them from
+        // elsewhere (the mapped buffer).
+        const PeerGate &g = gate->second;
+        const char *from = r.bytes ? r.bytes->data() + r.bytes_offset
+                           : g.source ? g.source->data() + g.source_from + h.offset
+                                      : nullptr;
+        if (from && g.into + h.offset != from) std::memcpy(g.into + h.offset, from, r.bytes_size);
       }
       if (gate != peer_gates_.end() && h.offset == 0) gate->second.write->before_ns = h.read_ns;
       open_gate(h.id, h.offset / kChunk, h.status < 0 ? h.status : CL_COMPLETE);
@@ -314,11 +318,22 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
   PeerGate entry;
   entry.size = args.get<uint64_t>();
   const size_t size = entry.size;
+  // A source on this node: its host copy, if it has one, is where the bytes
+  // come from.
+  if (args.get<uint8_t>()) {
+    auto source = as<cl_mem>(args.get<uint64_t>());
+    entry.source_from = args.get<uint64_t>();
+    entry.source = host_copies_.find(source, entry.source_from, size);
+  }
+  host_copies_.forget(buffer);
   // The bytes go straight into the buffer, mapped, when it can be mapped at
-  // once (node_mapped.cpp); else into staging memory.
+  // once (node_mapped.cpp); else the writes take them from the source's
+  // host copy, or from staging memory.
   void *mapped = maps_at_once(queue, wait, size) ? map_for_write(queue, buffer, offset, size) : nullptr;
   if (mapped) {
     entry.into = static_cast<char *>(mapped);
+  } else if (entry.source) {
+    entry.into = entry.source->data() + entry.source_from;
   } else {
     entry.staging = staging(size);
     entry.into = entry.staging->data();
@@ -340,8 +355,7 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
       part.push_back(gate.get());
       cl_event write = nullptr;
       err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(part.size()), part.data(), &write}, buffer,
-                                        cl_bool(CL_FALSE), offset + at, n,
-                                        static_cast<const void *>(entry.staging->data() + at));
+                                        cl_bool(CL_FALSE), offset + at, n, static_cast<const void *>(entry.into + at));
       if (err == CL_SUCCESS) writes.push_back(write);
     }
     entry.gates.push_back(std::move(gate));
@@ -368,7 +382,7 @@ cl_int NodeServer::peer_receive(cl_command_queue queue, const std::vector<cl_eve
   events_[id] = VendorRef<cl_event>::adopt(event);
   enqueued(queue, event);
   entry.closed = entry.gates.size();
-  entry.write = report_when_done(id, event, nullptr, entry.staging, {});
+  entry.write = report_when_done(id, event, nullptr, entry.staging ? entry.staging : entry.source, {});
   peer_gates_[id] = std::move(entry);
   return CL_SUCCESS;
 }
@@ -380,6 +394,25 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   const int peer_rank = args.get<int32_t>();
   const uint64_t peer_id = args.get<uint64_t>();
   const VendorEnqueue after{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), nullptr};
+  // From a host copy (host_copies.hpp): no read. Once the wait list has
+  // ended, each part goes from the copy, to the other node or into this
+  // node's receiving write (whose parts take the copy's bytes).
+  auto local = peer_rank == rank_ ? peer_gates_.find(peer_id) : peer_gates_.end();
+  auto copy = peer_rank != rank_ ? host_copies_.find(buffer, offset, size)
+              : local != peer_gates_.end() ? local->second.source
+                                           : nullptr;
+  if (copy) {
+    cl_int err = CL_SUCCESS;
+    auto ready = after_all(queue, wait, err);
+    if (err != CL_SUCCESS) return err;
+    for_each_part(size, [&](size_t at, size_t n) {
+      const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
+      events_[key] = ready;
+      report_when_done(key, ready.get(), peer_rank != rank_ ? copy : nullptr, nullptr,
+                       {peer_rank, peer_id, at, n, offset});
+    });
+    return CL_SUCCESS;
+  }
   // To another node, from a device that shares this memory: one map, then
   // every part sent straight from the buffer (node_mapped.cpp). Each part's
   // record is the map's event under the part's key.
@@ -401,7 +434,6 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   // A copy between two devices of this node: the reads go straight into
   // the receiving write's staging memory, and each part's end opens its
   // gate here (send_reports), with no trip through MPI.
-  auto local = peer_rank == rank_ ? peer_gates_.find(peer_id) : peer_gates_.end();
   auto bytes = local != peer_gates_.end() && local->second.staging && local->second.size == size ? local->second.staging
                                                                                                  : staging(size);
   // A read per part: each part goes as soon as it is read. Their events are
@@ -423,6 +455,28 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   return err;
 }
 
+VendorRef<cl_event> NodeServer::after_all(cl_command_queue queue, const std::vector<cl_event> &wait, cl_int &err) {
+  auto done = vendor_user_event(vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT), err);
+  if (err != CL_SUCCESS) return {};
+  struct Joined {
+    std::atomic<size_t> left;
+    std::atomic<cl_int> status{CL_COMPLETE};
+    VendorRef<cl_event> event;
+  };
+  auto joined = std::make_shared<Joined>();
+  joined->left = wait.size() + 1;
+  joined->event = VendorRef<cl_event>::share(done.get());
+  auto arrived = [joined](cl_int status) {
+    cl_int none = CL_COMPLETE;
+    if (status < 0) joined->status.compare_exchange_strong(none, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    if (--joined->left == 0) vendor_set_user_event_status(joined->event.get(), joined->status.load());
+  };
+  for (cl_event e : wait)
+    if (when_vendor_status(e, CL_COMPLETE, arrived) != CL_SUCCESS) arrived(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  arrived(CL_COMPLETE);  // this call's own share: the event cannot end before every callback is set
+  return done;
+}
+
 void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   if (a.reported.exchange(true)) return;
   cl_event event = a.event;
@@ -436,7 +490,7 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     Writer w;
     w.put(h);
     std::lock_guard lock(reports_mutex_);
-    Report r{w.take(), status < 0 ? nullptr : a.read, a.to.offset, a.to.size, a.to.rank, id};
+    Report r{w.take(), status < 0 ? nullptr : a.read, a.to.from + a.to.offset, a.to.size, a.to.rank, id};
     r.mapped = std::move(a.mapped);  // let go on the serving thread
     reports_.push_back(std::move(r));
     awaited_.erase(id);
@@ -568,6 +622,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
       auto m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
       if (err != CL_SUCCESS) return err;
+      host_copies_.shares_storage(parent);
       result.put(keep(memory_, std::move(m)));
       return CL_SUCCESS;
     }
@@ -689,7 +744,10 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
           unified_.erase(as<cl_command_queue>(h)), last_on_queue_.erase(as<cl_command_queue>(h));
           queues_.erase(h);
           break;
-        case ObjectKind::kMemory: memory_.erase(h); break;
+        case ObjectKind::kMemory:
+          host_copies_.released(as<cl_mem>(h));
+          memory_.erase(h);
+          break;
         case ObjectKind::kProgram: programs_.erase(h); break;
         case ObjectKind::kKernel: kernels_.erase(h); break;
         case ObjectKind::kEvent: events_.erase(h); break;
@@ -751,6 +809,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       auto offset = args.get<uint64_t>();
       const size_t size = args.get<uint64_t>();
+      host_copies_.forget(buffer);
       if (!unknown_event && maps_at_once(queue, wait, size))
         if (auto status = write_mapped(queue, buffer, offset, size, &event, travel_ns)) {
           err = *status;
@@ -758,6 +817,8 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
         }
       keep = staging(size);
       err = write_in_parts(on, buffer, offset, *keep, unknown_event, travel_ns);
+      // All of a buffer, staged: its bytes may serve later copies from it.
+      if (err == CL_SUCCESS && offset == 0) host_copies_.keep(buffer, keep);
       break;
     }
     case Op::kReadBuffer: {
@@ -774,6 +835,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto src = as<cl_mem>(args.get<uint64_t>());
       auto dst = as<cl_mem>(args.get<uint64_t>());
       size_t so = args.get<uint64_t>(), dof = args.get<uint64_t>(), size = args.get<uint64_t>();
+      host_copies_.forget(dst);
       err = vendor_enqueue::CopyBuffer(on, src, dst, so, dof, size);
       break;
     }
@@ -781,6 +843,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       auto buffer = as<cl_mem>(args.get<uint64_t>());
       keep = std::make_shared<std::vector<char>>(args.bytes());
       size_t offset = args.get<uint64_t>(), size = args.get<uint64_t>();
+      host_copies_.forget(buffer);
       err = vendor_enqueue::FillBuffer(on, buffer, static_cast<const void *>(keep->data()), keep->size(), offset,
                                        size);
       break;
@@ -808,6 +871,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       const size_t host_origin[3] = {0, 0, 0};
       const size_t packed = region[0] * region[1] * region[2];
       if (op == Op::kWriteBufferRect) {
+        host_copies_.forget(buffer);
         keep = std::make_shared<std::vector<char>>(args.bytes());
         if (keep->size() != packed) return CL_INVALID_VALUE;
         err = vendor_enqueue::WriteBufferRect(on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
@@ -825,6 +889,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       const RegionCopy c(args);
       size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
              dsp = args.get<uint64_t>();
+      host_copies_.forget(c.dst);
       err = vendor_enqueue::CopyBufferRect(on, c.src, c.dst, static_cast<const size_t *>(c.src_origin),
                                            static_cast<const size_t *>(c.dst_origin),
                                            static_cast<const size_t *>(c.region), srp, ssp, drp, dsp);
@@ -876,6 +941,7 @@ cl_int NodeServer::enqueue(Op op, Reader &args) {
       get3(args, origin);
       get3(args, region);
       size_t offset = args.get<uint64_t>();
+      host_copies_.forget(buffer);
       err = vendor_enqueue::CopyImageToBuffer(on, image, buffer, static_cast<const size_t *>(origin),
                                               static_cast<const size_t *>(region), offset);
       break;

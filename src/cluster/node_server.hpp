@@ -20,6 +20,7 @@
 
 #include "backend/vendor.hpp"
 #include "backend/vendor_commands.hpp"
+#include "cluster/host_copies.hpp"
 #include "cluster/protocol.hpp"
 
 namespace unicl::cluster {
@@ -95,6 +96,11 @@ class NodeServer {
   // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
   cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
   cl_int peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
+  // A user event of `queue`'s context that completes once every event of
+  // `wait` has (or fails once one fails): what a copy from a host copy waits
+  // for. Not a marker: a device may run markers in turn with its kernels (the
+  // simulator's does), holding the copy until kernels it does not need end.
+  VendorRef<cl_event> after_all(cl_command_queue queue, const std::vector<cl_event> &wait, cl_int &err);
   // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
   // holds the bytes a read brought, sent with it.
   // `to` (kPeerSend): the node a part of the read's bytes goes to instead,
@@ -102,7 +108,8 @@ class NodeServer {
   struct PeerPart {
     int rank = -1;
     uint64_t id = 0;
-    size_t offset = 0, size = 0;  // the part of `read`
+    size_t offset = 0, size = 0;  // the part of the copy
+    size_t from = 0;              // where the copy's first byte is in `read` (a host copy: the source offset)
   };
   struct Awaited;
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
@@ -191,9 +198,15 @@ class NodeServer {
     char *into = nullptr;
     size_t size = 0;
     std::shared_ptr<std::vector<char>> staging;
+    // A source on this node with a host copy (host_copies.hpp): the parts
+    // are written from it, at `source_from` on, and the sending side only
+    // opens the gates once its wait list allows.
+    HostCopies::Bytes source;
+    size_t source_from = 0;
     std::shared_ptr<Awaited> write;
   };
   std::unordered_map<uint64_t, PeerGate> peer_gates_;
+  HostCopies host_copies_;  // serve thread only
   // Copies to other nodes on their way: sent without blocking, since the
   // receiver may be sending to this node at the same time.
   struct PeerSend {

@@ -17,7 +17,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 6;
+constexpr uint32_t kProtocolVersion = 7;
 
 constexpr int kRequestTag = 7101;
 constexpr int kReplyTag = 7102;
@@ -76,7 +76,8 @@ enum class Op : uint32_t {
   // receiving node enqueues its write at once, held by an event of its own
   // until the bytes come; the sending node reads its bytes once its wait
   // list allows and sends them (or the read's failure) to the receiver.
-  kPeerReceive = 41,   // buffer, offset, size. The event: the write's
+  kPeerReceive = 41,   // buffer, offset, size, then 1 and the source buffer and offset when the source is on
+                       // the same node (else 0). The event: the write's
   kPeerSend = 42,      // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
                        // (rank 0 never sees it)
   kBarrier = 36,

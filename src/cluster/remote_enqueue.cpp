@@ -446,6 +446,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
   Writer receive;
   header(receive, dst_queue, at_dst, e->remote);
   receive.put(dst->remote).put(uint64_t{dst_offset}).put(uint64_t{size});
+  // Within one node, the receiver may take the bytes from the source's
+  // host copy (host_copies.hpp) rather than from a read.
+  if (src_queue->rank == dst_queue->rank) receive.put(uint8_t{1}).put(src->remote).put(uint64_t{src_offset});
+  else receive.put(uint8_t{0});
   if (cl_int err = rpc(dst_queue->rank, Op::kPeerReceive, receive); err != CL_SUCCESS) {
     forget_command_event(e);
     return err;

@@ -1,0 +1,50 @@
+#include "cluster/host_copies.hpp"
+
+#include <algorithm>
+
+#include "backend/vendor_info.hpp"
+
+namespace unicl::cluster {
+
+void HostCopies::keep(cl_mem buffer, Bytes bytes) {
+  drop(buffer);
+  if (!bytes || shared_.count(buffer) || bytes->size() > kBudget) return;
+  if (vendor_value<cl_mem_object_type>(buffer, CL_MEM_TYPE) != CL_MEM_OBJECT_BUFFER ||
+      !(vendor_value<cl_mem_flags>(buffer, CL_MEM_FLAGS) & CL_MEM_READ_ONLY) ||
+      vendor_value<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT) != nullptr ||
+      vendor_value<size_t>(buffer, CL_MEM_SIZE) != bytes->size())
+    return;
+  while (bytes_ + bytes->size() > kBudget && !copies_.empty()) {
+    auto oldest = std::min_element(copies_.begin(), copies_.end(),
+                                   [](auto &a, auto &b) { return a.second.age < b.second.age; });
+    drop(oldest->first);
+  }
+  bytes_ += bytes->size();
+  copies_[buffer] = {std::move(bytes), ++clock_};
+}
+
+void HostCopies::shares_storage(cl_mem parent) {
+  drop(parent);
+  shared_.insert(parent);
+}
+
+void HostCopies::released(cl_mem buffer) {
+  drop(buffer);
+  shared_.erase(buffer);
+}
+
+HostCopies::Bytes HostCopies::find(cl_mem buffer, size_t offset, size_t size) const {
+  auto it = copies_.find(buffer);
+  if (it == copies_.end() || offset > it->second.bytes->size() || size > it->second.bytes->size() - offset)
+    return nullptr;
+  return it->second.bytes;
+}
+
+void HostCopies::drop(cl_mem buffer) {
+  auto it = copies_.find(buffer);
+  if (it == copies_.end()) return;
+  bytes_ -= it->second.bytes->size();
+  copies_.erase(it);
+}
+
+}  // namespace unicl::cluster

@@ -1,0 +1,57 @@
+// A node's host copies of read-only buffers that rank 0 wrote whole.
+//
+// Why: a buffer every device reads (a matrix all blocks multiply by) comes
+// to a node once, and the node's other devices then copy it from the first.
+// Read back from a device with a copy engine of its own, each such copy
+// costs the source device's read on top of the receiver's write, and the
+// reads queue one after another on that one engine. The bytes rank 0 sent
+// are still in the node's staging memory: kept, they feed each local
+// device's write directly, and a copy to another node sends them straight,
+// with no device read at all.
+//
+// Which buffers: those kernels cannot write (CL_MEM_READ_ONLY), neither a
+// sub-buffer nor the parent of one (a write through either would change the
+// other's bytes unseen). Whatever else may change one (a write, copy, fill
+// or copy from another node into it) forgets its copy when it is enqueued,
+// as does its release. Copies are kept within a budget, oldest dropped first.
+#pragma once
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace unicl::cluster {
+
+class HostCopies {
+ public:
+  using Bytes = std::shared_ptr<std::vector<char>>;
+  static constexpr size_t kBudget = size_t{256} << 20;
+
+  // `bytes` now hold the whole of `buffer` (a write of all of it just
+  // received): kept if the buffer qualifies, else any older copy forgotten.
+  void keep(cl_mem buffer, Bytes bytes);
+  // Something may change `buffer`'s bytes, or it is released.
+  void forget(cl_mem buffer) { drop(buffer); }
+  // `parent` got a sub-buffer: no copy of it from now on, until released.
+  void shares_storage(cl_mem parent);
+  void released(cl_mem buffer);
+  // The copy of `buffer`, if there is one holding [offset, offset + size).
+  Bytes find(cl_mem buffer, size_t offset, size_t size) const;
+
+ private:
+  void drop(cl_mem buffer);
+  struct Copy {
+    Bytes bytes;
+    uint64_t age = 0;
+  };
+  std::unordered_map<cl_mem, Copy> copies_;
+  std::unordered_set<cl_mem> shared_;  // parents of sub-buffers
+  size_t bytes_ = 0;
+  uint64_t clock_ = 0;
+};
+
+}  // namespace unicl::cluster
