@@ -1,5 +1,6 @@
 #include "sim_workloads.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -55,6 +56,8 @@ Workload sim_matmul() {
   for (int i = 0; i < blocks; ++i) w.launches.push_back({"mm_block", double(n) * rows});
   w.critical_path = {{"mm_block", double(n) * rows}};
   w.input_bytes = 2.0 * n * n * sizeof(float);  // A's blocks and B
+  w.shared_bytes = double(n) * n * sizeof(float);
+  w.launch_in_bytes = w.launch_out_bytes = double(rows) * n * sizeof(float);
   w.prepare = [](const cl::Context &ctx, const cl::Program &p) -> Prepared {
     size_t block = size_t(rows) * n * sizeof(float);
     auto b = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size_t(n) * n * sizeof(float),
@@ -196,6 +199,31 @@ Bound ideal_bound(const sim::Config &m, const Workload &w, int copies) {
     b.seconds += 1 / per_second;
   }
   return b;
+}
+
+double whole_launch_bound(const sim::Config &m, const Workload &w, int copies, double network_bandwidth) {
+  if (w.shared_bytes <= 0 || w.launches.empty()) return 0;
+  const Launch &l = w.launches.front();
+  const auto first_in = static_cast<std::uint64_t>(w.shared_bytes + w.launch_in_bytes);
+  const auto out = static_cast<std::uint64_t>(w.launch_out_bytes);
+  // Launches device d can finish by `t`.
+  auto launches_by = [&](double t) {
+    double n = 0;
+    for (auto &d : m.devices) {
+      const double arrive = first_in / network_bandwidth + m.transfer_seconds(d, first_in);
+      const double back = m.transfer_seconds(d, out) + out / network_bandwidth;
+      const double run = m.kernel_seconds(l.kernel, d, l.items);
+      if (t > arrive + back) n += copies * std::floor((t - arrive - back) / run);
+    }
+    return n;
+  };
+  double lo = 0, hi = 1;
+  while (launches_by(hi) < w.launches.size()) hi *= 2;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    (launches_by(mid) >= w.launches.size() ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 }  // namespace bench

@@ -36,6 +36,10 @@ struct Workload {
   std::vector<Launch> launches;
   std::vector<Launch> critical_path;
   double input_bytes = 0;  // what its buffers hold at the start (in host memory)
+  // Independent launches that all read one buffer (matmul's B): a device
+  // runs none before that buffer and the launch's own input reached it.
+  // 0: the workload is not of that form.
+  double shared_bytes = 0, launch_in_bytes = 0, launch_out_bytes = 0;
   std::function<Prepared(const cl::Context &, const cl::Program &)> prepare;
 };
 
@@ -52,5 +56,16 @@ struct Bound {
   double seconds = 0, flops = 0;
 };
 Bound ideal_bound(const sim::Config &m, const Workload &w, int copies = 1);
+
+// For a workload of independent launches sharing one input (shared_bytes >
+// 0), all alike: the shortest makespan any placement of its launches, each
+// whole on one device, can reach on `copies` copies of machine `m` when
+// each device first receives the shared input and its first launch's input
+// (over the network at `network_bandwidth` bytes/s, then over its own link,
+// as `m` models it) and the last output goes back the same way. Transfers
+// of later inputs are taken to overlap compute, and rank 0's link as able
+// to feed every node at once: still a bound no run can beat. 0 when the
+// workload is not of that form.
+double whole_launch_bound(const sim::Config &m, const Workload &w, int copies, double network_bandwidth);
 
 }  // namespace bench
