@@ -6,15 +6,17 @@
 
 namespace unicl::cluster {
 
+bool HostCopies::vendor_says_read_only(cl_mem buffer, size_t size) {
+  return vendor_value<cl_mem_object_type>(buffer, CL_MEM_TYPE) == CL_MEM_OBJECT_BUFFER &&
+         (vendor_value<cl_mem_flags>(buffer, CL_MEM_FLAGS) & CL_MEM_READ_ONLY) &&
+         vendor_value<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT) == nullptr &&
+         vendor_value<size_t>(buffer, CL_MEM_SIZE) == size;
+}
+
 void HostCopies::keep(cl_mem buffer, Bytes bytes) {
   drop(buffer);
-  if (!bytes || shared_.count(buffer) || bytes->size() > kBudget) return;
-  if (vendor_value<cl_mem_object_type>(buffer, CL_MEM_TYPE) != CL_MEM_OBJECT_BUFFER ||
-      !(vendor_value<cl_mem_flags>(buffer, CL_MEM_FLAGS) & CL_MEM_READ_ONLY) ||
-      vendor_value<cl_mem>(buffer, CL_MEM_ASSOCIATED_MEMOBJECT) != nullptr ||
-      vendor_value<size_t>(buffer, CL_MEM_SIZE) != bytes->size())
-    return;
-  while (bytes_ + bytes->size() > kBudget && !copies_.empty()) {
+  if (!bytes || shared_.count(buffer) || bytes->size() > budget_ || !qualifies_(buffer, bytes->size())) return;
+  while (bytes_ + bytes->size() > budget_ && !copies_.empty()) {
     auto oldest = std::min_element(copies_.begin(), copies_.end(),
                                    [](auto &a, auto &b) { return a.second.age < b.second.age; });
     drop(oldest->first);

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,6 +31,12 @@ class HostCopies {
  public:
   using Bytes = std::shared_ptr<std::vector<char>>;
   static constexpr size_t kBudget = size_t{256} << 20;
+  // Whether a buffer of `size` bytes may be kept: by default, what its
+  // vendor says of it (read-only, no sub-buffer, that size).
+  using Qualifies = std::function<bool(cl_mem buffer, size_t size)>;
+  static bool vendor_says_read_only(cl_mem buffer, size_t size);
+  explicit HostCopies(Qualifies qualifies = vendor_says_read_only, size_t budget = kBudget)
+      : qualifies_(std::move(qualifies)), budget_(budget) {}
 
   // `bytes` now hold the whole of `buffer` (a write of all of it just
   // received): kept if the buffer qualifies, else any older copy forgotten.
@@ -44,6 +51,8 @@ class HostCopies {
 
  private:
   void drop(cl_mem buffer);
+  Qualifies qualifies_;
+  size_t budget_;
   struct Copy {
     Bytes bytes;
     uint64_t age = 0;
