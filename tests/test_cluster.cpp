@@ -305,7 +305,7 @@ TEST_CASE("large reads and writes on a node's device arrive right, mapped or sta
 TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's host copy, until it changes", "[cluster]") {
   // Two nodes serving the simulator (correctness mode: its kernels run on
   // PoCL), whose devices hold their own memory: the node stages the bytes
-  // rank 0 sends. Node 1's device reads are made slow (600 ms per call), so
+  // rank 0 sends. Node 1's device reads are made slow (1 s per call), so
   // copies that still read there show in the time; each change of the buffer
   // on node 1 must reach the next copy.
   std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
@@ -313,7 +313,7 @@ TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's ho
                                             {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
                                             {"POCL_DEVICES", "pthread"}};
   auto slow_reads = sim;
-  slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=600";
+  slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=1000";
   Ranks app = application({env("UNICL_HOST_COPY_APP")});
   app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
   auto r = mpirun({app, nodes(1, slow_reads), nodes(1, sim)}, 180);
@@ -321,11 +321,11 @@ TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's ho
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("result: OK"));
   // Without the host copy, each copy reads twice on node 1 (its two parts):
-  // 2.4 s at least.
+  // 4 s at least.
   double ms = 1e9;
   for (auto &line : r.out_lines())
     if (line.rfind("copies without reads: ", 0) == 0) ms = std::stod(line.substr(22));
-  CHECK(ms < 1200);
+  CHECK(ms < 2000);
 }
 
 TEST_CASE("host swap on the nodes' devices: buffers past a device's limit go back to rank 0 and return", "[cluster]") {
