@@ -37,6 +37,7 @@ void LearnedLink::record(std::size_t bytes, double seconds) {
   cxx_ += w * dx * (x - mean_x_);
   cxy_ += w * dx * (y - mean_y_);
   ++samples_;
+  largest_ = std::max(largest_, bytes);
 
   double spread = kMinSpread * mean_x_;
   if (samples_ >= 2 && cxx_ / weight_ > spread * spread) {
@@ -162,11 +163,14 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
     // Best route so far: its finish time, then fewer hops, then the host
     // copy (reading it takes no device's memory or link; visited first),
     // then the lowest device holder break ties.
-    double best_finish = std::numeric_limits<double>::infinity(), best_at_host = 0;
+    // `score`: what routes are compared by (the finish time, but for an
+    // untried direct link's rival through the host, see plan()).
+    double best_score = std::numeric_limits<double>::infinity(), best_finish = 0, best_at_host = 0;
     std::size_t best_hops = 0;
     TransferStep first{}, second{};
-    auto consider = [&](Location src, std::size_t hops, double finish, double at_host) {
-      if (finish < best_finish || (finish == best_finish && hops < best_hops)) {
+    auto consider = [&](Location src, std::size_t hops, double finish, double at_host, double score) {
+      if (score < best_score || (score == best_score && hops < best_hops)) {
+        best_score = score;
         best_finish = finish;
         best_hops = hops;
         best_at_host = at_host;
@@ -180,15 +184,20 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
       if (src != host_) holders.push_back(src);
     for (Location src : holders) {
       check_location(src);
-      if (const LearnedLink *direct = find(src, dst))
-        consider(src, 1, free_at(src, dst) + seconds(src, dst, *direct, piece.range.length), 0);
+      const LearnedLink *direct = find(src, dst);
+      if (direct) {
+        const double finish = free_at(src, dst) + seconds(src, dst, *direct, piece.range.length);
+        consider(src, 1, finish, 0, finish);
+      }
       // Through the host copy, even beside a direct link: that link may be
       // slow (a network) where the host links are not.
       const LearnedLink *up = src == host_ ? nullptr : find(src, host_);
       const LearnedLink *down = dst == host_ ? nullptr : find(host_, dst);
       if (up && down) {
         double at_host = free_at(src, host_) + up->estimate().seconds(piece.range.length);
-        consider(src, 2, std::max(free_at(host_, dst), at_host) + down->estimate().seconds(piece.range.length), at_host);
+        const double finish = std::max(free_at(host_, dst), at_host) + down->estimate().seconds(piece.range.length);
+        const bool untried = direct && 2 * direct->largest() < piece.range.length;
+        consider(src, 2, finish, at_host, untried ? 2 * finish : finish);
       }
     }
     if (best_hops == 0) {

@@ -46,11 +46,13 @@ class LearnedLink {
   explicit LearnedLink(LinkEstimate guess) : estimate_(guess) {}
   const LinkEstimate &estimate() const { return estimate_; }
   std::size_t samples() const { return samples_; }
+  // The largest transfer timed on it (0: none).
+  std::size_t largest() const { return largest_; }
   void record(std::size_t bytes, double seconds);
 
  private:
   LinkEstimate estimate_;
-  std::size_t samples_ = 0;
+  std::size_t samples_ = 0, largest_ = 0;
   // Weighted running means and co-moments of bytes (x) and seconds (y).
   double weight_ = 0, mean_x_ = 0, mean_y_ = 0, cxx_ = 0, cxy_ = 0;
 };
@@ -114,7 +116,10 @@ class TransferPlanner {
   // Steps that make every piece of `missing` valid at dst. Each piece comes
   // from the holder whose route finishes first, given the links the plan
   // already keeps busy: a direct link when there is one, else through the
-  // host copy.
+  // host copy. A direct link never timed at half a piece's size or more is
+  // kept over the route through the host from the same holder unless that
+  // route is predicted twice as fast: its first guess may be far off, and
+  // only a copy on it tells (left unused, it would never be learnt).
   TransferPlan plan(Location dst, std::span<const MissingRange> missing) const;
   // Predicted seconds until every step is done: steps on one link run one
   // after another, steps on different links at once, and a step starts only

@@ -125,6 +125,34 @@ TEST_CASE("An unmeasured link is as fast as the route through the host until tim
   CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
 }
 
+TEST_CASE("A direct link never timed at a size is tried unless the host route is twice as fast", "[transfer_planner]") {
+  // Two devices of two nodes: their direct link's first guess a bit slower
+  // than both host hops together. Were the host route taken on the guess,
+  // the direct link would never be timed and never taken.
+  TransferPlanner p(2, {10e-6, 4e9});
+  p.add_link(0, 1, {30e-6, 1.5e9});
+  CHECK(p.plan(1, piece({0, 4096}, {0})).steps == std::vector<TransferStep>{{0, 1, {0, 4096}}});
+  CHECK(p.plan(1, piece({0, kMiB}, {0})).steps == std::vector<TransferStep>{{0, 1, {0, kMiB}}});
+  // Its prediction is still the direct link's own.
+  CHECK(p.plan(1, piece({0, kMiB}, {0})).seconds == Approx(30e-6 + kMiB / 1.5e9));
+  // Timed at 1 MiB as the guess said: from then on, up to 2 MiB, the faster
+  // route through the host wins; past twice its largest timed size the
+  // direct link is tried again.
+  p.record(0, 1, kMiB, 30e-6 + kMiB / 1.5e9);
+  CHECK(p.plan(1, piece({0, kMiB}, {0})).steps.size() == 2);
+  CHECK(p.plan(1, piece({0, 2 * kMiB}, {0})).steps.size() == 2);
+  CHECK(p.plan(1, piece({0, 4 * kMiB}, {0})).steps.size() == 1);
+  // A route through the host twice as fast or more is taken anyway.
+  TransferPlanner q(2, {10e-6, 4e9});
+  q.add_link(0, 1, {30e-6, 0.5e9});
+  CHECK(q.plan(1, piece({0, kMiB}, {0})).steps.size() == 2);
+  // A holder one hop away competes as before: the host copy, equal to the
+  // direct link, is read.
+  TransferPlanner r(2, {10e-6, 4e9});
+  r.add_link(0, 1, {10e-6, 4e9});
+  CHECK(r.plan(1, piece({0, kMiB}, {0, r.host()})).steps == std::vector<TransferStep>{{r.host(), 1, {0, kMiB}}});
+}
+
 TEST_CASE("Transfers under way between two sites delay the next ones there", "[transfer_planner]") {
   // Devices 0 and 1 on one site (a node), 2 elsewhere; direct links 0 -> 1
   // and 2 -> 1 as fast as the host's.
