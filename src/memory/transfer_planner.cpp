@@ -16,6 +16,13 @@ constexpr double kKeep = 0.9;
 // line through the samples says anything about latency versus bandwidth.
 constexpr double kMinSpread = 0.1;
 
+// An untried direct link is kept over the route through the host unless
+// that route is predicted this many times faster: a direct link's first
+// guess counts a device copy at each end (4 GB/s each), where a device that
+// shares its node's memory copies nothing, so the guess may be several
+// times too slow.
+constexpr double kTryDirectWithin = 4;
+
 bool overlap(ByteRange a, ByteRange b) { return a.offset < b.end() && b.offset < a.end(); }
 
 }  // namespace
@@ -197,7 +204,7 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
         double at_host = free_at(src, host_) + up->estimate().seconds(piece.range.length);
         const double finish = std::max(free_at(host_, dst), at_host) + down->estimate().seconds(piece.range.length);
         const bool untried = direct && 2 * direct->largest() < piece.range.length;
-        consider(src, 2, finish, at_host, untried ? 2 * finish : finish);
+        consider(src, 2, finish, at_host, untried ? kTryDirectWithin * finish : finish);
       }
     }
     if (best_hops == 0) {

@@ -118,8 +118,8 @@ class TransferPlanner {
   // already keeps busy: a direct link when there is one, else through the
   // host copy. A direct link never timed at half a piece's size or more is
   // kept over the route through the host from the same holder unless that
-  // route is predicted twice as fast: its first guess may be far off, and
-  // only a copy on it tells (left unused, it would never be learnt).
+  // route is predicted four times as fast: its first guess may be far off,
+  // and only a copy on it tells (left unused, it would never be learnt).
   TransferPlan plan(Location dst, std::span<const MissingRange> missing) const;
   // Predicted seconds until every step is done: steps on one link run one
   // after another, steps on different links at once, and a step starts only
