@@ -401,16 +401,22 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   auto copy = peer_rank != rank_ ? host_copies_.find(buffer, offset, size)
               : local != peer_gates_.end() ? local->second.source
                                            : nullptr;
+  // The record of part `at`: rank 0's id with the part's number above the
+  // bits rank 0's ids use.
+  auto part_key = [id](size_t at) { return id | (uint64_t{at / kChunk + 1} << 48); };
+  // Every part goes once `ready` ends, from `bytes` (at `from`) or `mapping`.
+  auto send_when = [&](const VendorRef<cl_event> &ready, HostCopies::Bytes bytes, size_t from,
+                       const std::shared_ptr<Mapping> &mapping) {
+    for_each_part(size, [&](size_t at, size_t n) {
+      events_[part_key(at)] = ready;
+      report_when_done(part_key(at), ready.get(), bytes, nullptr, {peer_rank, peer_id, at, n, from}, 0, mapping);
+    });
+  };
   if (copy) {
     cl_int err = CL_SUCCESS;
     auto ready = after_all(queue, wait, err);
     if (err != CL_SUCCESS) return err;
-    for_each_part(size, [&](size_t at, size_t n) {
-      const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
-      events_[key] = ready;
-      report_when_done(key, ready.get(), peer_rank != rank_ ? copy : nullptr, nullptr,
-                       {peer_rank, peer_id, at, n, offset});
-    });
+    send_when(ready, peer_rank != rank_ ? copy : nullptr, offset, nullptr);
     return CL_SUCCESS;
   }
   // To another node, from a device that shares this memory: one map, then
@@ -421,13 +427,8 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
     VendorEnqueue on = after;
     on.event = &map;
     if (auto mapping = read_mapped(on, buffer, offset, size)) {
-      auto map_event = VendorRef<cl_event>::adopt(map);
       enqueued(queue, map);
-      for_each_part(size, [&](size_t at, size_t n) {
-        const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
-        events_[key] = map_event;
-        report_when_done(key, map, nullptr, nullptr, {peer_rank, peer_id, at, n}, 0, mapping);
-      });
+      send_when(VendorRef<cl_event>::adopt(map), nullptr, 0, mapping);
       return CL_SUCCESS;
     }
   }
@@ -436,8 +437,7 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
   // gate here (send_reports), with no trip through MPI.
   auto bytes = local != peer_gates_.end() && local->second.staging && local->second.size == size ? local->second.staging
                                                                                                  : staging(size);
-  // A read per part: each part goes as soon as it is read. Their events are
-  // rank 0's id with the part's number above the bits rank 0's ids use.
+  // A read per part: each part goes as soon as it is read.
   cl_int err = CL_SUCCESS;
   for_each_part(bytes->size(), [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;  // rank 0 cancels what the receiver still waits for
@@ -447,10 +447,9 @@ cl_int NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event>
     err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), offset + at, n,
                                      static_cast<void *>(bytes->data() + at));
     if (err != CL_SUCCESS) return;
-    const uint64_t key = id | (uint64_t{at / kChunk + 1} << 48);
-    events_[key] = VendorRef<cl_event>::adopt(read);
+    events_[part_key(at)] = VendorRef<cl_event>::adopt(read);
     enqueued(queue, read);
-    report_when_done(key, read, bytes, nullptr, {peer_rank, peer_id, at, n});
+    report_when_done(part_key(at), read, bytes, nullptr, {peer_rank, peer_id, at, n});
   });
   return err;
 }
