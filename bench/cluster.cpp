@@ -9,11 +9,15 @@
 //              Also node 1 -> node 2: a buffer written on node 1's device,
 //              then migrated to node 2's (straight between the nodes),
 //              against half a plain MPI round trip between them.
-//   launch     an empty kernel enqueued and finished on node 1's device,
-//              against the plain MPI round trip of 8 bytes and the same
-//              launch on the local PoCL device through UniCL (the two
-//              devices taking turns). Goal: <= 2x the round trip + the
-//              local launch.
+//   launch     a kernel of two buffers and one scalar (set before each
+//              launch) on node 1's device, against the same program on
+//              rank 0's own PoCL device through UniCL (the two taking
+//              turns): a stream of 1000 launches then one clFinish
+//              (goal: <= 3x local per launch, <= 1.5 messages per launch,
+//              both ways), and launches each followed by clFinish (goal:
+//              <= 1.5x local, <= 2.5 messages per launch).
+//
+//   --launch-only  only the launch part.
 //
 // Run as is: it starts itself under mpirun (`-np 1 bench-cluster : -np 2
 // unicl-node`, as root with the flags DEVELOPERS.md gives), each node
@@ -89,51 +93,77 @@ cl::Device named(const std::vector<cl::Device> &all, const std::string &suffix, 
   throw std::runtime_error("no device ending in '" + suffix + "'");
 }
 
-// Median seconds of an empty kernel enqueued and finished on each device,
-// the devices taking turns (rounds of 20 launches): this machine's speed
-// drifts from second to second, and one device measured after the other
-// would compare two different machines.
-std::vector<double> launch_seconds(const std::vector<cl::Device> &devices) {
-  struct One {
-    cl::Context ctx;
-    cl::CommandQueue q;
-    cl::Kernel k;
-    cl::Buffer b;
-    std::vector<double> samples;
-  };
-  std::vector<One> all;
-  for (auto &d : devices) {
-    cl::Context ctx(d);
-    cl::Program program(ctx, "__kernel void nothing(__global int *p) { }");
+// A kernel with two buffers and one scalar, the scalar set before each
+// launch, on one device (a context of its own): the launches of an
+// ordinary program.
+struct Launcher {
+  cl::Context ctx;
+  cl::CommandQueue q;
+  cl::Kernel k;
+  cl::Buffer in, out;
+  explicit Launcher(const cl::Device &d) : ctx(d), q(ctx, d) {
+    cl::Program program(ctx,
+                        "__kernel void accumulate(__global const float *in, __global float *out, float s) {"
+                        "  size_t i = get_global_id(0); out[i] += in[i] * s; }");
     program.build();
-    One o{ctx, cl::CommandQueue(ctx, d), cl::Kernel(program, "nothing"), cl::Buffer(ctx, CL_MEM_READ_WRITE, 64), {}};
-    o.k.setArg(0, o.b);
-    for (int i = 0; i < 20; ++i) o.q.enqueueNDRangeKernel(o.k, cl::NullRange, cl::NDRange(1)), o.q.finish();
-    all.push_back(std::move(o));
+    k = cl::Kernel(program, "accumulate");
+    in = cl::Buffer(ctx, CL_MEM_READ_WRITE, 256 * sizeof(float));
+    out = cl::Buffer(ctx, CL_MEM_READ_WRITE, 256 * sizeof(float));
+    k.setArg(0, in);
+    k.setArg(1, out);
   }
-  for (int round = 0; round < 10; ++round)
-    for (auto &o : all)
-      for (int i = 0; i < 20; ++i) {
-        auto start = bench::Clock::now();
-        o.q.enqueueNDRangeKernel(o.k, cl::NullRange, cl::NDRange(1));
-        o.q.finish();
-        o.samples.push_back(bench::seconds_since(start));
-      }
-  std::vector<double> out;
-  for (auto &o : all) out.push_back(bench::median(o.samples));
+  // `n` launches, each waited for (clFinish) or all then one clFinish.
+  void run(int n, bool waited) {
+    for (int i = 0; i < n; ++i) {
+      k.setArg(2, static_cast<float>(i));
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(256));
+      if (waited) q.finish();
+    }
+    if (!waited) q.finish();
+  }
+};
+
+// Messages both ways across rank 0's link so far (the node client's count).
+uint64_t messages_so_far() {
+  static auto counts = client_function<void (*)(uint64_t *)>("unicl_cluster_counts");
+  uint64_t c[5] = {};
+  counts(c);
+  return c[0] + c[2];
+}
+
+struct LaunchCost {
+  double seconds;           // median per launch
+  double messages = 0;      // per launch, both ways (remote only)
+};
+
+// Per-launch time of a stream of launches (then one clFinish) or of
+// launches each waited for, on each device, the devices taking turns
+// (rounds of `per_round` launches): this machine's speed drifts from second
+// to second, and one device measured after the other would compare two
+// different machines.
+std::vector<LaunchCost> launch_costs(const std::vector<cl::Device> &devices, bool waited, int per_round) {
+  std::vector<Launcher> all;
+  for (auto &d : devices) all.emplace_back(d).run(20, true);
+  std::vector<std::vector<double>> samples(all.size());
+  std::vector<uint64_t> messages(all.size(), 0);
+  constexpr int kRounds = 10;
+  for (int round = 0; round < kRounds; ++round)
+    for (size_t i = 0; i < all.size(); ++i) {
+      const uint64_t before = messages_so_far();
+      auto start = bench::Clock::now();
+      all[i].run(per_round, waited);
+      samples[i].push_back(bench::seconds_since(start) / per_round);
+      messages[i] += messages_so_far() - before;
+    }
+  std::vector<LaunchCost> out;
+  for (size_t i = 0; i < all.size(); ++i)
+    out.push_back({bench::median(samples[i]), static_cast<double>(messages[i]) / (kRounds * per_round)});
   return out;
 }
 
-int rank0(size_t max_size) {
-  cl::Platform p = bench::platform("UniCL");
-  std::vector<cl::Device> all;
-  p.getDevices(CL_DEVICE_TYPE_ALL, &all);
-  cl::Device local = named(all, "", false), node1 = named(all, ":1", true), node2 = named(all, ":2", true);
-  std::cout << "bench-cluster: rank 0 and two unicl-node ranks on this machine (Open MPI "
-            << (std::getenv("OMPI_MCA_btl") ? std::getenv("OMPI_MCA_btl") : std::string("default transports"))
-            << "), PoCL pthread everywhere\n\n";
-
-  // transfers
+// Writes and reads to node 1, migrations node 1 -> node 2; prints their
+// table and the two summary lines.
+void transfers(const cl::Device &node1, const cl::Device &node2, size_t max_size) {
   cl::Context one(node1);
   cl::CommandQueue q(one, node1);
   cl::Context both(std::vector<cl::Device>{node1, node2});
@@ -179,25 +209,53 @@ int rank0(size_t max_size) {
   t.print();
   std::cout << "(medians; GB/s counts both directions of a round trip; node 1 -> node 2 goes straight between "
                "the nodes, against half a plain MPI round trip between them)\n\n";
-
-  // launch
-  const double rtt = raw_round_trip(1, 8);
-  const auto launches = launch_seconds({node1, local});
-  const double remote = launches[0], here = launches[1];
-  bench::Table l({"", "median"});
-  l.add({"MPI round trip, 8 bytes", bench::fixed(rtt * 1e6, 1) + " us"});
-  l.add({"empty kernel, enqueue + finish, local PoCL through UniCL", bench::fixed(here * 1e6, 1) + " us"});
-  l.add({"same on node 1's device", bench::fixed(remote * 1e6, 1) + " us"});
-  l.print();
-  const double bound = 2 * rtt + here;
-  std::cout << '\n';
   bench::summary("cluster", "transfers to a node, UniCL / plain MPI from 1 MiB (worst size)",
                  bench::fixed(worst_from_1m, 2) + "x", ">= 0.8x", worst_from_1m >= 0.8 ? "met" : "MISSED");
   bench::summary("cluster", "node to node, UniCL / plain MPI from 1 MiB (worst size)",
                  bench::fixed(worst_between_from_1m, 2) + "x", ">= 0.8x",
                  worst_between_from_1m >= 0.8 ? "met" : "MISSED");
-  bench::summary("cluster", "remote launch / (2 round trips + local launch)", bench::fixed(remote / bound, 2) + "x",
-                 "<= 1.0x", remote <= bound ? "met" : "MISSED");
+}
+
+// Launches on node 1's device against rank 0's own; prints their table and
+// the four summary lines.
+void launches(const cl::Device &node1, const cl::Device &local) {
+  const double rtt = raw_round_trip(1, 8);
+  const auto stream = launch_costs({node1, local}, false, 1000);
+  const auto waited = launch_costs({node1, local}, true, 50);
+  bench::Table l({"launches (kernel of 2 buffers + 1 scalar set each time)", "node 1's device", "rank 0's device",
+                  "node / local", "messages per launch"});
+  l.add({"stream of 1000, then clFinish", bench::fixed(stream[0].seconds * 1e6, 1) + " us",
+         bench::fixed(stream[1].seconds * 1e6, 1) + " us", bench::fixed(stream[0].seconds / stream[1].seconds, 2),
+         bench::fixed(stream[0].messages, 2)});
+  l.add({"each followed by clFinish", bench::fixed(waited[0].seconds * 1e6, 1) + " us",
+         bench::fixed(waited[1].seconds * 1e6, 1) + " us", bench::fixed(waited[0].seconds / waited[1].seconds, 2),
+         bench::fixed(waited[0].messages, 2)});
+  l.print();
+  std::cout << "(medians of 10 rounds per row, the two devices taking turns; messages counted by rank 0's link, "
+               "both ways; plain MPI round trip of 8 bytes: "
+            << bench::fixed(rtt * 1e6, 1) << " us)\n\n";
+  const double stream_ratio = stream[0].seconds / stream[1].seconds;
+  const double waited_ratio = waited[0].seconds / waited[1].seconds;
+  bench::summary("cluster", "stream of launches, node / local per launch", bench::fixed(stream_ratio, 2) + "x",
+                 "<= 3x", stream_ratio <= 3 ? "met" : "MISSED");
+  bench::summary("cluster", "launches each waited for, node / local", bench::fixed(waited_ratio, 2) + "x", "<= 1.5x",
+                 waited_ratio <= 1.5 ? "met" : "MISSED");
+  bench::summary("cluster", "messages per launch, stream", bench::fixed(stream[0].messages, 2), "<= 1.5",
+                 stream[0].messages <= 1.5 ? "met" : "MISSED");
+  bench::summary("cluster", "messages per launch, each waited for", bench::fixed(waited[0].messages, 2), "<= 2.5",
+                 waited[0].messages <= 2.5 ? "met" : "MISSED");
+}
+
+int rank0(size_t max_size, bool launch_only) {
+  cl::Platform p = bench::platform("UniCL");
+  std::vector<cl::Device> all;
+  p.getDevices(CL_DEVICE_TYPE_ALL, &all);
+  cl::Device local = named(all, "", false), node1 = named(all, ":1", true), node2 = named(all, ":2", true);
+  std::cout << "bench-cluster: rank 0 and two unicl-node ranks on this machine (Open MPI "
+            << (std::getenv("OMPI_MCA_btl") ? std::getenv("OMPI_MCA_btl") : std::string("default transports"))
+            << "), PoCL pthread everywhere\n\n";
+  launches(node1, local);
+  if (!launch_only) transfers(node1, node2, max_size);
   return 0;
 }
 
@@ -205,19 +263,20 @@ int rank0(size_t max_size) {
 
 int main(int argc, char **argv) {
   size_t max_size = 256 * MiB;
-  bool is_rank0 = false;
+  bool is_rank0 = false, launch_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--rank0") is_rank0 = true;
+    else if (a == "--launch-only") launch_only = true;
     else if (a == "--max-size" && i + 1 < argc) max_size = std::stoull(argv[++i]) * MiB;
     else {
-      std::cerr << "usage: bench-cluster [--max-size MiB]\n";
+      std::cerr << "usage: bench-cluster [--max-size MiB] [--launch-only]\n";
       return 2;
     }
   }
   if (is_rank0) {
     try {
-      return rank0(max_size);
+      return rank0(max_size, launch_only);
     } catch (const std::exception &e) {
       std::cerr << "bench-cluster: " << e.what() << "\n";
       return 1;
@@ -230,6 +289,7 @@ int main(int argc, char **argv) {
                                   child_process::self_executable(), "--rank0", "--max-size",
                                   std::to_string(max_size / MiB), ":", "-np", "2", "-x", "UNICL_VENDORS=" + pocl,
                                   "-x", "POCL_DEVICES=pthread", BENCH_UNICL_NODE};
+  if (launch_only) cmd.insert(std::find(cmd.begin(), cmd.end(), ":"), "--launch-only");
   auto r = child_process::run(cmd, {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}}, 1800);
   std::cout << r.out;
   if (!r.ok()) {

@@ -80,6 +80,7 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   {
     std::lock_guard lock(mutex_);
     if (stop_ || lost_ranks_.count(rank)) return CL_DEVICE_NOT_AVAILABLE;
+    calls_waited_.fetch_add(1, std::memory_order_relaxed);
     start_awaiting(rank);
     call = next_call_++;
     Writer w;
@@ -192,6 +193,7 @@ bool MpiLink::poll() {
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> message(static_cast<size_t>(bytes));
     MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, comm, MPI_STATUS_IGNORE);
+    received_.add(message.size());
     any = true;
     {
       std::lock_guard lock(mutex_);
@@ -218,6 +220,7 @@ bool MpiLink::poll() {
         for_each_part(ended.bytes, [&](size_t at, size_t n) {
           MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(n), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm,
                    MPI_STATUS_IGNORE);
+          received_.add(n);
         });
         bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
         // The read's time, which UniCL learns its link from this device
@@ -351,11 +354,13 @@ void MpiLink::run() {
       f->message = std::move(o.message);
       MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, o.rank, kRequestTag,
                 comm_of(comm_), &f->request);
+      sent_.add(f->message.size());
       sends.push_back(std::move(f));
       for_each_part(o.data_size, [&](size_t at, size_t n) {
         auto d = std::make_unique<InFlight>();
         MPI_Isend(static_cast<const char *>(o.data) + at, static_cast<int>(n), MPI_BYTE, o.rank, kDataTag,
                   comm_of(comm_), &d->request);
+        sent_.add(n);
         sends.push_back(std::move(d));
       });
       bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);

@@ -63,6 +63,19 @@ class MpiLink {
   // so far: what a copy between two nodes must not add to.
   uint64_t bulk_bytes() const { return bulk_bytes_.load(std::memory_order_relaxed); }
 
+  // What crossed the link so far, counted at each MPI send and receive of
+  // UniCL's own (not the plain MPI baselines of run_on_thread), and how
+  // many calls waited for a node's reply: the measures of the protocol's
+  // cost that do not depend on the machine's load.
+  struct Counts {
+    uint64_t messages_sent = 0, bytes_sent = 0, messages_received = 0, bytes_received = 0, calls_waited = 0;
+  };
+  Counts counts() const {
+    return {sent_.messages.load(std::memory_order_relaxed), sent_.bytes.load(std::memory_order_relaxed),
+            received_.messages.load(std::memory_order_relaxed), received_.bytes.load(std::memory_order_relaxed),
+            calls_waited_.load(std::memory_order_relaxed)};
+  }
+
   int rank() const { return rank_; }
   int size() const { return size_; }
 
@@ -164,6 +177,15 @@ class MpiLink {
   int rank_ = -1, size_ = 0;
   Spawn spawn_;  // count 0: none
   std::atomic<uint64_t> bulk_bytes_{0};
+  struct Tally {
+    std::atomic<uint64_t> messages{0}, bytes{0};
+    void add(size_t n) {
+      messages.fetch_add(1, std::memory_order_relaxed);
+      bytes.fetch_add(n, std::memory_order_relaxed);
+    }
+  };
+  Tally sent_, received_;
+  std::atomic<uint64_t> calls_waited_{0};
   uint64_t next_call_ = 1;
   std::deque<Outgoing> outbox_;
   std::map<uint64_t, std::shared_ptr<Pending>> pending_;

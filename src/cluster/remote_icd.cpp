@@ -130,6 +130,15 @@ class Cluster {
   }
   void shutdown() {
     if (!link_) return;
+    if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1) {
+      const auto c = link_->counts();
+      std::fprintf(stderr,
+                   "UniCL cluster: rank 0 sent %llu messages (%llu bytes) to the nodes and received %llu (%llu "
+                   "bytes); %llu calls waited for a reply\n",
+                   static_cast<unsigned long long>(c.messages_sent), static_cast<unsigned long long>(c.bytes_sent),
+                   static_cast<unsigned long long>(c.messages_received),
+                   static_cast<unsigned long long>(c.bytes_received), static_cast<unsigned long long>(c.calls_waited));
+    }
     say_goodbye();
     link_->close();
     stop_callbacks();
@@ -516,6 +525,16 @@ UNICL_EXPORT int unicl_cluster_raw_ping_pong_between(int from, int to, size_t by
 UNICL_EXPORT uint64_t unicl_cluster_bulk_bytes() {
   unicl::cluster::MpiLink *link = unicl::cluster::Cluster::get().link();
   return link ? link->bulk_bytes() : 0;
+}
+// For the tests and benchmarks (found as unicl_cluster_raw_ping_pong is):
+// what crossed rank 0's link with the nodes so far (mpi_link.hpp, Counts),
+// in `out`: messages sent, bytes sent, messages received, bytes received,
+// calls that waited for a reply. All 0 outside a job.
+UNICL_EXPORT void unicl_cluster_counts(uint64_t out[5]) {
+  unicl::cluster::MpiLink *link = unicl::cluster::Cluster::get().link();
+  const auto c = link ? link->counts() : unicl::cluster::MpiLink::Counts{};
+  out[0] = c.messages_sent, out[1] = c.bytes_sent, out[2] = c.messages_received, out[3] = c.bytes_received;
+  out[4] = c.calls_waited;
 }
 UNICL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count) {
   return unicl::api::clIcdGetPlatformIDsKHR(n, platforms, count);
