@@ -72,8 +72,32 @@ void MpiLink::application_finalizes() {
   stop_thread();
 }
 
-cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
-                     std::chrono::milliseconds timeout, const void *data, size_t data_size) {
+bool MpiLink::queue_request(int rank, uint64_t call, Op op, const Writer &args, Bulk bulk) {
+  Batch &batch = outbox_[rank];
+  const bool was_empty = batch.requests.empty();
+  const RequestHeader header{call, op, static_cast<uint32_t>(args.size())};
+  const auto *h = reinterpret_cast<const char *>(&header);
+  batch.requests.insert(batch.requests.end(), h, h + sizeof header);
+  batch.requests.insert(batch.requests.end(), args.buffer().begin(), args.buffer().end());
+  if (bulk.size) batch.bulk.push_back(std::move(bulk));
+  return was_empty;
+}
+
+bool MpiLink::post(int rank, Op op, const Writer &args, Bulk bulk) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (stop_ || lost_ranks_.count(rank)) return false;
+    wake = queue_request(rank, 0, op, args, std::move(bulk));
+  }
+  // A batch already queued was announced: the thread takes this request
+  // with it.
+  if (wake) changed_.notify_all();
+  return true;
+}
+
+cl_int MpiLink::call(int rank, Op op, const Writer &args, std::vector<char> &reply, std::chrono::milliseconds timeout,
+                     Bulk bulk) {
   auto pending = std::make_shared<Pending>();
   pending->rank = rank;
   uint64_t call = 0;
@@ -83,11 +107,7 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
     calls_waited_.fetch_add(1, std::memory_order_relaxed);
     start_awaiting(rank);
     call = next_call_++;
-    Writer w;
-    w.put(RequestHeader{call, op});
-    std::vector<char> message = w.take();
-    message.insert(message.end(), args.begin(), args.end());
-    outbox_.push_back({rank, std::move(message), data, data_size});
+    queue_request(rank, call, op, args, std::move(bulk));
     pending_[call] = pending;
   }
   changed_.notify_all();
@@ -98,19 +118,6 @@ cl_int MpiLink::call(int rank, Op op, const std::vector<char> &args, std::vector
   }
   reply = std::move(pending->reply);
   return pending->status;
-}
-
-void MpiLink::post(int rank, Op op, const std::vector<char> &args) {
-  {
-    std::lock_guard lock(mutex_);
-    if (stop_ || lost_ranks_.count(rank)) return;
-    Writer w;
-    w.put(RequestHeader{next_call_++, op});
-    std::vector<char> message = w.take();
-    message.insert(message.end(), args.begin(), args.end());
-    outbox_.push_back({rank, std::move(message)});
-  }
-  changed_.notify_all();
 }
 
 void MpiLink::run_on_thread(std::function<void(void *comm)> fn) {
@@ -154,9 +161,7 @@ void MpiLink::check_liveness() {
       } else if (now - heard > timeout_ / 4 && now - last_ping_[rank] > timeout_ / 4) {
         // Quiet for a while: ask (any answer counts as a sign of life).
         last_ping_[rank] = now;
-        Writer w;
-        w.put(RequestHeader{next_call_++, Op::kPing});
-        outbox_.push_back({rank, w.take()});
+        queue_request(rank, next_call_++, Op::kPing, Writer{}, {});
       }
     }
     for (int rank : now_lost) {
@@ -200,39 +205,7 @@ bool MpiLink::poll() {
       last_heard_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
     }
     if (status.MPI_TAG == kEventTag) {
-      EventHandler handler;
-      EventDestination destination;
-      {
-        std::lock_guard lock(mutex_);
-        if (awaited_from_[status.MPI_SOURCE] > 0) --awaited_from_[status.MPI_SOURCE];
-        handler = event_handler_;
-        destination = event_destination_;
-      }
-      std::vector<char> bytes;
-      EventEnded ended{};
-      if (message.size() >= sizeof ended) std::memcpy(&ended, message.data(), sizeof ended);
-      if (ended.bytes > 0) {
-        // The bytes follow from the same node: straight into their place
-        // when there is one.
-        void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
-        if (!into) bytes.resize(ended.bytes), into = bytes.data();
-        const auto start = std::chrono::steady_clock::now();
-        for_each_part(ended.bytes, [&](size_t at, size_t n) {
-          MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(n), MPI_BYTE, status.MPI_SOURCE, kDataTag, comm,
-                   MPI_STATUS_IGNORE);
-          received_.add(n);
-        });
-        bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
-        // The read's time, which UniCL learns its link from this device
-        // from, ends when its bytes are here: their trip is added to the
-        // node's end (a duration; the node's clock is not this one's).
-        if (ended.end > 0) {
-          ended.end += static_cast<cl_ulong>(
-              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
-          std::memcpy(message.data(), &ended, sizeof ended);
-        }
-      }
-      if (handler) handler(std::move(message), std::move(bytes));
+      receive_report(status.MPI_SOURCE, message);
       continue;
     }
     if (status.MPI_TAG != kReplyTag) continue;
@@ -247,6 +220,58 @@ bool MpiLink::poll() {
     it->second->done = true;
     pending_.erase(it);
     changed_.notify_all();
+  }
+}
+
+void MpiLink::receive_report(int source, const std::vector<char> &message) {
+  MPI_Comm comm = comm_of(comm_);
+  EventHandler handler;
+  EventDestination destination;
+  {
+    std::lock_guard lock(mutex_);
+    handler = event_handler_;
+    destination = event_destination_;
+  }
+  Reader r(message);
+  try {
+    for (auto n = r.get<uint32_t>(); n > 0; --n) {
+      EventEnded ended = read_event_ended(r);
+      {
+        std::lock_guard lock(mutex_);
+        if (awaited_from_[source] > 0) --awaited_from_[source];
+      }
+      const char *bytes = nullptr;
+      std::vector<char> received;
+      if (ended.bytes && inline_payload(ended.bytes)) {
+        bytes = r.raw(ended.bytes);
+        if (void *into = destination ? destination(ended.id, ended.bytes) : nullptr) {
+          std::memcpy(into, bytes, ended.bytes);
+          bytes = nullptr;
+        }
+      } else if (ended.bytes) {
+        // The bytes follow from the same node, in the report's order:
+        // straight into their place when there is one.
+        void *into = destination ? destination(ended.id, ended.bytes) : nullptr;
+        if (!into) received.resize(ended.bytes), into = received.data();
+        const auto start = std::chrono::steady_clock::now();
+        for_each_part(ended.bytes, [&](size_t at, size_t part) {
+          MPI_Recv(static_cast<char *>(into) + at, static_cast<int>(part), MPI_BYTE, source, kDataTag, comm,
+                   MPI_STATUS_IGNORE);
+          received_.add(part);
+        });
+        bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
+        // The read's time, which UniCL learns its link from this device
+        // from, ends when its bytes are here: their trip is added to the
+        // node's end (a duration; the node's clock is not this one's).
+        if (ended.end > 0)
+          ended.end += static_cast<cl_ulong>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+        bytes = received.empty() ? nullptr : received.data();
+      }
+      if (handler) handler(ended, bytes, bytes ? ended.bytes : 0);
+    }
+  } catch (const Truncated &) {
+    std::fprintf(stderr, "UniCL cluster: a malformed report from rank %d; the rest of it is dropped\n", source);
   }
 }
 
@@ -323,6 +348,7 @@ void MpiLink::run() {
   struct InFlight {
     MPI_Request request;
     std::vector<char> message;
+    std::shared_ptr<const void> keep;
   };
   std::vector<std::unique_ptr<InFlight>> sends;
   // While something is awaited this thread polls; the pause between polls
@@ -330,7 +356,7 @@ void MpiLink::run() {
   IdleBackoff backoff(std::chrono::milliseconds(2), std::chrono::microseconds(200));
   IdleBackoff::tight_timers();
   for (;;) {
-    std::deque<Outgoing> out;
+    std::map<int, Batch> out;
     std::deque<std::function<void()>> jobs;
     bool stopping = false, waiting = false;
     {
@@ -349,21 +375,24 @@ void MpiLink::run() {
       waiting = !pending_.empty() || events_awaited();
     }
     if (!out.empty() || !jobs.empty()) backoff.active();
-    for (auto &o : out) {
+    for (auto &[rank, batch] : out) {
       auto f = std::make_unique<InFlight>();
-      f->message = std::move(o.message);
-      MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, o.rank, kRequestTag,
-                comm_of(comm_), &f->request);
+      f->message = std::move(batch.requests);
+      MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, rank, kRequestTag, comm_of(comm_),
+                &f->request);
       sent_.add(f->message.size());
       sends.push_back(std::move(f));
-      for_each_part(o.data_size, [&](size_t at, size_t n) {
-        auto d = std::make_unique<InFlight>();
-        MPI_Isend(static_cast<const char *>(o.data) + at, static_cast<int>(n), MPI_BYTE, o.rank, kDataTag,
-                  comm_of(comm_), &d->request);
-        sent_.add(n);
-        sends.push_back(std::move(d));
-      });
-      bulk_bytes_.fetch_add(o.data_size, std::memory_order_relaxed);
+      for (Bulk &b : batch.bulk) {
+        for_each_part(b.size, [&](size_t at, size_t n) {
+          auto d = std::make_unique<InFlight>();
+          MPI_Isend(static_cast<const char *>(b.data) + at, static_cast<int>(n), MPI_BYTE, rank, kDataTag,
+                    comm_of(comm_), &d->request);
+          sent_.add(n);
+          d->keep = b.keep;  // the bytes stay until this part is sent
+          sends.push_back(std::move(d));
+        });
+        bulk_bytes_.fetch_add(b.size, std::memory_order_relaxed);
+      }
     }
     for (auto &job : jobs) job();
     check_liveness();

@@ -21,6 +21,15 @@
 
 namespace unicl::cluster {
 
+// Bulk bytes a request announced (protocol.hpp, payload, not inline), sent
+// right after its batch from where they are: `keep` holds them there until
+// they are sent.
+struct BulkBytes {
+  const void *data = nullptr;
+  size_t size = 0;
+  std::shared_ptr<const void> keep;
+};
+
 class MpiLink {
  public:
   // Node processes this process starts itself (UNICL_NODES): `count` runs
@@ -79,23 +88,24 @@ class MpiLink {
   int rank() const { return rank_; }
   int size() const { return size_; }
 
-  // Sends `op` with `args` to `rank` and waits for the reply at most
-  // `timeout`: the node's status, or CL_DEVICE_NOT_AVAILABLE when no reply
-  // came (the reply's payload in `reply`).
-  // `data` (if any): bulk bytes sent right after the request (kDataTag),
-  // from where they are; they must stay there until the reply.
-  cl_int call(int rank, Op op, const std::vector<char> &args, std::vector<char> &reply,
-              std::chrono::milliseconds timeout, const void *data = nullptr, size_t data_size = 0);
-  // Sends `op` without waiting for its reply (releases: their failure is
-  // nothing the caller could act on).
-  void post(int rank, Op op, const std::vector<char> &args);
+  using Bulk = BulkBytes;
+  // Queues `op` with `args` for `rank`, not waiting for anything: the
+  // communication thread sends every request queued for a rank meanwhile as
+  // one message. False (nothing sent) when the node was lost or the link
+  // closed.
+  bool post(int rank, Op op, const Writer &args, Bulk bulk = {});
+  // Queues `op` as post() does, with a call number, and waits for its reply
+  // at most `timeout`: the node's status, or CL_DEVICE_NOT_AVAILABLE when
+  // no reply came (the reply's payload in `reply`).
+  cl_int call(int rank, Op op, const Writer &args, std::vector<char> &reply, std::chrono::milliseconds timeout,
+              Bulk bulk = {});
 
-  // Node events: `handler` receives each event message (protocol.hpp,
-  // EventEnded) on the communication thread, which listens for them while
-  // `expect_events` has announced more than have come.
-  // `destination(id, size)` says where an event's bytes go (null: into a
-  // buffer of the link's, handed to `handler` with the event message).
-  using EventHandler = std::function<void(std::vector<char> &&message, std::vector<char> &&bytes)>;
+  // The ends of node commands: `handler` receives each entry of a report
+  // (protocol.hpp, EventEnded) on the communication thread, which listens
+  // for them while `expect_event` has announced more than have come.
+  // `destination(id, size)` says where an entry's bytes go (null: handed to
+  // `handler` instead; else `handler` gets none, they are in place).
+  using EventHandler = std::function<void(const EventEnded &ended, const char *bytes, size_t size)>;
   using EventDestination = std::function<void *(uint64_t id, size_t size)>;
   void on_event(EventHandler handler, EventDestination destination) {
     std::lock_guard lock(mutex_);
@@ -134,12 +144,17 @@ class MpiLink {
     cl_int status = CL_SUCCESS;
     std::vector<char> reply;
   };
-  struct Outgoing {
-    int rank;
-    std::vector<char> message;
-    const void *data = nullptr;  // bulk bytes after it (kDataTag)
-    size_t data_size = 0;
+  // The requests queued for one rank, and the bulk bytes after them.
+  struct Batch {
+    std::vector<char> requests;
+    std::vector<Bulk> bulk;
   };
+  // Appends a request to `rank`'s batch (mutex_ held); true if the batch was
+  // empty (the thread must be woken).
+  bool queue_request(int rank, uint64_t call, Op op, const Writer &args, Bulk bulk);
+  // Receives the entries of one report from `source` (the message of
+  // kEventTag), and the bytes that follow it.
+  void receive_report(int source, const std::vector<char> &message);
   void run();              // the communication thread
   std::string start_nodes();  // spawn_: the nodes and the communicator with them; why not
   bool poll();             // receives what has arrived (replies, events); true if anything did
@@ -187,7 +202,7 @@ class MpiLink {
   Tally sent_, received_;
   std::atomic<uint64_t> calls_waited_{0};
   uint64_t next_call_ = 1;
-  std::deque<Outgoing> outbox_;
+  std::map<int, Batch> outbox_;
   std::map<uint64_t, std::shared_ptr<Pending>> pending_;
   // The MPI communicator, as an opaque handle (mpi.h stays in the .cpp).
   std::shared_ptr<void> comm_;

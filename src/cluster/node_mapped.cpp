@@ -54,11 +54,11 @@ void *NodeServer::map_for_write(cl_command_queue queue, cl_mem buffer, size_t of
   return err == CL_SUCCESS ? at : nullptr;
 }
 
-std::optional<cl_int> NodeServer::write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size,
+std::optional<cl_int> NodeServer::write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, const Payload &p,
                                                cl_event *event, uint64_t &trip_ns) {
-  void *at = map_for_write(queue, buffer, offset, size);
+  void *at = map_for_write(queue, buffer, offset, p.size);
   if (!at) return std::nullopt;
-  receive_write_parts(static_cast<char *>(at), size, trip_ns);
+  receive_payload(p, static_cast<char *>(at), trip_ns);
   // The unmap is the write: its event is the command's.
   return vendor_enqueue::UnmapMemObject({queue, 0, nullptr, event}, buffer, at);
 }

@@ -1,7 +1,19 @@
-// unicl-node's side of the protocol: it runs rank 0's requests on this
-// node's vendors, in the order they come, and reports each event's end to
-// rank 0 as it happens (protocol.hpp). One thread makes every MPI call:
-// vendor callbacks only queue what is to be sent.
+// unicl-node's side of the protocol (protocol.hpp): it runs rank 0's
+// requests on this node's vendors, in the order they come, and reports the
+// ends of commands to rank 0 in batches. One thread (serve()) makes every
+// MPI call; vendor callbacks only queue what is to be sent.
+//
+// The class is one, its concerns are in files of their own:
+//   node_loop.cpp         the serving loop and transport: batches of
+//                         requests, replies, bulk bytes, flushes
+//   node_objects.cpp      creations, releases, queries (NamedObjects holds
+//                         what rank 0 named)
+//   node_programs.cpp     builds, compilations, links and what rank 0 keeps
+//                         of their programs (ProgramFacts)
+//   node_commands.cpp     commands: wait lists, kernel arguments, enqueues
+//   node_peer_copies.cpp  copies between nodes
+//   node_reports.cpp      the ends of commands, and when they are reported
+//   node_mapped.cpp       large transfers through maps of the buffer
 #pragma once
 #include <mpi.h>
 
@@ -21,6 +33,7 @@
 #include "backend/vendor.hpp"
 #include "backend/vendor_commands.hpp"
 #include "cluster/host_copies.hpp"
+#include "cluster/node_objects.hpp"
 #include "cluster/protocol.hpp"
 
 namespace unicl::cluster {
@@ -33,26 +46,65 @@ class NodeServer {
       : comm_(comm), rank_(rank), self_(std::move(self)), protocol_(protocol) {}
   void serve();
   // For tests: raise `signal` (SIGKILL, SIGSTOP) on itself after handling
-  // `requests` requests (before replying to the last).
+  // `requests` requests.
   void fail_after(size_t requests, int signal) { signal_after_ = requests, signal_ = signal; }
 
  private:
-  // One request: its status and result (the reply's payload).
+  // ---- the serving loop and transport (node_loop.cpp) ----
+  // Runs every request of a batch from `from`, in order, answering those
+  // that carry a call number.
+  void serve_batch(const std::vector<char> &message, int from, bool &serving);
+  // One request: its status and result (the reply's payload, if wanted).
   cl_int handle(Op op, Reader &args, Writer &result, int from, bool &serving);
-  cl_int enqueue(Op op, Reader &args);
-  // kWriteBuffer's bytes, received in parts into `bytes` and written to
-  // `buffer` at `offset` part by part; the command's event in *on.event.
-  // `refuse`: take the bytes off the wire, then fail.
-  // `trip_ns`: how long the parts took to arrive, in all.
-  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, std::vector<char> &bytes, bool refuse,
-                        uint64_t &trip_ns);
-  // Receives the `size` bytes that follow a kWriteBuffer request from rank 0
-  // into `into`, part by part (kChunk), calling after_part(offset, size)
-  // once each part is there; adds the time the parts took to arrive to
-  // `trip_ns`.
-  void receive_write_parts(char *into, size_t size, uint64_t &trip_ns,
-                           const std::function<void(size_t, size_t)> &after_part = {});
+  // Bulk bytes a request announced (protocol.hpp, payload): their size,
+  // and the inline bytes (null: they follow as kDataTag parts).
+  struct Payload {
+    size_t size = 0;
+    const char *inline_bytes = nullptr;
+  };
+  static Payload read_payload(Reader &args);
+  // Takes `p`'s bytes into `into`, part by part (kChunk), calling
+  // after_part(offset, size) once each part is there; adds how long the
+  // parts took to arrive to `trip_ns`. Every part is taken off the wire,
+  // whatever the caller does with it.
+  void receive_payload(const Payload &p, char *into, uint64_t &trip_ns,
+                       const std::function<void(size_t, size_t)> &after_part = {});
+  // The vendor queues that got commands since the last flush, flushed once
+  // a batch is done: rank 0 never asks (its clFlush sends nothing), and some
+  // vendors (oclgrind) run commands only once flushed.
+  std::unordered_set<cl_command_queue> to_flush_;
+  void flush_queues();
+
+  // ---- objects (node_objects.cpp) ----
+  // The posted creations (their failure is kept: NamedObjects), user
+  // events' statuses, kernels' arguments, image formats (a query).
+  cl_int create(Op op, Reader &args, Writer &result);
+  void release(ObjectKind kind, uint64_t id);
   cl_int info(Reader &args, Writer &result);
+  NamedObjects objects_;
+
+  // ---- programs (node_programs.cpp) ----
+  cl_int build(Op op, Reader &args, Writer &result);  // kBuildProgram, kCompileProgram, kLinkProgram
+  cl_int program_from_binary(Reader &args, Writer &result);
+  // What rank 0 keeps of `program` as built for `device`; its kernels'
+  // too, when it has an executable.
+  ProgramFacts facts_of(cl_program program, cl_device_id device, bool with_kernels) const;
+
+  // ---- commands (node_commands.cpp) ----
+  void command(Op op, Reader &args);
+  // The vendor events of a wait list's ids (an id not here ended well);
+  // `err`: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one failed.
+  std::vector<cl_event> wait_list(const std::vector<uint64_t> &ids, cl_int &err) const;
+  // Sets the changed arguments rank 0 sent on `kernel`.
+  cl_int set_args(cl_kernel kernel, const std::vector<std::pair<cl_uint, KernelArg>> &args);
+  // A command that could not be enqueued: its end, failed with `err`.
+  void refuse(const CommandHeader &h, cl_int err);
+  // kWriteBuffer's bytes, received in parts into `bytes` and written to
+  // `buffer` at `offset` part by part (while the next travels); the
+  // command's event in *on.event. `refuse` (an error): take the bytes off
+  // the wire, then fail with it.
+  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
+                        std::vector<char> &bytes, cl_int refuse, uint64_t &trip_ns);
 
   // Large transfers on a device that shares this machine's memory (CL_DEVICE_
   // HOST_UNIFIED_MEMORY) map the buffer and move the bytes straight between
@@ -82,114 +134,55 @@ class NodeServer {
   // kWriteBuffer through a map (its bytes taken off the wire into it): the
   // command's status, or none (nothing done) when the vendor refuses the
   // map, for the staging path to give the error.
-  std::optional<cl_int> write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size, cl_event *event,
-                                     uint64_t &trip_ns);
+  std::optional<cl_int> write_mapped(cl_command_queue queue, cl_mem buffer, size_t offset, const Payload &p,
+                                     cl_event *event, uint64_t &trip_ns);
   // kReadBuffer through a map (after `on`'s wait list, its event the
   // map's): the mapping whose bytes the read's report sends, or null when
   // the device does not share this memory, the read is small or the vendor
   // refuses (the staging path then).
   std::shared_ptr<Mapping> read_mapped(const VendorEnqueue &on, cl_mem buffer, size_t offset, size_t size);
   // A command enqueued on `queue` (maps_at_once reads the last one).
-  void enqueued(cl_command_queue queue, cl_event event) { last_on_queue_[queue] = VendorRef<cl_event>::share(event); }
+  void enqueued(cl_command_queue queue, cl_event event) {
+    last_on_queue_[queue] = VendorRef<cl_event>::share(event);
+    to_flush_.insert(queue);
+  }
   std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
-  // kPeerReceive and kPeerSend, in parts of kChunk bytes (protocol.hpp).
-  cl_int peer_receive(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
-  cl_int peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, Reader &args);
+
+  // ---- copies between nodes (node_peer_copies.cpp) ----
+  // `err`: what failed already (the queue, an event waited for): the copy
+  // is refused, its parts dropped when they come.
+  cl_int peer_receive(const CommandHeader &h, cl_command_queue queue, const std::vector<cl_event> &wait, cl_int err,
+                      Reader &args);
+  void refuse_copy(uint64_t id, size_t size);
+  // `err`: what failed already (the queue, an event waited for): every
+  // part of the copy goes to the receiver failed with it.
+  void peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, cl_int err, Reader &args);
   // A user event of `queue`'s context that completes once every event of
   // `wait` has (or fails once one fails): what a copy from a host copy waits
   // for. Not a marker: a device may run markers in turn with its kernels (the
   // simulator's does), holding the copy until kernels it does not need end.
   VendorRef<cl_event> after_all(cl_command_queue queue, const std::vector<cl_event> &wait, cl_int &err);
-  // Reports `id`'s end to rank 0 once `event` completes; `read` (if any)
-  // holds the bytes a read brought, sent with it.
-  // `to` (kPeerSend): the node a part of the read's bytes goes to instead,
-  // for its event `to.id`. Returns the event's record.
-  struct PeerPart {
-    int rank = -1;
-    uint64_t id = 0;
-    size_t offset = 0, size = 0;  // the part of the copy
-    size_t from = 0;              // where the copy's first byte is in `read` (a host copy: the source offset)
-  };
-  struct Awaited;
-  std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, std::shared_ptr<std::vector<char>> read,
-                                            std::shared_ptr<std::vector<char>> keep_alive, PeerPart to,
-                                            uint64_t before_ns = 0, std::shared_ptr<Mapping> mapped = nullptr);
-  // Sends what vendor callbacks queued; true if there was anything.
-  bool send_reports();
-  // An event whose end is not reported yet.
-  struct Awaited {
-    cl_event event;
-    std::shared_ptr<std::vector<char>> read, keep_alive;
-    std::shared_ptr<Mapping> mapped;  // a read's bytes in the device's memory, in place of `read`
-    std::atomic<bool> reported{false};
-    // A part of a read for another node (kPeerSend): its bytes go there,
-    // not to rank 0.
-    PeerPart to;
-    // A write of bytes from another node (kPeerReceive: the read there and
-    // the bytes' trip) or from rank 0 (their trip): counted
-    // into the reported duration.
-    std::atomic<uint64_t> before_ns{0};
-  };
-  void report(uint64_t id, Awaited &a, cl_int status);
-  // Vendors may never call back for a command that failed because its wait
-  // list did (PoCL 3.1): the awaited events' statuses are also read now and
-  // then.
-  void check_failed();
-  // Copies between nodes: the header (and bytes) of one arrived from
-  // another node; the outgoing ones that completed are let go.
+  // The header (and bytes) of a part of a copy arrived from another node;
+  // the outgoing ones that completed are let go.
   void receive_peer_bytes(const MPI_Status &status);
   void finish_peer_sends();
+  // A part for the copy of receiver's event `id` (from this node or
+  // another): into its write and the write let go on, or kept until the
+  // copy's kPeerReceive comes (rank 0's request to this node may come after
+  // the sender's bytes).
+  void arrived_part(PeerHeader h, const char *bytes, uint64_t travel_ns);
   // Lets part `part` of the write of copy `id` go on (CL_COMPLETE) or fail
   // (status < 0); every part still closed when `part` is npos.
   void open_gate(uint64_t id, size_t part, cl_int status);
+  // Sends the parts of copies that vendor callbacks finished reading (to
+  // other nodes, or into a write of this node).
+  bool send_peer_parts();
 
-  // Staging memory for transfers, reused: a fresh buffer costs its zeroing
-  // and a page fault per page, as much as the copy itself at large sizes.
-  std::shared_ptr<std::vector<char>> staging(size_t size);
-  struct StagingPool {
-    std::mutex mutex;
-    std::vector<std::unique_ptr<std::vector<char>>> free;
-    size_t bytes = 0;  // in `free`
-  };
-  std::shared_ptr<StagingPool> pool_ = std::make_shared<StagingPool>();
-
-  MPI_Comm comm_;
-  int rank_;
-  NodeDescription self_;
-  uint32_t protocol_;
-  std::chrono::steady_clock::time_point last_check_{};
-  size_t signal_after_ = 0, handled_ = 0;
-  int signal_ = 0;
-
-  // The objects rank 0 holds references to, by handle (or, for events, by
-  // rank 0's id).
-  std::unordered_map<uint64_t, VendorRef<cl_context>> contexts_;
-  std::unordered_map<uint64_t, VendorRef<cl_command_queue>> queues_;
-  std::unordered_map<uint64_t, VendorRef<cl_mem>> memory_;
-  std::unordered_map<uint64_t, VendorRef<cl_program>> programs_;
-  std::unordered_map<uint64_t, VendorRef<cl_kernel>> kernels_;
-  std::unordered_map<uint64_t, VendorRef<cl_event>> events_;
-  std::unordered_map<uint64_t, VendorRef<cl_sampler>> samplers_;
-
-  // Filled by vendor callbacks, sent by serve().
-  std::mutex reports_mutex_;
-  std::condition_variable reports_changed_;  // reports_ grew: wakes serve()
-  struct Report {
-    std::vector<char> message;
-    std::shared_ptr<std::vector<char>> bytes;  // a read's, sent after it (kDataTag)
-    size_t bytes_offset = 0, bytes_size = 0;    // peer reports: the part of `bytes` sent
-    int peer_rank = -1;                         // a PeerHeader for that node (and its bytes), not rank 0's
-    uint64_t read_id = 0;                       // the read (kPeerSend) whose event it ends
-    std::shared_ptr<Mapping> mapped;            // a read's bytes mapped, sent after it (kDataTag); unmapped
-                                                // once sent, on the serving thread
-  };
-  std::deque<Report> reports_;
-  std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
-
-  // Serve thread only. Copies from other nodes awaiting their bytes, by the
-  // write's event id: the user event holding the write, where the bytes go
-  // and the write's record.
+  // Copies from other nodes awaiting their bytes, by the write's event id:
+  // the user events holding the write, where the bytes go and the write's
+  // record.
+  struct Awaited;
   struct PeerGate {
     std::vector<VendorRef<cl_event>> gates;  // one per part; empty once opened
     size_t closed = 0;
@@ -206,6 +199,16 @@ class NodeServer {
     std::shared_ptr<Awaited> write;
   };
   std::unordered_map<uint64_t, PeerGate> peer_gates_;
+  // Parts that came before their copy's kPeerReceive, by its id; and the
+  // ids of copies whose receiving write could not be enqueued, whose parts
+  // are dropped (with how many are still to come).
+  struct EarlyPart {
+    PeerHeader header;
+    std::vector<char> bytes;
+    uint64_t travel_ns;
+  };
+  std::unordered_map<uint64_t, std::vector<EarlyPart>> early_parts_;
+  std::unordered_map<uint64_t, size_t> refused_copies_;
   HostCopies host_copies_;  // serve thread only
   // Copies to other nodes on their way: sent without blocking, since the
   // receiver may be sending to this node at the same time.
@@ -218,6 +221,94 @@ class NodeServer {
     std::shared_ptr<Mapping> mapped;  // the bytes, when `bytes` is null: unmapped once every part is sent
   };
   std::deque<PeerSend> peer_sends_;
+
+  // ---- the ends of commands (node_reports.cpp) ----
+  // Where a part of a read goes instead of rank 0 (kPeerSend): the node and
+  // its copy's event, and which part.
+  struct PeerPart {
+    int rank = -1;
+    uint64_t id = 0;
+    size_t offset = 0, size = 0;  // the part of the copy
+    size_t from = 0;              // where the copy's first byte is in `read` (a host copy: the source offset)
+  };
+  // An event whose end is not reported yet.
+  struct Awaited {
+    cl_event event;
+    uint64_t queue = 0;  // rank 0's id of its queue (kReportNow)
+    std::shared_ptr<std::vector<char>> read, keep_alive;
+    std::shared_ptr<Mapping> mapped;  // a read's bytes in the device's memory, in place of `read`
+    std::atomic<bool> reported{false}, prompt{false};
+    PeerPart to;
+    // A write of bytes from another node (kPeerReceive: the read there and
+    // the bytes' trip) or from rank 0 (their trip): counted into the
+    // reported duration.
+    std::atomic<uint64_t> before_ns{0};
+  };
+  struct Watch {
+    uint64_t queue = 0;
+    bool prompt = false;
+    std::shared_ptr<std::vector<char>> read, keep_alive;
+    PeerPart to;
+    uint64_t before_ns = 0;
+    std::shared_ptr<Mapping> mapped;
+  };
+  // Reports `id`'s end once `event` completes (to rank 0, or as a part of a
+  // copy to `w.to`). Returns its record.
+  std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, Watch w);
+  void report(uint64_t id, Awaited &a, cl_int status);
+  // Rank 0 waits for the ends of `queue`'s commands (0: every queue's).
+  void report_now(uint64_t queue);
+  // Sends the ends gathered so far to rank 0 in one report, when one of them
+  // is awaited (prompt), rank 0 asked, or the oldest has waited kHold;
+  // true if it sent one. `wake`: when the next one is due otherwise.
+  bool send_reports(std::chrono::steady_clock::time_point &wake);
+  // How long an end nobody awaits may wait for others to share its report.
+  static constexpr std::chrono::microseconds kHold{1000};
+  // Vendors may never call back for a command that failed because its wait
+  // list did (PoCL 3.1): the awaited events' statuses are also read now and
+  // then.
+  void check_failed();
+  std::chrono::steady_clock::time_point last_check_{};
+
+  // Staging memory for transfers, reused: a fresh buffer costs its zeroing
+  // and a page fault per page, as much as the copy itself at large sizes.
+  std::shared_ptr<std::vector<char>> staging(size_t size);
+  struct StagingPool {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<std::vector<char>>> free;
+    size_t bytes = 0;  // in `free`
+  };
+  std::shared_ptr<StagingPool> pool_ = std::make_shared<StagingPool>();
+
+  MPI_Comm comm_;
+  int rank_;
+  NodeDescription self_;
+  uint32_t protocol_;
+  size_t signal_after_ = 0, handled_ = 0;
+  int signal_ = 0;
+
+  // Filled by vendor callbacks, sent by serve().
+  std::mutex reports_mutex_;
+  std::condition_variable reports_changed_;  // something to send: wakes serve()
+  struct Report {
+    EventEnded ended;
+    bool prompt = false;
+    std::chrono::steady_clock::time_point at;
+    std::shared_ptr<std::vector<char>> bytes;  // a read's (or its mapping's, below)
+    std::shared_ptr<Mapping> mapped;           // unmapped once sent, on the serving thread
+  };
+  std::deque<Report> ends_;            // for rank 0
+  bool report_asked_ = false;          // kReportNow came: send what there is
+  struct PeerReport {
+    PeerHeader header;
+    std::shared_ptr<std::vector<char>> bytes;
+    size_t bytes_offset = 0;
+    int peer_rank = -1;        // the receiving node (this one: a copy within it)
+    uint64_t read_id = 0;      // the read (kPeerSend) whose record it ends
+    std::shared_ptr<Mapping> mapped;
+  };
+  std::deque<PeerReport> peer_parts_;
+  std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
 };
 
 }  // namespace unicl::cluster

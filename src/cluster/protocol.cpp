@@ -53,8 +53,6 @@ const std::vector<cl_uint> &device_params() {
   return params;
 }
 
-namespace {
-
 void write(Writer &w, const InfoAnswers &info) {
   w.put<uint64_t>(info.size());
   for (auto &[param, value] : info) w.put(param).bytes(value.data(), value.size());
@@ -68,7 +66,119 @@ InfoAnswers read_info(Reader &r) {
   return info;
 }
 
-}  // namespace
+void write(Writer &w, const CommandHeader &h) {
+  w.put(h.queue).put<uint32_t>(static_cast<uint32_t>(h.wait.size()));
+  for (uint64_t e : h.wait) w.put(e);
+  w.put(h.event).put(h.flags);
+}
+CommandHeader read_command_header(Reader &r) {
+  CommandHeader h;
+  h.queue = r.get<uint64_t>();
+  h.wait.resize(r.get<uint32_t>());
+  for (auto &e : h.wait) e = r.get<uint64_t>();
+  h.event = r.get<uint64_t>();
+  h.flags = r.get<uint32_t>();
+  return h;
+}
+
+void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed) {
+  w.put<uint32_t>(static_cast<uint32_t>(changed.size()));
+  for (auto &[index, a] : changed) {
+    w.put(index).put(a->kind);
+    switch (a->kind) {
+      case ArgKind::kBytes: w.bytes(a->bytes.data(), a->bytes.size()); break;
+      case ArgKind::kMemory:
+      case ArgKind::kSampler: w.put(a->id); break;
+      case ArgKind::kLocal: w.put(a->size); break;
+      case ArgKind::kNullMemory: break;
+    }
+  }
+}
+std::vector<std::pair<cl_uint, KernelArg>> read_args(Reader &r) {
+  std::vector<std::pair<cl_uint, KernelArg>> out(r.get<uint32_t>());
+  for (auto &[index, a] : out) {
+    index = r.get<cl_uint>();
+    a.kind = r.get<ArgKind>();
+    switch (a.kind) {
+      case ArgKind::kBytes: a.bytes = r.bytes(); break;
+      case ArgKind::kMemory:
+      case ArgKind::kSampler: a.id = r.get<uint64_t>(); break;
+      case ArgKind::kLocal: a.size = r.get<uint64_t>(); break;
+      case ArgKind::kNullMemory: break;
+      default: throw Truncated();  // not a kind of this protocol
+    }
+  }
+  return out;
+}
+
+// Field by field: a struct's padding would travel uninitialized.
+void write(Writer &w, const EventEnded &e) {
+  w.put(e.id).put(e.status).put(e.queued).put(e.submit).put(e.start).put(e.end).put(e.bytes);
+}
+EventEnded read_event_ended(Reader &r) {
+  EventEnded e;
+  e.id = r.get<uint64_t>();
+  e.status = r.get<cl_int>();
+  e.queued = r.get<cl_ulong>(), e.submit = r.get<cl_ulong>(), e.start = r.get<cl_ulong>(), e.end = r.get<cl_ulong>();
+  e.bytes = r.get<uint64_t>();
+  return e;
+}
+
+void write(Writer &w, const ProgramFacts &f) {
+  write(w, f.build);
+  write(w, f.program);
+  w.put<uint64_t>(f.kernels.size());
+  for (auto &k : f.kernels) {
+    w.text(k.name);
+    write(w, k.info);
+    write(w, k.work_group);
+    w.put<uint64_t>(k.args.size());
+    for (auto &a : k.args) write(w, a);
+  }
+}
+ProgramFacts read_program_facts(Reader &r) {
+  ProgramFacts f;
+  f.build = read_info(r);
+  f.program = read_info(r);
+  f.kernels.resize(r.get<uint64_t>());
+  for (auto &k : f.kernels) {
+    k.name = r.text();
+    k.info = read_info(r);
+    k.work_group = read_info(r);
+    k.args.resize(r.get<uint64_t>());
+    for (auto &a : k.args) a = read_info(r);
+  }
+  return f;
+}
+
+const std::vector<cl_uint> &build_params() {
+  static const std::vector<cl_uint> params = {CL_PROGRAM_BUILD_STATUS, CL_PROGRAM_BUILD_LOG,
+                                              CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE};
+  return params;
+}
+const std::vector<cl_uint> &program_params() {
+  static const std::vector<cl_uint> params = {CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES,
+                                              CL_PROGRAM_BINARY_SIZES};
+  return params;
+}
+const std::vector<cl_uint> &kernel_params() {
+  static const std::vector<cl_uint> params = {CL_KERNEL_FUNCTION_NAME, CL_KERNEL_NUM_ARGS, CL_KERNEL_ATTRIBUTES};
+  return params;
+}
+// Not CL_KERNEL_LOCAL_MEM_SIZE: it counts the local arguments set, which
+// only the kernel's rank 0 side knows until they are sent (kSetKernelArgs).
+const std::vector<cl_uint> &work_group_params() {
+  static const std::vector<cl_uint> params = {CL_KERNEL_WORK_GROUP_SIZE, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                              CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                              CL_KERNEL_PRIVATE_MEM_SIZE};
+  return params;
+}
+const std::vector<cl_uint> &arg_params() {
+  static const std::vector<cl_uint> params = {CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                              CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                                              CL_KERNEL_ARG_NAME};
+  return params;
+}
 
 void write(Writer &w, const NodeDescription &d) {
   w.text(d.host).text(d.unicl_version).text(d.topology).put<uint64_t>(d.platforms.size());

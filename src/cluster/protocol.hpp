@@ -1,8 +1,21 @@
 // What rank 0 (the application's UniCL) and a node (unicl-node) say to each
-// other. Every request is one MPI message on UniCL's own communicator with
-// tag kRequestTag: a header (call number, operation) and the operation's
-// arguments; the node answers with one message of tag kReplyTag: the call
-// number, a status (an OpenCL error code or CL_SUCCESS) and the results.
+// other, on UniCL's own communicator.
+//
+// Rank 0 to a node: one message (kRequestTag) carries every request queued
+// for that node since the last one, each a RequestHeader and its
+// arguments. Most requests are posted: nobody waits for them, and the node
+// answers nothing. A request that rank 0 cannot answer itself (a program
+// build, an info query it has not cached) carries a call number, and the
+// node answers it alone (kReplyTag: the call number, a status, the result).
+//
+// Every object rank 0 makes on a node is named by rank 0 (an id from one
+// counter), so that a creation need not wait for the node's handle: the node
+// maps ids to its vendors' objects. A creation that fails on the node is kept
+// under its id with its error, and the commands that use it fail with that
+// error as their event's status.
+//
+// The node to rank 0: the ends of commands, in batches (kEventTag): every
+// end since the last report, in one message.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -17,106 +30,122 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 7;
+constexpr uint32_t kProtocolVersion = 8;
 
-constexpr int kRequestTag = 7101;
-constexpr int kReplyTag = 7102;
-// Node to rank 0, unasked: an event of the node ended (EventEnded below).
-constexpr int kEventTag = 7103;
-// Bulk bytes travel as a message of their own, right after the request or
-// event message they belong to, straight from and into the memory that
-// holds them: a write's bytes after its request, a read's after its event.
+constexpr int kRequestTag = 7101;  // rank 0 -> node: a batch of requests
+constexpr int kReplyTag = 7102;    // node -> rank 0: the reply to one request that carried a call number
+constexpr int kEventTag = 7103;    // node -> rank 0: a report, the ends of commands (write_report)
+constexpr int kRawTag = 7104;      // the plain MPI baselines (kRawPingPong)
+// Bulk bytes too large to travel inside a request or a report go as
+// messages of their own, right after the message that announces them, in
+// the order it announces them, straight from and into the memory that holds
+// them (a write's bytes after its batch, a read's after its report).
 constexpr int kDataTag = 7105;
-// Bulk bytes go in messages of at most this many, in order: the node writes
-// each part of a write into the device while the next one travels.
+// Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
+// (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
+constexpr int kPeerTag = 7106;
+constexpr int kPeerDataTag = 7107;
+
+// Bulk bytes up to this size travel inside their request or report: one
+// message instead of two.
+constexpr size_t kInlineBytes = size_t{64} << 10;
+// Larger bulk bytes go in messages of at most this many, in order: the node
+// writes each part of a write into the device while the next one travels.
 constexpr size_t kChunk = size_t{4} << 20;
 // Calls fn(offset, size) for each part of `total` bytes, in order.
 template <class Fn>
 void for_each_part(size_t total, Fn &&fn) {
   for (size_t at = 0; at < total; at += kChunk) fn(at, total - at < kChunk ? total - at : kChunk);
 }
-// Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
-// (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
-constexpr int kPeerTag = 7106;
-constexpr int kPeerDataTag = 7107;
 
-// Handles are the node's own (its vendors' objects, as 64-bit values), but
-// events are named by rank 0 (an id it chose before asking), so that an
-// enqueue's event exists on rank 0 before the node can report its end.
+// "payload" below: bulk bytes, as write_payload puts them: their size, then
+// whether they are inline, then (inline) the bytes; otherwise the bytes
+// follow the batch as kDataTag parts.
+inline bool inline_payload(size_t size) { return size <= kInlineBytes; }
+inline void write_payload(Writer &w, const void *data, size_t size) {
+  w.put<uint64_t>(size).put<uint8_t>(inline_payload(size));
+  if (inline_payload(size)) w.raw(data, size);
+}
+
+// What a request asks. "id": a new object's, named by rank 0; objects are
+// named by their ids everywhere, devices by the node's own handles (from its
+// description at start-up). W: waited for (the request carries a call
+// number and gets a reply); every other request is posted.
 enum class Op : uint32_t {
-  kHello = 1,  // args: magic, version. Result: magic, version, NodeDescription
-  kBye = 2,    // no args, no result; the node finalizes MPI and exits
+  kHello = 1,  // W. magic, version. Result: magic, version, NodeDescription
+  kBye = 2,    // W. The node finalizes MPI and exits
+  kPing = 3,   // W. Liveness: any answer will do
+  // For bench-cluster: size, count. No reply: the node then receives and
+  // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
+  // the baseline UniCL's transfers are measured against. Sent alone.
+  kRawPingPong = 4,
+  // W. For bench-cluster, node to node: peer rank, size, count. The node
+  // sends the peer a kRawPingPong, makes the `count` round trips with it,
+  // and answers with their total seconds (a double).
+  kRawPingPongWith = 5,
 
-  // Objects. Results: the new object's handle.
-  kCreateContext = 10,      // device
-  kCreateQueue = 11,        // context, device, properties (cl_command_queue_properties)
-  kCreateBuffer = 12,       // context, flags, size, bytes (initial content, or none)
-  kCreateSubBuffer = 13,    // buffer, flags, origin, size
-  kCreateProgram = 14,      // context, source text
-  kCreateProgramBinary = 15,// context, device, binary bytes
-  kBuildProgram = 16,       // program, device, options. Result: none (the status is the build's)
-  kCreateKernel = 17,       // program, name
-  kSetKernelArg = 18,       // kernel, index, kind (0 bytes, 1 memory object, 2 local size, 3 sampler), its value
-  kRelease = 19,            // kind (ObjectKind), handle: one reference of the node's
-  kInfo = 20,               // kind, handle, param, second handle or index. Result: the bytes
-  kCreateUserEvent = 21,    // context, event id
-  kSetUserEventStatus = 22, // event id, status
-  kFlush = 23,              // queue
-  kFinish = 24,             // queue
+  // Objects, posted.
+  kCreateContext = 10,     // id, device
+  kCreateQueue = 11,       // id, context, device, properties (cl_command_queue_properties)
+  kCreateBuffer = 12,      // id, context, flags, size, payload (the initial content, or none: 0 bytes)
+  kCreateSubBuffer = 13,   // id, buffer, flags, origin, size
+  kCreateImage = 14,       // id, context, flags, format, desc (its buffer as an id, or 0), payload (packed
+                           // initial pixels, or none)
+  kCreateSampler = 15,     // id, context, normalized, addressing, filter
+  kCreateProgram = 16,     // id, context, source text
+  kCreateKernel = 17,      // id, program, name
+  kCreateUserEvent = 18,   // id, context
+  kSetUserEventStatus = 19,// id, status
+  kRelease = 20,           // kind (ObjectKind), id: rank 0 let go of it
+  kSetKernelArgs = 21,     // kernel, KernelArgs: the arguments changed since the kernel's last launch (before a
+                           // query whose answer depends on them)
+  // Report every end of `queue`'s commands enqueued so far at once (0: of
+  // every queue), and what has ended already now: rank 0 waits for them.
+  kReportNow = 22,         // queue
 
-  // Commands, each with (queue, wait list of event ids, event id) first.
-  kWriteBuffer = 30,   // buffer, offset, size; the bytes follow (kDataTag)
-  kReadBuffer = 31,    // buffer, offset, size: the bytes follow the event's end (kDataTag)
-  kCopyBuffer = 32,    // source, destination, source offset, destination offset, size
-  kFillBuffer = 33,    // buffer, pattern bytes, offset, size
-  kNDRange = 34,       // kernel, dims, offsets[3], global[3], local[3] (all 0: none), has offset, has local
-  kMarker = 35,        // (wait list only)
+  // Objects and queries, waited for.
+  kCreateProgramBinary = 30,// id, context, device, binary bytes. Result: the binary's status. The status: the
+                            // creation's (a failed one leaves no object)
+  kBuildProgram = 31,       // program, device, options. Result: ProgramFacts. The status: the build's
+  kCompileProgram = 32,     // program, device, options, header count, (header program, include name) each.
+                            // Result: ProgramFacts (build information only). The status: the compilation's
+  kLinkProgram = 33,        // id, context, device, options, input count, input programs. Result: whether a program
+                            // was made (uint8_t), then its ProgramFacts. The status: the link's
+  kInfo = 34,               // kind, id, param, second (a device handle or an index). Result: the bytes
+  kImageFormats = 35,       // context, flags, image type. Result: the formats (bytes of cl_image_format[])
+
+  // Commands, each with a CommandHeader first.
+  kWriteBuffer = 40,       // buffer, offset, payload
+  kReadBuffer = 41,        // buffer, offset, size: the bytes come with the end (a report's payload)
+  kCopyBuffer = 42,        // source, destination, source offset, destination offset, size
+  kFillBuffer = 43,        // buffer, pattern bytes, offset, size
+  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), dims, offsets[3], global[3],
+                           // local[3], has offset, has local
+  kMarker = 45,            // (wait list only)
+  kBarrier = 46,
+  kWriteBufferRect = 47,   // buffer, buffer origin[3], region[3], buffer row and slice pitch, payload (packed)
+  kReadBufferRect = 48,    // buffer, buffer origin[3], region[3], buffer row and slice pitch: packed bytes come back
+  kCopyBufferRect = 49,    // source, destination, both origins[3], region[3], both row and slice pitches
+  kWriteImage = 50,        // image, origin[3], region[3], payload (packed)
+  kReadImage = 51,         // image, origin[3], region[3]: packed bytes come back
+  kCopyImage = 52,         // source, destination, both origins[3], region[3]
+  kFillImage = 53,         // image, fill color (16 bytes), origin[3], region[3]
+  kCopyImageToBuffer = 54, // image, buffer, origin[3], region[3], buffer offset
+  kCopyBufferToImage = 55, // buffer, image, buffer offset, origin[3], region[3]
   // A copy from a buffer of one node (kPeerSend to it) to a buffer of
   // another (kPeerReceive to it, first), straight between them. The
   // receiving node enqueues its write at once, held by an event of its own
   // until the bytes come; the sending node reads its bytes once its wait
-  // list allows and sends them (or the read's failure) to the receiver.
-  kPeerReceive = 41,   // buffer, offset, size, then 1 and the source buffer and offset when the source is on
-                       // the same node (else 0). The event: the write's
-  kPeerSend = 42,      // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
-                       // (rank 0 never sees it)
-  kBarrier = 36,
-  kWriteBufferRect = 37,  // buffer, buffer origin[3], region[3], buffer row and slice pitch, the bytes packed
-  kReadBufferRect = 38,   // buffer, buffer origin[3], region[3], buffer row and slice pitch: bytes packed
-  kCopyBufferRect = 39,   // source, destination, both origins[3], region[3], both row and slice pitches
-  kCreateSampler = 40,    // context, normalized, addressing, filter (not a command: no header)
-  kCompileProgram = 43,   // program, device, options, header count, (header program, include name) each.
-                          // Result: none (the status is the compilation's)
-  kLinkProgram = 44,      // context, device, options, input count, input programs. Result: the new
-                          // program's handle (0: none), then the link's status
-  // Images. Host-side bytes always travel packed: rows of region[0] x the
-  // image's element size, one after another.
-  kImageFormats = 45,     // context, flags, image type. Result: the formats (bytes of cl_image_format[])
-  kCreateImage = 46,      // context, flags, format, desc (its buffer as a handle), packed initial bytes (or
-                          // none). Result: the handle, the element size
-  kWriteImage = 47,       // command: image, origin[3], region[3], packed bytes
-  kReadImage = 48,        // command: image, origin[3], region[3]: packed bytes follow the end (kDataTag)
-  kCopyImage = 49,        // command: source, destination, both origins[3], region[3]
-  kFillImage = 54,        // command: image, fill color (16 bytes), origin[3], region[3]
-  kCopyImageToBuffer = 55,// command: image, buffer, origin[3], region[3], buffer offset
-  kCopyBufferToImage = 56,// command: buffer, image, buffer offset, origin[3], region[3]
-
-  // For bench-cluster: size, count. No reply: the node then receives and
-  // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
-  // the baseline UniCL's transfers are measured against.
-  kRawPingPong = 50,
-  // For bench-cluster, node to node: peer rank, size, count. The node sends
-  // the peer a kRawPingPong, makes the `count` round trips with it, and
-  // answers with their total seconds (a double).
-  kRawPingPongWith = 53,
-  // Liveness: rank 0 asks a node it awaits something from and has not heard
-  // from lately; any answer will do.
-  kPing = 51,
-  // A copy between nodes will not come (its sender failed or was lost):
-  // receiver's event id, status. The write fails with it.
-  kPeerCancel = 52,
+  // list allows and sends them (or its failure) to the receiver. The bytes
+  // may reach the receiver before its request does: it keeps them until then.
+  kPeerReceive = 56,       // buffer, offset, size, then 1 and the source buffer and offset when the source is on
+                           // the same node (else 0). The event: the write's
+  kPeerSend = 57,          // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
+                           // (rank 0 never sees it)
+  // Not a command: a copy between nodes will not come (its sender was
+  // lost): receiver's event id, status. The write fails with it.
+  kPeerCancel = 58,
 };
-constexpr int kRawTag = 7104;
 
 // What kRelease and kInfo name.
 enum class ObjectKind : uint32_t {
@@ -134,15 +163,53 @@ enum class ObjectKind : uint32_t {
   kImage,           // kInfo only: clGetImageInfo
 };
 
-// The message of kEventTag: event id, its final status, its profiling
-// times (0 when the queue does not profile), and the size of the bytes that
-// follow (a read's; 0: none).
-struct EventEnded {
-  uint64_t id;
-  cl_int status;
-  cl_ulong queued, submit, start, end;
-  uint64_t bytes;
+struct RequestHeader {
+  uint64_t call = 0;  // 0: posted (no reply)
+  Op op{};
+  uint32_t size = 0;  // of the arguments that follow
 };
+struct ReplyHeader {
+  uint64_t call;
+  cl_int status;
+};
+
+// Before a command's own arguments: its queue, the events it waits for
+// (ids), its event's id and its flags.
+constexpr uint32_t kPrompt = 1;  // report the end at once: rank 0 waits for it (else it may wait in a batch)
+struct CommandHeader {
+  uint64_t queue = 0;
+  std::vector<uint64_t> wait;
+  uint64_t event = 0;
+  uint32_t flags = 0;
+};
+void write(Writer &w, const CommandHeader &h);
+CommandHeader read_command_header(Reader &r);
+
+// A kernel's arguments as a launch carries them: those changed since the
+// kernel's previous launch, each its index, its kind and its value.
+enum class ArgKind : uint8_t { kBytes = 0, kMemory = 1, kLocal = 2, kSampler = 3, kNullMemory = 4 };
+struct KernelArg {
+  ArgKind kind = ArgKind::kBytes;
+  std::vector<char> bytes;  // kBytes
+  uint64_t id = 0;          // kMemory, kSampler
+  uint64_t size = 0;        // kLocal
+  bool operator==(const KernelArg &) const = default;
+};
+void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed);
+std::vector<std::pair<cl_uint, KernelArg>> read_args(Reader &r);
+
+// One entry of a report: a command's end. `bytes`: the size of the bytes a
+// read brought back, inline after the entry or following the report as
+// kDataTag parts. Times: the node's profiling times (0 when its queue does
+// not profile).
+struct EventEnded {
+  uint64_t id = 0;
+  cl_int status = CL_COMPLETE;
+  cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+  uint64_t bytes = 0;
+};
+void write(Writer &w, const EventEnded &e);  // then, if inline_payload(e.bytes), the bytes (Writer::raw)
+EventEnded read_event_ended(Reader &r);
 
 // The message of kPeerTag, one per part (kChunk bytes) of a copy: the
 // receiver's event id, the part's read status, its duration on the sender's
@@ -157,18 +224,34 @@ struct PeerHeader {
   uint64_t bytes;
 };
 
-struct RequestHeader {
-  uint64_t call;
-  Op op;
-};
-struct ReplyHeader {
-  uint64_t call;
-  cl_int status;
-};
-
 // An info answer per parameter, as the vendor gave it (the parameters a
 // vendor refuses are absent).
 using InfoAnswers = std::map<cl_uint, std::vector<char>>;
+void write(Writer &w, const InfoAnswers &info);
+InfoAnswers read_info(Reader &r);
+
+// What rank 0 keeps of a built program, from the build's reply, to answer
+// queries and check kernels and launches without asking the node: the
+// build's information for the device, the program's kernels, and of each
+// kernel its information, its work-group information on the device and each
+// argument's information (empty where the vendor has none).
+struct KernelFacts {
+  std::string name;
+  InfoAnswers info, work_group;
+  std::vector<InfoAnswers> args;
+};
+struct ProgramFacts {
+  InfoAnswers build, program;
+  std::vector<KernelFacts> kernels;
+};
+void write(Writer &w, const ProgramFacts &f);
+ProgramFacts read_program_facts(Reader &r);
+// The queries ProgramFacts answers.
+const std::vector<cl_uint> &build_params();
+const std::vector<cl_uint> &program_params();
+const std::vector<cl_uint> &kernel_params();
+const std::vector<cl_uint> &work_group_params();
+const std::vector<cl_uint> &arg_params();
 
 struct RemoteDeviceInfo {
   uint64_t id = 0;  // the node's handle: how later requests name the device

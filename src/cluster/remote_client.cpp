@@ -1,5 +1,5 @@
-// The node client's proxies: which handles are ours, their references, and
-// what the last reference does (remote_objects.hpp).
+// The node client's proxies: which handles are ours, their ids, their
+// references, and what the last reference does (remote_objects.hpp).
 #include <unordered_map>
 
 #include "cluster/remote_objects.hpp"
@@ -10,6 +10,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::unordered_map<const void *, std::shared_ptr<Proxy>> proxies;
+  std::atomic<uint64_t> next_id{1};
 };
 Registry &registry() {
   // Immortal: UniCL's threads may release proxies while the process exits.
@@ -17,13 +18,21 @@ Registry &registry() {
   return *r;
 }
 
-void release_on_node(Proxy *p) {
-  Writer w;
-  w.put(p->kind).put(p->remote);
-  post(p->rank, Op::kRelease, w);
+// Whether the node still holds something of `p` that it should let go of.
+// A command's event it drops itself once it reported its end, unless the
+// command failed (a later wait list naming it must fail too): rank 0 then
+// tells it when the event goes.
+bool node_holds(Proxy *p) {
+  if (p->kind != ObjectKind::kEvent) return true;
+  auto *e = static_cast<_cl_event *>(p);
+  if (!e->queue) return true;  // a user event
+  std::lock_guard lock(e->mutex);
+  return e->status < 0;
 }
 
 }  // namespace
+
+uint64_t new_id() { return registry().next_id.fetch_add(1, std::memory_order_relaxed); }
 
 void register_proxy(std::shared_ptr<Proxy> p) {
   std::lock_guard lock(registry().mutex);
@@ -52,7 +61,11 @@ void release(Proxy *p) {
     last = std::move(it->second);
     registry().proxies.erase(it);
   }
-  release_on_node(p);
+  if (node_holds(p)) {
+    Writer w;
+    w.put(p->kind).put(p->id);
+    post(p->rank, Op::kRelease, w);
+  }
   // The references this object held on the ones it belongs to.
   switch (p->kind) {
     case ObjectKind::kQueue: release(static_cast<_cl_command_queue *>(p)->context); break;
@@ -68,7 +81,15 @@ void release(Proxy *p) {
       break;
     }
     case ObjectKind::kProgram: release(static_cast<_cl_program *>(p)->context); break;
-    case ObjectKind::kKernel: release(static_cast<_cl_kernel *>(p)->program); break;
+    case ObjectKind::kKernel: {
+      cl_program program = static_cast<_cl_kernel *>(p)->program;
+      {
+        std::lock_guard lock(program->mutex);
+        --program->kernels_attached;
+      }
+      release(program);
+      break;
+    }
     case ObjectKind::kSampler: release(static_cast<_cl_sampler *>(p)->context); break;
     case ObjectKind::kEvent: {
       auto *e = static_cast<_cl_event *>(p);

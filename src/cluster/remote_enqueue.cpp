@@ -1,13 +1,16 @@
-// The node client's commands: each asks the node to enqueue it (waiting for
-// the node's status, so that errors come back from the call itself, as
-// UniCL expects of a vendor) under an event rank 0 named; the command's end
-// comes later in an event message (remote_events.cpp). Written bytes travel
-// with the request, read bytes with the end.
+// The node client's commands: each is checked here (what the specification
+// makes the call check, from what rank 0 knows) and posted to the node
+// under an event rank 0 named; nothing waits for the node. Its end comes
+// later in a report (remote_events.cpp), failed if the node's vendor could
+// not run it. Written bytes travel with the request (inline when small),
+// read bytes with the end.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
-#include "cluster/remote_objects.hpp"
+#include "cluster/remote_checks.hpp"
 #include "remote_api_decls.hpp"
 
 namespace unicl::api {
@@ -15,39 +18,47 @@ using namespace unicl::cluster;
 
 namespace {
 
-// Checks the queue and wait list, writes the command's header, then `body`,
-// and asks the node. `blocking`: returns once the command ended.
-// A read's bytes go to `read_into` (read_size of them) or through
-// `deliver`; a write's come from `data`.
+// Checks the queue and wait list, then `body` (the command's own arguments
+// and checks, which may fill in `bulk`), and posts the command with its
+// header. `blocking`: returns
+// once the command ended. A read's bytes go to `read_into` (read_size of
+// them) or through `deliver`; a write's (when not inline) come from `data`,
+// held there by `keep` until sent.
 struct Bulk {
   void *read_into = nullptr;
   size_t read_size = 0;
-  std::function<void(const std::vector<char> &)> deliver;
+  std::function<void(const char *, size_t)> deliver;
   const void *data = nullptr;
   size_t data_size = 0;
+  std::shared_ptr<const void> keep;
 };
 
 template <class Body>
 cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
-               cl_event *event, bool blocking, Body &&body, Bulk bulk = {}) {
+               cl_event *event, bool blocking, Body &&body, Bulk &&bulk = {}) {
   if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
   if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
-  for (cl_uint i = 0; i < num_wait; ++i)
+  CommandHeader header;
+  header.queue = q->id;
+  for (cl_uint i = 0; i < num_wait; ++i) {
     if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
       return CL_INVALID_EVENT_WAIT_LIST;
-  cl_event e = new_command_event(q, type);
-  e->read_into = bulk.read_into, e->read_size = bulk.read_size, e->deliver = std::move(bulk.deliver);
-  Writer w;
-  w.put(q->remote).put(num_wait);
-  for (cl_uint i = 0; i < num_wait; ++i) w.put(wait[i]->remote);
-  w.put(e->remote);
-  if (cl_int err = body(w); err != CL_SUCCESS) {
-    forget_command_event(e);
-    return err;
+    header.wait.push_back(wait[i]->id);
   }
-  if (cl_int err = rpc(q->rank, op, w, nullptr, bulk.data, bulk.data_size); err != CL_SUCCESS) {
+  Writer args;
+  if (cl_int err = body(args); err != CL_SUCCESS) return err;
+  if (node_lost(q->rank)) return CL_DEVICE_NOT_AVAILABLE;
+  // Someone will wait for its end: report it at once.
+  cl_event e = new_command_event(q, type, blocking || event);
+  e->read_into = bulk.read_into, e->read_size = bulk.read_size, e->deliver = std::move(bulk.deliver);
+  header.event = e->id;
+  header.flags = e->prompt ? kPrompt : 0;
+  Writer w;
+  write(w, header);
+  w.raw(args.buffer().data(), args.size());
+  if (!post(q->rank, op, w, bulk.data, bulk.data_size, std::move(bulk.keep))) {
     forget_command_event(e);
-    return err;
+    return CL_DEVICE_NOT_AVAILABLE;
   }
   cl_int status = CL_SUCCESS;
   if (blocking && api::clWaitForEvents(1, &e) != CL_SUCCESS) {
@@ -61,32 +72,52 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
   return status;
 }
 
+// The bulk bytes of a write of `size` bytes from `data`, when they do not
+// travel inline (the body writes them with write_payload).
+Bulk sent_after(const void *data, size_t size, std::shared_ptr<const void> keep = {}) {
+  if (inline_payload(size)) return {};
+  return {.data = data, .data_size = size, .keep = std::move(keep)};
+}
+
 bool ours(cl_mem m, cl_command_queue q) { return live(m, ObjectKind::kMemory) && live(q, ObjectKind::kQueue) && m->rank == q->rank; }
+
+// A memory object a command of `q` names: a buffer (or an image, `image`)
+// of the queue's context.
+cl_int object_error(cl_mem m, cl_command_queue q, bool image = false) {
+  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image) return CL_INVALID_MEM_OBJECT;
+  return m->context == q->context ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
 
 }  // namespace
 
 cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset,
                                         size_t size, const void *ptr, cl_uint num_wait, const cl_event *wait,
                                         cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking,
       [&](Writer &w) {
-        if (!ptr || !size || offset + size > buffer->size) return CL_INVALID_VALUE;
-        w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
+        if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
+        if (!ptr) return CL_INVALID_VALUE;
+        if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
+        w.put(buffer->id).put(uint64_t{offset});
+        write_payload(w, ptr, size);
         return CL_SUCCESS;
       },
-      {.data = ptr, .data_size = size});
+      sent_after(ptr, size));
 }
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                                        void *ptr, cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(
       q, Op::kReadBuffer, CL_COMMAND_READ_BUFFER, num_wait, wait, event, blocking,
       [&](Writer &w) {
-        if (!ptr || !size || offset + size > buffer->size) return CL_INVALID_VALUE;
-        w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
+        if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
+        if (!ptr) return CL_INVALID_VALUE;
+        if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
+        w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
         return CL_SUCCESS;
       },
       {.read_into = ptr, .read_size = size});
@@ -95,9 +126,13 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
                                        size_t dst_offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!ours(src, q) || !ours(dst, q))) return CL_INVALID_MEM_OBJECT;
+  for (cl_mem m : {src, dst})
+    if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kCopyBuffer, CL_COMMAND_COPY_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
-    w.put(src->remote).put(dst->remote).put(uint64_t{src_offset}).put(uint64_t{dst_offset}).put(uint64_t{size});
+    if (cl_int err = range_error(src, src_offset, size); err != CL_SUCCESS) return err;
+    if (cl_int err = range_error(dst, dst_offset, size); err != CL_SUCCESS) return err;
+    if (cl_int err = copy_overlap_error(src, src_offset, dst, dst_offset, size); err != CL_SUCCESS) return err;
+    w.put(src->id).put(dst->id).put(uint64_t{src_offset}).put(uint64_t{dst_offset}).put(uint64_t{size});
     return CL_SUCCESS;
   });
 }
@@ -105,22 +140,97 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
 cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
                                        size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kFillBuffer, CL_COMMAND_FILL_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
-    if (!pattern || !pattern_size) return CL_INVALID_VALUE;
-    w.put(buffer->remote).bytes(pattern, pattern_size).put(uint64_t{offset}).put(uint64_t{size});
+    if (cl_int err = fill_error(buffer, pattern, pattern_size, offset, size); err != CL_SUCCESS) return err;
+    w.put(buffer->id).bytes(pattern, pattern_size).put(uint64_t{offset}).put(uint64_t{size});
     return CL_SUCCESS;
   });
 }
 
+namespace {
+
+template <class T>
+T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
+  auto it = info.find(param);
+  if (it == info.end() || it->second.size() < sizeof(T)) return fallback;
+  T v;
+  std::memcpy(&v, it->second.data(), sizeof v);
+  return v;
+}
+
+// The OpenCL version of a device, as major * 10 + minor ("OpenCL 3.0 ...": 30).
+int version_of(cl_device_id d) {
+  auto it = d->info.find(CL_DEVICE_VERSION);
+  int major = 1, minor = 0;
+  if (it != d->info.end()) std::sscanf(std::string(it->second.begin(), it->second.end()).c_str(), "OpenCL %d.%d", &major, &minor);
+  return major * 10 + minor;
+}
+
+// Whether launches of `k` may have work-groups of unequal sizes: OpenCL C
+// 2.0 on, a device that has them, and a build that did not forbid them.
+bool non_uniform(cl_kernel k, cl_device_id d) {
+  std::string options;
+  {
+    std::lock_guard lock(k->program->mutex);
+    options = k->program->options;
+  }
+  if (options.find("-cl-uniform-work-group-size") != std::string::npos) return false;
+  if (options.find("-cl-std=CL2.") == std::string::npos && options.find("-cl-std=CL3.") == std::string::npos)
+    return false;
+  const int version = version_of(d);
+  return version >= 20 && (version < 30 || d->value<cl_bool>(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT));
+}
+
+// What clEnqueueNDRangeKernel must refuse, from the device's limits and the
+// kernel's build (the node's vendor is not asked).
+cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *global, const size_t *local) {
+  if (dims < 1 || dims > d->value<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)) return CL_INVALID_WORK_DIMENSION;
+  if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
+  // From OpenCL 2.1 a range of 0 is an empty launch, before an error.
+  if (version_of(d) < 21)
+    for (cl_uint i = 0; i < dims; ++i)
+      if (global[i] == 0) return CL_INVALID_GLOBAL_WORK_SIZE;
+  size_t required[3] = {0, 0, 0};
+  if (auto it = k->facts.work_group.find(CL_KERNEL_COMPILE_WORK_GROUP_SIZE);
+      it != k->facts.work_group.end() && it->second.size() >= sizeof required)
+    std::memcpy(required, it->second.data(), sizeof required);
+  const bool reqd = required[0] || required[1] || required[2];
+  if (!local) return reqd ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
+  size_t sizes[3] = {0, 0, 0};
+  if (auto it = d->info.find(CL_DEVICE_MAX_WORK_ITEM_SIZES); it != d->info.end())
+    std::memcpy(sizes, it->second.data(), std::min(it->second.size(), sizeof sizes));
+  size_t items = 1;
+  for (cl_uint i = 0; i < dims; ++i) {
+    if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
+    if (reqd && local[i] != (required[i] ? required[i] : 1)) return CL_INVALID_WORK_GROUP_SIZE;
+    items *= local[i];
+  }
+  // The whole group first, as vendors check it.
+  const size_t device_max = d->value<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE, ~size_t{0});
+  const size_t kernel_max = info_value<size_t>(k->facts.work_group, CL_KERNEL_WORK_GROUP_SIZE, device_max);
+  if (items > std::min(device_max, kernel_max)) return CL_INVALID_WORK_GROUP_SIZE;
+  for (cl_uint i = 0; i < dims; ++i)
+    if (sizes[i] && local[i] > sizes[i]) return CL_INVALID_WORK_ITEM_SIZE;
+  for (cl_uint i = 0; i < dims; ++i)
+    if (global[i] % local[i] != 0 && !non_uniform(k, d)) return CL_INVALID_WORK_GROUP_SIZE;
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                                           const size_t *global, const size_t *local, cl_uint num_wait,
                                           const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!live(k, ObjectKind::kKernel) || k->rank != q->rank)) return CL_INVALID_KERNEL;
+  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(k, ObjectKind::kKernel) || k->rank != q->rank) return CL_INVALID_KERNEL;
+  if (k->program->context != q->context) return CL_INVALID_CONTEXT;
   return enqueue(q, Op::kNDRange, CL_COMMAND_NDRANGE_KERNEL, num_wait, wait, event, false, [&](Writer &w) {
-    if (dims < 1 || dims > 3) return CL_INVALID_WORK_DIMENSION;
-    if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
-    w.put(k->remote).put(dims);
+    if (cl_int err = launch_error(k, q->device, dims, global, local); err != CL_SUCCESS) return err;
+    w.put(k->id);
+    // Last: it records the arguments as sent.
+    if (cl_int err = changed_args(k, w, true); err != CL_SUCCESS) return err;
+    w.put(dims);
     for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{offset && i < dims ? offset[i] : 0});
     for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{i < dims ? global[i] : 1});
     for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{local && i < dims ? local[i] : 1});
@@ -179,23 +289,32 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                                             const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
                                             cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  auto packed = std::make_shared<std::vector<char>>();
+  Bulk sent_later;
   return enqueue(q, Op::kWriteBufferRect, CL_COMMAND_WRITE_BUFFER_RECT, num_wait, wait, event, blocking,
                  [&](Writer &w) {
+                   if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
+                   if (cl_int err = rect_error(buffer, {buffer_origin, region, buffer_row_pitch, buffer_slice_pitch});
+                       err != CL_SUCCESS)
+                     return err;
                    HostLayout h;
-                   if (!ptr || !buffer_origin || !valid_region(host_origin, region) ||
+                   if (!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) ||
                        !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h))
                      return CL_INVALID_VALUE;
-                   std::vector<char> packed(region[0] * region[1] * region[2]);
+                   packed->resize(region[0] * region[1] * region[2]);
                    each_row(h, region, [&](size_t host, size_t at) {
-                     std::memcpy(packed.data() + at, static_cast<const char *>(ptr) + host, region[0]);
+                     std::memcpy(packed->data() + at, static_cast<const char *>(ptr) + host, region[0]);
                    });
-                   w.put(buffer->remote);
+                   sent_later = sent_after(packed->data(), packed->size(), packed);
+                   w.put(buffer->id);
                    for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
                    for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
-                   w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch}).bytes(packed.data(), packed.size());
+                   w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+                   write_payload(w, packed->data(), packed->size());
                    return CL_SUCCESS;
-                 });
+                 },
+                 std::move(sent_later));
 }
 
 cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
@@ -203,26 +322,30 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                            size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_wait,
                                            const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !ours(buffer, q)) return CL_INVALID_MEM_OBJECT;
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   HostLayout h{};
-  const bool ok = ptr && buffer_origin && valid_region(host_origin, region) &&
+  const bool ok = ptr && !rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) &&
                   host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h);
   std::array<size_t, 3> r{};
   if (region) r = {region[0], region[1], region[2]};
   return enqueue(
       q, Op::kReadBufferRect, CL_COMMAND_READ_BUFFER_RECT, num_wait, wait, event, blocking,
       [&](Writer &w) {
+        if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
+        if (cl_int err = rect_error(buffer, {buffer_origin, region, buffer_row_pitch, buffer_slice_pitch});
+            err != CL_SUCCESS)
+          return err;
         if (!ok) return CL_INVALID_VALUE;
-        w.put(buffer->remote);
+        w.put(buffer->id);
         for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
         for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
         w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
         return CL_SUCCESS;
       },
-      {.deliver = [h, r, ptr](const std::vector<char> &packed) {
-         if (packed.size() != r[0] * r[1] * r[2]) return;
+      {.deliver = [h, r, ptr](const char *packed, size_t size) {
+         if (size != r[0] * r[1] * r[2]) return;
          each_row(h, r.data(), [&](size_t host, size_t at) {
-           std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, r[0]);
+           std::memcpy(static_cast<char *>(ptr) + host, packed + at, r[0]);
          });
        }});
 }
@@ -231,10 +354,17 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
                                            const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
                                            size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
                                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!ours(src, q) || !ours(dst, q))) return CL_INVALID_MEM_OBJECT;
+  for (cl_mem m : {src, dst})
+    if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kCopyBufferRect, CL_COMMAND_COPY_BUFFER_RECT, num_wait, wait, event, false, [&](Writer &w) {
-    if (!src_origin || !valid_region(dst_origin, region)) return CL_INVALID_VALUE;
-    w.put(src->remote).put(dst->remote);
+    const Rect from{src_origin, region, src_row_pitch, src_slice_pitch}, to{dst_origin, region, dst_row_pitch,
+                                                                          dst_slice_pitch};
+    if (cl_int err = rect_error(src, from); err != CL_SUCCESS) return err;
+    if (cl_int err = rect_error(dst, to); err != CL_SUCCESS) return err;
+    // One buffer, one layout: the specification's own overlap check.
+    if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch) return CL_INVALID_VALUE;
+    if (cl_int err = rect_overlap_error(src, from, dst, to); err != CL_SUCCESS) return err;
+    w.put(src->id).put(dst->id);
     for (int i = 0; i < 3; ++i) w.put(uint64_t{src_origin[i]});
     for (int i = 0; i < 3; ++i) w.put(uint64_t{dst_origin[i]});
     for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
@@ -268,20 +398,27 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint num_wait, const cl_event *wait, cl_event *event) {
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
-  return enqueue(q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking, [&](Writer &w) {
-    if (!ptr || !valid_region(origin, region)) return CL_INVALID_VALUE;
-    const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
-    HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
-    std::vector<char> packed(bytes[0] * bytes[1] * bytes[2]);
-    each_row(h, bytes, [&](size_t host, size_t at) {
-      std::memcpy(packed.data() + at, static_cast<const char *>(ptr) + host, bytes[0]);
-    });
-    w.put(image->remote);
-    put3(w, origin);
-    put3(w, region);
-    w.bytes(packed.data(), packed.size());
-    return CL_SUCCESS;
-  });
+  auto packed = std::make_shared<std::vector<char>>();
+  Bulk sent_later;
+  return enqueue(
+      q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(image, false); err != CL_SUCCESS) return err;
+        if (!ptr || !valid_region(origin, region)) return CL_INVALID_VALUE;
+        const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
+        HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
+        packed->resize(bytes[0] * bytes[1] * bytes[2]);
+        each_row(h, bytes, [&](size_t host, size_t at) {
+          std::memcpy(packed->data() + at, static_cast<const char *>(ptr) + host, bytes[0]);
+        });
+        w.put(image->id);
+        put3(w, origin);
+        put3(w, region);
+        write_payload(w, packed->data(), packed->size());
+        sent_later = sent_after(packed->data(), packed->size(), packed);
+        return CL_SUCCESS;
+      },
+      std::move(sent_later));
 }
 
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
@@ -295,16 +432,17 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
   return enqueue(
       q, Op::kReadImage, CL_COMMAND_READ_IMAGE, num_wait, wait, event, blocking,
       [&](Writer &w) {
+        if (cl_int err = host_access_error(image, true); err != CL_SUCCESS) return err;
         if (!ok) return CL_INVALID_VALUE;
-        w.put(image->remote);
+        w.put(image->id);
         put3(w, origin);
         put3(w, region);
         return CL_SUCCESS;
       },
-      {.deliver = [h, bytes, ptr](const std::vector<char> &packed) {
-         if (packed.size() != bytes[0] * bytes[1] * bytes[2]) return;
+      {.deliver = [h, bytes, ptr](const char *packed, size_t size) {
+         if (size != bytes[0] * bytes[1] * bytes[2]) return;
          each_row(h, bytes.data(), [&](size_t host, size_t at) {
-           std::memcpy(static_cast<char *>(ptr) + host, packed.data() + at, bytes[0]);
+           std::memcpy(static_cast<char *>(ptr) + host, packed + at, bytes[0]);
          });
        }});
 }
@@ -314,8 +452,9 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
                                       const cl_event *wait, cl_event *event) {
   if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return CL_INVALID_MEM_OBJECT;
   return enqueue(q, Op::kCopyImage, CL_COMMAND_COPY_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
+    if (cl_int err = format_mismatch_error(src, dst); err != CL_SUCCESS) return err;
     if (!src_origin || !valid_region(dst_origin, region)) return CL_INVALID_VALUE;
-    w.put(src->remote).put(dst->remote);
+    w.put(src->id).put(dst->id);
     put3(w, src_origin);
     put3(w, dst_origin);
     put3(w, region);
@@ -328,7 +467,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
   return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
     if (!color || !valid_region(origin, region)) return CL_INVALID_VALUE;
-    w.put(image->remote).bytes(color, 16);  // four 32-bit channels at most
+    w.put(image->id).bytes(color, 16);  // four 32-bit channels at most
     put3(w, origin);
     put3(w, region);
     return CL_SUCCESS;
@@ -342,7 +481,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, 
   return enqueue(q, Op::kCopyImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_wait, wait, event, false,
                  [&](Writer &w) {
                    if (!valid_region(origin, region)) return CL_INVALID_VALUE;
-                   w.put(image->remote).put(buffer->remote);
+                   w.put(image->id).put(buffer->id);
                    put3(w, origin);
                    put3(w, region);
                    w.put(uint64_t{offset});
@@ -357,7 +496,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer,
   return enqueue(q, Op::kCopyBufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_wait, wait, event, false,
                  [&](Writer &w) {
                    if (!valid_region(origin, region)) return CL_INVALID_VALUE;
-                   w.put(buffer->remote).put(image->remote).put(uint64_t{offset});
+                   w.put(buffer->id).put(image->id).put(uint64_t{offset});
                    put3(w, origin);
                    put3(w, region);
                    return CL_SUCCESS;
@@ -372,19 +511,16 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
     if (errcode_ret) *errcode_ret = err;
     return nullptr;
   };
-  if (!live(q, ObjectKind::kQueue)) return fail(CL_INVALID_COMMAND_QUEUE);
-  if (!is_image(image, q)) return fail(CL_INVALID_MEM_OBJECT);
+  if (cl_int err = object_error(image, q, true); err != CL_SUCCESS) return fail(err);
   const bool layered = image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                        image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
   if (!valid_region(origin, region) || !row_pitch || (layered && !slice_pitch)) return fail(CL_INVALID_VALUE);
-  const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
-    return fail(CL_INVALID_VALUE);
+  if (cl_int err = map_flags_error(image, flags); err != CL_SUCCESS) return fail(err);
   // The mapped pixels live in rank 0's memory, packed.
   _cl_mem::Mapping m{0, region[0] * image->element * region[1] * region[2], flags, {}};
   for (int i = 0; i < 3; ++i) m.origin[i] = origin[i], m.region[i] = region[i];
-  m.storage.resize(m.size);
-  char *ptr = m.storage.data();
+  m.storage = std::make_shared<std::vector<char>>(m.size);
+  char *ptr = m.storage->data();
   *row_pitch = region[0] * image->element;
   if (slice_pitch)
     *slice_pitch = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? *row_pitch : layered ? *row_pitch * region[1] : 0;
@@ -396,7 +532,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
     err = enqueue(
         q, Op::kReadImage, CL_COMMAND_MAP_IMAGE, num_wait, wait, event, blocking,
         [&](Writer &w) {
-          w.put(image->remote);
+          w.put(image->id);
           put3(w, origin);
           put3(w, region);
           return CL_SUCCESS;
@@ -412,65 +548,6 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   return ptr;
 }
 
-// ---- copies between nodes (cl_ext_unicl.h) ----
-
-cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl_command_queue dst_queue, cl_mem src,
-                                                  cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
-                                                  cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!ours(src, src_queue) || !ours(dst, dst_queue) || src->context != src_queue->context ||
-      dst->context != dst_queue->context)
-    return CL_INVALID_MEM_OBJECT;
-  if (!size || src_offset > src->size || size > src->size - src_offset || dst_offset > dst->size ||
-      size > dst->size - dst_offset)
-    return CL_INVALID_VALUE;
-  if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
-  // Each side waits for the events of its own context (both sides may be
-  // on one node, in two contexts of different vendors).
-  std::vector<uint64_t> at_src, at_dst;
-  for (cl_uint i = 0; i < num_wait; ++i) {
-    cl_event e = wait[i];
-    if (!live(e, ObjectKind::kEvent) || (e->context != src_queue->context && e->context != dst_queue->context))
-      return CL_INVALID_EVENT_WAIT_LIST;
-    (e->context == src_queue->context ? at_src : at_dst).push_back(e->remote);
-  }
-  auto header = [](Writer &w, cl_command_queue q, const std::vector<uint64_t> &events, uint64_t id) {
-    w.put(q->remote).put(static_cast<cl_uint>(events.size()));
-    for (uint64_t e : events) w.put(e);
-    w.put(id);
-  };
-  // The receiver first, so that its write (and its event) exist before
-  // the bytes can come.
-  cl_event e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER);
-  e->peer_source = src_queue->rank;
-  Writer receive;
-  header(receive, dst_queue, at_dst, e->remote);
-  receive.put(dst->remote).put(uint64_t{dst_offset}).put(uint64_t{size});
-  // Within one node, the receiver may take the bytes from the source's
-  // host copy (host_copies.hpp) rather than from a read.
-  if (src_queue->rank == dst_queue->rank) receive.put(uint8_t{1}).put(src->remote).put(uint64_t{src_offset});
-  else receive.put(uint8_t{0});
-  if (cl_int err = rpc(dst_queue->rank, Op::kPeerReceive, receive); err != CL_SUCCESS) {
-    forget_command_event(e);
-    return err;
-  }
-  Writer send;
-  header(send, src_queue, at_src, new_event_id());
-  send.put(src->remote).put(uint64_t{src_offset}).put(uint64_t{size}).put(int32_t{dst_queue->rank}).put(e->remote);
-  if (cl_int err = rpc(src_queue->rank, Op::kPeerSend, send); err != CL_SUCCESS) {
-    // The receiver's write fails and reports its end; the caller never
-    // sees its event.
-    Writer cancel;
-    cancel.put(e->remote).put(err);
-    post(dst_queue->rank, Op::kPeerCancel, cancel);
-    forget_command_event(e);
-    return err;
-  }
-  if (event) *event = e;
-  else release(e);
-  return CL_SUCCESS;
-}
-
 // ---- maps: host memory of rank 0, filled by a read, written back at unmap ----
 
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
@@ -480,16 +557,17 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
     if (errcode_ret) *errcode_ret = err;
     return nullptr;
   };
-  if (!live(q, ObjectKind::kQueue)) return fail(CL_INVALID_COMMAND_QUEUE);
-  if (!ours(buffer, q)) return fail(CL_INVALID_MEM_OBJECT);
-  if (!size || offset + size > buffer->size) return fail(CL_INVALID_VALUE);
-  const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
-    return fail(CL_INVALID_VALUE);
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS) return fail(err);
+  if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return fail(err);
+  if (cl_int err = map_flags_error(buffer, flags); err != CL_SUCCESS) return fail(err);
   _cl_mem::Mapping m{offset, size, flags, {}};
   char *ptr = nullptr;
-  if (buffer->flags & CL_MEM_USE_HOST_PTR) ptr = static_cast<char *>(buffer->host_ptr) + offset;
-  else m.storage.resize(size), ptr = m.storage.data();
+  if (buffer->flags & CL_MEM_USE_HOST_PTR) {
+    ptr = static_cast<char *>(buffer->host_ptr) + offset;
+  } else {
+    m.storage = std::make_shared<std::vector<char>>(size);
+    ptr = m.storage->data();
+  }
   cl_int err = CL_SUCCESS;
   if (flags & CL_MAP_WRITE_INVALIDATE_REGION) {
     err = enqueue(q, Op::kMarker, CL_COMMAND_MAP_BUFFER, num_wait, wait, event, blocking,
@@ -498,7 +576,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
     err = enqueue(
         q, Op::kReadBuffer, CL_COMMAND_MAP_BUFFER, num_wait, wait, event, blocking,
         [&](Writer &w) {
-          w.put(buffer->remote).put(uint64_t{offset}).put(uint64_t{size});
+          w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
           return CL_SUCCESS;
         },
         {.read_into = ptr, .read_size = size});
@@ -527,22 +605,30 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
   if (!(m.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)))
     return enqueue(q, Op::kMarker, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
                    [](Writer &) { return CL_SUCCESS; });
+  // The mapped bytes go from the map's storage, kept until sent (a
+  // USE_HOST_PTR buffer's: a copy, the application's memory being its own
+  // again once the call returns).
+  auto bytes = m.storage ? m.storage
+                         : std::make_shared<std::vector<char>>(static_cast<char *>(ptr), static_cast<char *>(ptr) + m.size);
   if (memobj->type != CL_MEM_OBJECT_BUFFER)
-    return enqueue(q, Op::kWriteImage, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false, [&](Writer &w) {
-      w.put(memobj->remote);
-      put3(w, m.origin);
-      put3(w, m.region);
-      w.bytes(m.storage.data(), m.storage.size());
-      return CL_SUCCESS;
-    });
-  // The bytes are on the node when the request returns: the storage may go.
+    return enqueue(
+        q, Op::kWriteImage, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
+        [&](Writer &w) {
+          w.put(memobj->id);
+          put3(w, m.origin);
+          put3(w, m.region);
+          write_payload(w, bytes->data(), bytes->size());
+          return CL_SUCCESS;
+        },
+        sent_after(bytes->data(), bytes->size(), bytes));
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
       [&](Writer &w) {
-        w.put(memobj->remote).put(uint64_t{m.offset}).put(uint64_t{m.size});
+        w.put(memobj->id).put(uint64_t{m.offset});
+        write_payload(w, bytes->data(), bytes->size());
         return CL_SUCCESS;
       },
-      {.data = ptr, .data_size = m.size});
+      sent_after(bytes->data(), bytes->size(), bytes));
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,

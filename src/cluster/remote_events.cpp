@@ -1,8 +1,13 @@
 // The node client's events: rank 0 names each command's event before asking
 // the node (so the node's report of its end always finds it), keeps its
-// status, times and callbacks, and learns of its end from the node's event
-// message (protocol.hpp, EventEnded), handled on the client's callback
-// thread.
+// status, times and callbacks, and learns of its end from the node's
+// reports (protocol.hpp, EventEnded), handled on the communication thread;
+// callbacks run on the client's callback thread.
+//
+// Which ends the node reports at once (kPrompt) and which it may gather:
+// a command is sent prompt when someone will wait for it (a blocking call,
+// an event handed out, or its queue was waited for since its previous
+// command); a wait for the others asks for them (want_ends, kReportNow).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -18,7 +23,6 @@ namespace {
 struct InFlight {
   std::mutex mutex;
   std::unordered_map<uint64_t, cl_event> events;  // each holds a reference until its end
-  std::atomic<uint64_t> next_id{1};                // the ids rank 0 names events with
 };
 InFlight &in_flight() {
   static InFlight *f = std::make_unique<InFlight>().release();  // immortal, as the proxies' registry
@@ -42,72 +46,93 @@ void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callb
   for (auto &c : due) c.fn(e, status < 0 ? status : CL_COMPLETE, c.user_data);
 }
 
+// `e` (a command of `q`) has ended or failed: one less in flight.
+void leaves_queue(cl_command_queue q, bool was_prompt) {
+  {
+    std::lock_guard lock(q->mutex);
+    --q->in_flight;
+    if (!was_prompt) --q->unprompted;
+  }
+  q->ended.notify_all();
+}
+
 }  // namespace
 
-uint64_t new_event_id() { return in_flight().next_id++; }
-
-cl_event new_command_event(cl_command_queue queue, cl_command_type type) {
-  const uint64_t id = new_event_id();
-  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank, id);
+cl_event new_command_event(cl_command_queue queue, cl_command_type type, bool prompt) {
+  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank);
   e->context = queue->context, e->queue = queue, e->type = type;
   retain(queue->context), retain(queue);
   retain(e);  // the in-flight reference, dropped at its end
   {
-    std::lock_guard lock(in_flight().mutex);
-    in_flight().events[id] = e;
-  }
-  {
     std::lock_guard lock(queue->mutex);
+    prompt = prompt || queue->waited;
+    queue->waited = false;
     ++queue->in_flight;
+    if (!prompt) ++queue->unprompted;
+  }
+  e->prompt = prompt;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    in_flight().events[e->id] = e;
   }
   expect_event(queue->rank);
   return e;
 }
 
+void want_ends(cl_command_queue queue) {
+  size_t asked = 0;
+  {
+    std::lock_guard lock(in_flight().mutex);
+    for (auto &[id, e] : in_flight().events)
+      if (e->queue == queue && !e->prompt) e->prompt = true, ++asked;
+  }
+  {
+    std::lock_guard lock(queue->mutex);
+    queue->unprompted -= asked;
+    queue->waited = true;
+  }
+  if (!asked) return;
+  Writer w;
+  w.put(queue->id);
+  post(queue->rank, Op::kReportNow, w);
+}
+
 void forget_command_event(cl_event e) {
   // The in-flight reference is this call's to drop only if no one took the
   // event meanwhile (a lost node's failure, on the communication thread).
-  bool still_in_flight = false;
+  bool still_in_flight = false, was_prompt = false;
   {
     std::lock_guard lock(in_flight().mutex);
-    still_in_flight = in_flight().events.erase(e->remote) > 0;
+    still_in_flight = in_flight().events.erase(e->id) > 0;
+    was_prompt = e->prompt;
   }
   if (still_in_flight) {
-    {
-      std::lock_guard lock(e->queue->mutex);
-      --e->queue->in_flight;
-    }
-    e->queue->ended.notify_all();
+    leaves_queue(e->queue, was_prompt);
     release(e);
   }
   release(e);  // the enqueue's own
 }
 
 void fail_events_of(int rank, cl_int status) {
-  std::vector<cl_event> lost;
+  std::vector<std::pair<cl_event, bool>> lost;  // and whether it was sent prompt
   {
     std::lock_guard lock(in_flight().mutex);
     for (auto it = in_flight().events.begin(); it != in_flight().events.end();) {
       cl_event e = it->second;
-      if (e->rank == rank || e->peer_source == rank) lost.push_back(e), it = in_flight().events.erase(it);
+      if (e->rank == rank || e->peer_source == rank) lost.emplace_back(e, e->prompt), it = in_flight().events.erase(it);
       else ++it;
     }
   }
-  for (cl_event e : lost) {
+  for (auto [e, was_prompt] : lost) {
     // A copy from the lost node: its receiver's write would wait forever
     // for the bytes (and its queue behind it).
     if (e->rank != rank) {
       Writer w;
-      w.put(e->remote).put(status);
+      w.put(e->id).put(status);
       post(e->rank, Op::kPeerCancel, w);
     }
     auto due = complete(e, status);
-    cl_command_queue q = e->queue;
-    {
-      std::lock_guard lock(q->mutex);
-      --q->in_flight;
-    }
-    q->ended.notify_all();
+    leaves_queue(e->queue, was_prompt);
     run_later([e, status, due = std::move(due)] {
       run_callbacks(e, status, due);
       release(e);
@@ -123,33 +148,28 @@ void *read_destination(uint64_t id, size_t size) {
   return e->read_into && e->read_size >= size ? e->read_into : nullptr;
 }
 
-void event_ended(std::vector<char> &&message, std::vector<char> &&bytes) {
-  Reader r(message);
-  const auto ended = r.get<EventEnded>();
+void event_ended(const EventEnded &ended, const char *bytes, size_t size) {
   cl_event e = nullptr;
+  bool was_prompt = false;
   {
     std::lock_guard lock(in_flight().mutex);
     auto it = in_flight().events.find(ended.id);
     if (it == in_flight().events.end()) return;
     e = it->second;
+    was_prompt = e->prompt;
     in_flight().events.erase(it);
   }
   // On the communication thread: the bytes are in place (a plain read's
   // were received there; a rectangle is unpacked here), then the status is
   // set and waiters wake; callbacks, which may call OpenCL, run on the
   // callback thread.
-  if (e->deliver && ended.status >= 0 && !bytes.empty()) e->deliver(bytes);
+  if (e->deliver && ended.status >= 0 && bytes && size) e->deliver(bytes, size);
   {
     std::lock_guard lock(e->mutex);
     e->times[0] = ended.queued, e->times[1] = ended.submit, e->times[2] = ended.start, e->times[3] = ended.end;
   }
   auto due = complete(e, ended.status);
-  cl_command_queue q = e->queue;
-  {
-    std::lock_guard lock(q->mutex);
-    --q->in_flight;
-  }
-  q->ended.notify_all();
+  leaves_queue(e->queue, was_prompt);
   run_later([e, status = ended.status, due = std::move(due)] {
     run_callbacks(e, status, due);
     release(e);
@@ -166,16 +186,16 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
     if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
     return nullptr;
   }
-  const uint64_t id = in_flight().next_id++;
-  Writer w;
-  w.put(c->remote).put(id);
-  if (cl_int err = rpc(c->rank, Op::kCreateUserEvent, w); err != CL_SUCCESS) {
-    if (errcode_ret) *errcode_ret = err;
+  if (node_lost(c->rank)) {
+    if (errcode_ret) *errcode_ret = CL_DEVICE_NOT_AVAILABLE;
     return nullptr;
   }
-  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, c->rank, id);
+  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, c->rank);
   e->context = c, e->status = CL_SUBMITTED;
   retain(c);
+  Writer w;
+  w.put(e->id).put(c->id);
+  post(c->rank, Op::kCreateUserEvent, w);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return e;
 }
@@ -188,8 +208,8 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
     if (e->status <= CL_COMPLETE) return CL_INVALID_OPERATION;
   }
   Writer w;
-  w.put(e->remote).put(status);
-  if (cl_int err = rpc(e->rank, Op::kSetUserEventStatus, w); err != CL_SUCCESS) return err;
+  w.put(e->id).put(status);
+  if (!post(e->rank, Op::kSetUserEventStatus, w)) return CL_DEVICE_NOT_AVAILABLE;
   run_callbacks(e, status, complete(e, status));
   return CL_SUCCESS;
 }
@@ -198,16 +218,13 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
   if (!n || !events) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < n; ++i)
     if (!live(events[i], ObjectKind::kEvent)) return CL_INVALID_EVENT;
-  // The wait flushes the events' queues (some vendors, oclgrind, run a
-  // command only once its queue is flushed); the flushes are not waited for.
-  std::vector<cl_command_queue> flushed;
+  // The ends the nodes may still hold are asked for, once per queue.
+  std::vector<cl_command_queue> asked;
   for (cl_uint i = 0; i < n; ++i) {
     cl_command_queue q = events[i]->queue;
-    if (!q || std::find(flushed.begin(), flushed.end(), q) != flushed.end()) continue;
-    flushed.push_back(q);
-    Writer w;
-    w.put(q->remote);
-    post(q->rank, Op::kFlush, w);
+    if (!q || std::find(asked.begin(), asked.end(), q) != asked.end()) continue;
+    asked.push_back(q);
+    want_ends(q);
   }
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < n; ++i) {

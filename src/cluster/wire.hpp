@@ -27,6 +27,12 @@ class Writer {
     return *this;
   }
   Writer &text(const std::string &s) { return bytes(s.data(), s.size()); }
+  // The bytes alone: the reader knows their length otherwise.
+  Writer &raw(const void *data, size_t n) {
+    append(data, n);
+    return *this;
+  }
+  size_t size() const { return buffer_.size(); }
   const std::vector<char> &buffer() const { return buffer_; }
   std::vector<char> take() { return std::move(buffer_); }
 
@@ -65,6 +71,14 @@ class Reader {
   std::string text() {
     auto b = bytes();
     return {b.begin(), b.end()};
+  }
+  // `n` bytes in place (valid while the message is): the reader knows
+  // their length otherwise.
+  const char *raw(size_t n) {
+    if (n > static_cast<size_t>(end_ - at_)) throw Truncated();
+    const char *p = at_;
+    at_ += n;
+    return p;
   }
   bool done() const { return at_ == end_; }
 
