@@ -54,6 +54,52 @@ TEST_CASE("buffers: partial reads and writes at offsets", "[buffers][oclgrind]")
   CHECK(all[15] == 0);
 }
 
+// A non-blocking write reads its host memory when it runs, not when it is
+// enqueued: after a read into the same memory that was enqueued before it
+// (on an in-order queue, or in its wait list), or after a user event the
+// application sets once it has filled the memory.
+TEST_CASE("buffers: a write sends the host memory as it is when the write runs", "[buffers][oclgrind]") {
+  Env env;
+  for (size_t ints : {size_t{64}, size_t{64} << 10}) {  // small, and larger than a message's inline bytes
+    INFO(ints << " ints");
+    auto data = iota_ints(ints, 7);
+    const size_t bytes = ints * sizeof(cl_int);
+    cl::Buffer from(env.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, data.data());
+    cl::Buffer to(env.context, CL_MEM_READ_WRITE, bytes);
+    cl::Buffer third(env.context, CL_MEM_READ_WRITE, bytes);
+    std::vector<cl_int> host(ints, -1);
+    // In queue order: read into `host`, then write `host` on.
+    REQUIRE_CL(clEnqueueReadBuffer(env.queue(), from(), CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr),
+               CL_SUCCESS);
+    REQUIRE_CL(clEnqueueWriteBuffer(env.queue(), to(), CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr),
+               CL_SUCCESS);
+    env.queue.finish();
+    CHECK(read_all(env, to, ints) == data);
+    // Through a wait list, from another queue.
+    cl::CommandQueue other(env.context, env.device);
+    std::fill(host.begin(), host.end(), -1);
+    cl_event read = nullptr;
+    REQUIRE_CL(clEnqueueReadBuffer(env.queue(), from(), CL_FALSE, 0, bytes, host.data(), 0, nullptr, &read),
+               CL_SUCCESS);
+    REQUIRE_CL(clEnqueueWriteBuffer(other(), third(), CL_FALSE, 0, bytes, host.data(), 1, &read, nullptr), CL_SUCCESS);
+    other.finish();
+    clReleaseEvent(read);
+    CHECK(read_all(env, third, ints) == data);
+    // Behind a user event the application sets once the memory is filled.
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(env.context(), &err);
+    REQUIRE_CL(err, CL_SUCCESS);
+    std::fill(host.begin(), host.end(), -1);
+    REQUIRE_CL(clEnqueueWriteBuffer(env.queue(), to(), CL_FALSE, 0, bytes, host.data(), 1, &gate, nullptr), CL_SUCCESS);
+    auto later = iota_ints(ints, 1000);
+    std::copy(later.begin(), later.end(), host.begin());
+    REQUIRE_CL(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    env.queue.finish();
+    clReleaseEvent(gate);
+    CHECK(read_all(env, to, ints) == later);
+  }
+}
+
 TEST_CASE("buffers: COPY_HOST_PTR takes a snapshot of host memory", "[buffers][oclgrind]") {
   Env env;
   auto data = iota_ints(128, 100);

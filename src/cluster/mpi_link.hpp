@@ -21,15 +21,6 @@
 
 namespace unicl::cluster {
 
-// Bulk bytes a request announced (protocol.hpp, payload, not inline), sent
-// right after its batch from where they are: `keep` holds them there until
-// they are sent.
-struct BulkBytes {
-  const void *data = nullptr;
-  size_t size = 0;
-  std::shared_ptr<const void> keep;
-};
-
 class MpiLink {
  public:
   // Node processes this process starts itself (UNICL_NODES): `count` runs

@@ -88,6 +88,32 @@ void NodeServer::refuse(const CommandHeader &h, cl_int err) {
   ends_.push_back(std::move(r));
 }
 
+VendorEnqueue NodeServer::hold_for_bytes(const VendorEnqueue &on, uint64_t id, std::shared_ptr<std::vector<char>> bytes,
+                                         std::vector<cl_event> &list, cl_int &err) {
+  auto gate = vendor_user_event(vendor_value<cl_context>(on.queue, CL_QUEUE_CONTEXT), err);
+  if (err != CL_SUCCESS) return on;
+  list.assign(on.wait, on.wait + on.num_wait);
+  list.push_back(gate.get());
+  held_writes_[id] = {std::move(gate), std::move(bytes)};
+  return {on.queue, static_cast<cl_uint>(list.size()), list.data(), on.event};
+}
+
+void NodeServer::write_bytes(Reader &args) {
+  const auto id = args.get<uint64_t>();
+  const auto status = args.get<cl_int>();
+  const Payload p = read_payload(args);
+  auto it = held_writes_.find(id);
+  // A write refused here still gets its bytes: taken off the wire, dropped.
+  std::vector<char> dropped;
+  const bool fits = it != held_writes_.end() && it->second.bytes->size() == p.size;
+  char *into = fits ? it->second.bytes->data() : (dropped.resize(p.size), dropped.data());
+  uint64_t trip_ns = 0;
+  receive_payload(p, into, trip_ns);
+  if (it == held_writes_.end()) return;
+  vendor_set_user_event_status(it->second.gate.get(), status < 0 ? status : fits ? CL_COMPLETE : CL_INVALID_VALUE);
+  held_writes_.erase(it);
+}
+
 cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
                                   std::vector<char> &bytes, cl_int refuse, uint64_t &trip_ns) {
   // The bytes follow the request in parts (kChunk), straight into the
@@ -142,6 +168,17 @@ void NodeServer::command(Op op, Reader &args) {
       auto offset = args.get<uint64_t>();
       const Payload p = read_payload(args);
       if (buffer) host_copies_.forget(buffer);
+      if (p.later) {
+        watch.keep_alive = staging(p.size);
+        std::vector<cl_event> list;
+        if (err == CL_SUCCESS) {
+          const VendorEnqueue held = hold_for_bytes(on, h.event, watch.keep_alive, list, err);
+          if (err == CL_SUCCESS)
+            err = vendor_enqueue::WriteBuffer(held, buffer, cl_bool(CL_FALSE), size_t(offset), p.size,
+                                              static_cast<const void *>(watch.keep_alive->data()));
+        }
+        break;
+      }
       if (err == CL_SUCCESS && maps_at_once(queue, wait, p.size) && !p.inline_bytes)
         if (auto status = write_mapped(queue, buffer, offset, p, &event, watch.before_ns)) {
           err = *status;
@@ -220,7 +257,10 @@ void NodeServer::command(Op op, Reader &args) {
           break;
         }
         host_copies_.forget(buffer);
-        err = vendor_enqueue::WriteBufferRect(on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+        std::vector<cl_event> list;
+        const VendorEnqueue held = p.later ? hold_for_bytes(on, h.event, watch.keep_alive, list, err) : on;
+        if (err != CL_SUCCESS) break;
+        err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
                                               host_origin, static_cast<const size_t *>(region), row, slice, region[0],
                                               region[0] * region[1], static_cast<const void *>(watch.keep_alive->data()));
       } else {
@@ -266,7 +306,10 @@ void NodeServer::command(Op op, Reader &args) {
           err = CL_INVALID_VALUE;
           break;
         }
-        err = vendor_enqueue::WriteImage(on, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+        std::vector<cl_event> list;
+        const VendorEnqueue held = p.later ? hold_for_bytes(on, h.event, watch.keep_alive, list, err) : on;
+        if (err != CL_SUCCESS) break;
+        err = vendor_enqueue::WriteImage(held, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
                                          static_cast<const size_t *>(region), size_t{0}, size_t{0},
                                          static_cast<const void *>(watch.keep_alive->data()));
       } else {
@@ -332,6 +375,12 @@ void NodeServer::command(Op op, Reader &args) {
     default: err = CL_INVALID_OPERATION; break;
   }
   if (err != CL_SUCCESS) {
+    // A write held for its bytes that could not be enqueued: they are
+    // dropped when they come.
+    if (auto held = held_writes_.find(h.event); held != held_writes_.end()) {
+      vendor_set_user_event_status(held->second.gate.get(), err);
+      held_writes_.erase(held);
+    }
     refuse(h, err);
     return;
   }

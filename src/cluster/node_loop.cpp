@@ -144,6 +144,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       return CL_SUCCESS;
     }
     case Op::kReportNow: report_now(args.get<uint64_t>()); return CL_SUCCESS;
+    case Op::kWriteBytes: write_bytes(args); return CL_SUCCESS;
     case Op::kInfo: return info(args, result);
     case Op::kBuildProgram:
     case Op::kCompileProgram:
@@ -168,12 +169,18 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
 NodeServer::Payload NodeServer::read_payload(Reader &args) {
   Payload p;
   p.size = args.get<uint64_t>();
-  if (args.get<uint8_t>()) p.inline_bytes = args.raw(p.size);
+  switch (args.get<PayloadAt>()) {
+    case PayloadAt::kInline: p.inline_bytes = args.raw(p.size); break;
+    case PayloadAt::kLater: p.later = true; break;
+    case PayloadAt::kAfter: break;
+    default: throw Truncated();  // not of this protocol
+  }
   return p;
 }
 
 void NodeServer::receive_payload(const Payload &p, char *into, uint64_t &trip_ns,
                                  const std::function<void(size_t, size_t)> &after_part) {
+  if (p.later) return;  // kWriteBytes brings them
   if (p.inline_bytes) {
     if (p.size) std::memcpy(into, p.inline_bytes, p.size);
     if (after_part && p.size) after_part(0, p.size);

@@ -61,6 +61,7 @@ class NodeServer {
   struct Payload {
     size_t size = 0;
     const char *inline_bytes = nullptr;
+    bool later = false;  // PayloadAt::kLater: they come with a kWriteBytes
   };
   static Payload read_payload(Reader &args);
   // Takes `p`'s bytes into `into`, part by part (kChunk), calling
@@ -99,6 +100,18 @@ class NodeServer {
   cl_int set_args(cl_kernel kernel, const std::vector<std::pair<cl_uint, KernelArg>> &args);
   // A command that could not be enqueued: its end, failed with `err`.
   void refuse(const CommandHeader &h, cl_int err);
+  // A write whose bytes come later (PayloadAt::kLater): `on`'s wait list and
+  // a gate, opened once they are in `bytes` (kWriteBytes), in `list`.
+  VendorEnqueue hold_for_bytes(const VendorEnqueue &on, uint64_t id, std::shared_ptr<std::vector<char>> bytes,
+                               std::vector<cl_event> &list, cl_int &err);
+  // kWriteBytes: the bytes of write `id` into its staging, and its gate
+  // opened (or failed with `status`).
+  void write_bytes(Reader &args);
+  struct HeldWrite {
+    VendorRef<cl_event> gate;
+    std::shared_ptr<std::vector<char>> bytes;
+  };
+  std::unordered_map<uint64_t, HeldWrite> held_writes_;
   // kWriteBuffer's bytes, received in parts into `bytes` and written to
   // `buffer` at `offset` part by part (while the next travels); the
   // command's event in *on.event. `refuse` (an error): take the bytes off

@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,11 +60,25 @@ void for_each_part(size_t total, Fn &&fn) {
 }
 
 // "payload" below: bulk bytes, as write_payload puts them: their size, then
-// whether they are inline, then (inline) the bytes; otherwise the bytes
-// follow the batch as kDataTag parts.
+// where they are (PayloadAt), then (inline) the bytes.
+enum class PayloadAt : uint8_t {
+  kAfter = 0,   // they follow the batch as kDataTag parts
+  kInline = 1,  // right here
+  // A write's bytes, not yet known: rank 0 sends them (kWriteBytes) once
+  // what the write follows has ended there (a read into the memory they
+  // come from, say), as a vendor reads a write's memory when it runs.
+  kLater = 2,
+};
 inline bool inline_payload(size_t size) { return size <= kInlineBytes; }
+// Bulk bytes a request announced (PayloadAt::kAfter), sent right after its
+// batch from where they are: `keep` holds them there until they are sent.
+struct BulkBytes {
+  const void *data = nullptr;
+  size_t size = 0;
+  std::shared_ptr<const void> keep;
+};
 inline void write_payload(Writer &w, const void *data, size_t size) {
-  w.put<uint64_t>(size).put<uint8_t>(inline_payload(size));
+  w.put<uint64_t>(size).put(inline_payload(size) ? PayloadAt::kInline : PayloadAt::kAfter);
   if (inline_payload(size)) w.raw(data, size);
 }
 
@@ -102,6 +117,10 @@ enum class Op : uint32_t {
   // Report every end of `queue`'s commands enqueued so far at once (0: of
   // every queue), and what has ended already now: rank 0 waits for them.
   kReportNow = 22,         // queue
+  // The bytes of a write sent before them (PayloadAt::kLater): the write's
+  // event id, the status of what it followed (an error fails the write),
+  // payload.
+  kWriteBytes = 23,
 
   // Objects and queries, waited for.
   kCreateProgramBinary = 30,// id, context, device, binary bytes. Result: the binary's status. The status: the

@@ -18,24 +18,102 @@ using namespace unicl::cluster;
 
 namespace {
 
-// Checks the queue and wait list, then `body` (the command's own arguments
-// and checks, which may fill in `bulk`), and posts the command with its
-// header. `blocking`: returns
-// once the command ended. A read's bytes go to `read_into` (read_size of
-// them) or through `deliver`; a write's (when not inline) come from `data`,
-// held there by `keep` until sent.
-struct Bulk {
-  void *read_into = nullptr;
-  size_t read_size = 0;
-  std::function<void(const char *, size_t)> deliver;
-  const void *data = nullptr;
-  size_t data_size = 0;
+// A write's bytes in rank 0's memory, read when they are sent: from where
+// they are (`direct`, held there by `keep`), or packed into `size` bytes by
+// `pack` (the rows of a rectangle, an image's pixels).
+struct HostBytes {
+  size_t size = 0;
+  const void *direct = nullptr;
+  std::function<void(char *)> pack;
   std::shared_ptr<const void> keep;
 };
 
+// What a command moves between rank 0's memory and the node: a read's
+// bytes go to `read_into` (read_size of them) or through `deliver`; a
+// write's are `write` (size 0: none).
+struct Transfer {
+  void *read_into = nullptr;
+  size_t read_size = 0;
+  std::function<void(const char *, size_t)> deliver;
+  HostBytes write;
+};
+
+// Appends `b`'s payload, as the bytes are now, to `w`; what follows the
+// batch (when not inline) in `after`.
+void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after) {
+  if (b.direct) {
+    write_payload(w, b.direct, b.size);
+    if (!inline_payload(b.size)) after = {b.direct, b.size, b.keep};
+    return;
+  }
+  auto packed = std::make_shared<std::vector<char>>(b.size);
+  b.pack(packed->data());
+  write_payload(w, packed->data(), packed->size());
+  if (!inline_payload(b.size)) after = {packed->data(), packed->size(), packed};
+}
+
+// What a write on `q` after `wait` must see end at rank 0 before its bytes
+// are read there, as a vendor reads a write's memory only when the write
+// runs: the reads and maps of an in-order queue still in flight (they fill
+// rank 0's memory when they end) and, in the wait list, those and user
+// events not set yet (the application may fill the memory first). Each
+// retained.
+std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event *wait) {
+  std::vector<cl_event> out;
+  if (!(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    std::lock_guard lock(q->mutex);
+    for (cl_event e : q->host_fills) retain(e), out.push_back(e);
+  }
+  for (cl_uint i = 0; i < n; ++i) {
+    cl_event e = wait[i];
+    bool pending = false;
+    {
+      std::lock_guard lock(e->mutex);
+      pending = e->status > CL_COMPLETE;
+    }
+    if (pending && (!e->queue || fills_host(e->type)) && std::find(out.begin(), out.end(), e) == out.end())
+      retain(e), out.push_back(e);
+  }
+  return out;
+}
+
+// Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
+// event of `blockers` (retained; released here) has ended, or its failure
+// if one failed. The ends are asked for now.
+void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_event> blockers) {
+  struct Later {
+    std::atomic<size_t> left;
+    std::atomic<cl_int> status{CL_SUCCESS};
+    HostBytes bytes;
+    int rank;
+    uint64_t id;
+  };
+  auto later = std::make_shared<Later>();
+  later->left = blockers.size(), later->bytes = std::move(bytes), later->rank = rank, later->id = id;
+  auto arrived = [later](cl_int status) {
+    if (status < 0) later->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (--later->left > 0) return;
+    Writer w;
+    w.put(later->id).put(later->status.load());
+    BulkBytes after;
+    if (later->status == CL_SUCCESS) put_bytes(w, later->bytes, after);
+    else write_payload(w, nullptr, 0);
+    post(later->rank, Op::kWriteBytes, w, after.data, after.size, std::move(after.keep));
+  };
+  for (cl_event b : blockers) {
+    if (b->queue) want_ends(b->queue);
+    when_ended(b, arrived);
+    release(b);
+  }
+}
+
+// Checks the queue and wait list, then `body` (the command's own arguments
+// and checks), and posts the command with its header; a write's bytes last
+// (its payload), or, when they may not be ready yet, later. `blocking`:
+// returns once the command ended.
 template <class Body>
 cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
-               cl_event *event, bool blocking, Body &&body, Bulk &&bulk = {}) {
+               cl_event *event, bool blocking, Body &&body, Transfer &&transfer = {}) {
   if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
   if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
   CommandHeader header;
@@ -48,18 +126,27 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
   Writer args;
   if (cl_int err = body(args); err != CL_SUCCESS) return err;
   if (node_lost(q->rank)) return CL_DEVICE_NOT_AVAILABLE;
+  std::vector<cl_event> blockers;
+  BulkBytes after;
+  if (transfer.write.size) {
+    blockers = bytes_follow(q, num_wait, wait);
+    if (blockers.empty()) put_bytes(args, transfer.write, after);
+    else args.put<uint64_t>(transfer.write.size).put(PayloadAt::kLater);
+  }
   // Someone will wait for its end: report it at once.
   cl_event e = new_command_event(q, type, blocking || event);
-  e->read_into = bulk.read_into, e->read_size = bulk.read_size, e->deliver = std::move(bulk.deliver);
+  e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);
   header.event = e->id;
   header.flags = e->prompt ? kPrompt : 0;
   Writer w;
   write(w, header);
   w.raw(args.buffer().data(), args.size());
-  if (!post(q->rank, op, w, bulk.data, bulk.data_size, std::move(bulk.keep))) {
+  if (!post(q->rank, op, w, after.data, after.size, std::move(after.keep))) {
+    for (cl_event b : blockers) release(b);
     forget_command_event(e);
     return CL_DEVICE_NOT_AVAILABLE;
   }
+  if (!blockers.empty()) send_bytes_later(q->rank, e->id, std::move(transfer.write), std::move(blockers));
   cl_int status = CL_SUCCESS;
   if (blocking && api::clWaitForEvents(1, &e) != CL_SUCCESS) {
     // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
@@ -70,13 +157,6 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
   if (event) *event = e;
   else release(e);
   return status;
-}
-
-// The bulk bytes of a write of `size` bytes from `data`, when they do not
-// travel inline (the body writes them with write_payload).
-Bulk sent_after(const void *data, size_t size, std::shared_ptr<const void> keep = {}) {
-  if (inline_payload(size)) return {};
-  return {.data = data, .data_size = size, .keep = std::move(keep)};
 }
 
 bool ours(cl_mem m, cl_command_queue q) { return live(m, ObjectKind::kMemory) && live(q, ObjectKind::kQueue) && m->rank == q->rank; }
@@ -102,10 +182,9 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
         if (!ptr) return CL_INVALID_VALUE;
         if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
         w.put(buffer->id).put(uint64_t{offset});
-        write_payload(w, ptr, size);
         return CL_SUCCESS;
       },
-      sent_after(ptr, size));
+      {.write = {.size = size, .direct = ptr}});
 }
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
@@ -290,8 +369,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                                             size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
                                             cl_uint num_wait, const cl_event *wait, cl_event *event) {
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
-  auto packed = std::make_shared<std::vector<char>>();
-  Bulk sent_later;
+  Transfer transfer;
   return enqueue(q, Op::kWriteBufferRect, CL_COMMAND_WRITE_BUFFER_RECT, num_wait, wait, event, blocking,
                  [&](Writer &w) {
                    if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
@@ -302,19 +380,20 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                    if (!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) ||
                        !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h))
                      return CL_INVALID_VALUE;
-                   packed->resize(region[0] * region[1] * region[2]);
-                   each_row(h, region, [&](size_t host, size_t at) {
-                     std::memcpy(packed->data() + at, static_cast<const char *>(ptr) + host, region[0]);
-                   });
-                   sent_later = sent_after(packed->data(), packed->size(), packed);
+                   const std::array<size_t, 3> r{region[0], region[1], region[2]};
+                   transfer.write.size = r[0] * r[1] * r[2];
+                   transfer.write.pack = [h, r, ptr](char *packed) {
+                     each_row(h, r.data(), [&](size_t host, size_t at) {
+                       std::memcpy(packed + at, static_cast<const char *>(ptr) + host, r[0]);
+                     });
+                   };
                    w.put(buffer->id);
                    for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
                    for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
                    w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
-                   write_payload(w, packed->data(), packed->size());
                    return CL_SUCCESS;
                  },
-                 std::move(sent_later));
+                 std::move(transfer));
 }
 
 cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
@@ -398,27 +477,26 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint num_wait, const cl_event *wait, cl_event *event) {
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return CL_INVALID_MEM_OBJECT;
-  auto packed = std::make_shared<std::vector<char>>();
-  Bulk sent_later;
+  Transfer transfer;
   return enqueue(
       q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking,
       [&](Writer &w) {
         if (cl_int err = host_access_error(image, false); err != CL_SUCCESS) return err;
         if (!ptr || !valid_region(origin, region)) return CL_INVALID_VALUE;
-        const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
+        const std::array<size_t, 3> bytes{region[0] * image->element, region[1], region[2]};
         HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
-        packed->resize(bytes[0] * bytes[1] * bytes[2]);
-        each_row(h, bytes, [&](size_t host, size_t at) {
-          std::memcpy(packed->data() + at, static_cast<const char *>(ptr) + host, bytes[0]);
-        });
+        transfer.write.size = bytes[0] * bytes[1] * bytes[2];
+        transfer.write.pack = [h, bytes, ptr](char *packed) {
+          each_row(h, bytes.data(), [&](size_t host, size_t at) {
+            std::memcpy(packed + at, static_cast<const char *>(ptr) + host, bytes[0]);
+          });
+        };
         w.put(image->id);
         put3(w, origin);
         put3(w, region);
-        write_payload(w, packed->data(), packed->size());
-        sent_later = sent_after(packed->data(), packed->size(), packed);
         return CL_SUCCESS;
       },
-      std::move(sent_later));
+      std::move(transfer));
 }
 
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
@@ -606,10 +684,8 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
     return enqueue(q, Op::kMarker, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
                    [](Writer &) { return CL_SUCCESS; });
   // The mapped bytes go from the map's storage, kept until sent (a
-  // USE_HOST_PTR buffer's: a copy, the application's memory being its own
-  // again once the call returns).
-  auto bytes = m.storage ? m.storage
-                         : std::make_shared<std::vector<char>>(static_cast<char *>(ptr), static_cast<char *>(ptr) + m.size);
+  // USE_HOST_PTR buffer's are in the application's memory).
+  const HostBytes bytes{.size = m.size, .direct = ptr, .keep = m.storage};
   if (memobj->type != CL_MEM_OBJECT_BUFFER)
     return enqueue(
         q, Op::kWriteImage, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
@@ -617,18 +693,16 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
           w.put(memobj->id);
           put3(w, m.origin);
           put3(w, m.region);
-          write_payload(w, bytes->data(), bytes->size());
           return CL_SUCCESS;
         },
-        sent_after(bytes->data(), bytes->size(), bytes));
+        {.write = bytes});
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
       [&](Writer &w) {
         w.put(memobj->id).put(uint64_t{m.offset});
-        write_payload(w, bytes->data(), bytes->size());
         return CL_SUCCESS;
       },
-      sent_after(bytes->data(), bytes->size(), bytes));
+      {.write = bytes});
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,

@@ -29,16 +29,20 @@ InFlight &in_flight() {
   return *f;
 }
 
-// Sets `e`'s final status and wakes its waiters; returns the callbacks it
-// reached, for the caller to run.
+// Sets `e`'s final status, wakes its waiters and runs the client's own
+// hooks; returns the application's callbacks it reached, for the caller to
+// run.
 std::vector<_cl_event::Callback> complete(cl_event e, cl_int status) {
   std::vector<_cl_event::Callback> due;
+  std::vector<std::function<void(cl_int)>> hooks;
   {
     std::lock_guard lock(e->mutex);
     e->status = status;
     due.swap(e->callbacks);
+    hooks.swap(e->on_end);
   }
   e->changed.notify_all();
+  for (auto &fn : hooks) fn(status);
   return due;
 }
 
@@ -47,11 +51,12 @@ void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callb
 }
 
 // `e` (a command of `q`) has ended or failed: one less in flight.
-void leaves_queue(cl_command_queue q, bool was_prompt) {
+void leaves_queue(cl_command_queue q, cl_event e, bool was_prompt) {
   {
     std::lock_guard lock(q->mutex);
     --q->in_flight;
     if (!was_prompt) --q->unprompted;
+    std::erase(q->host_fills, e);
   }
   q->ended.notify_all();
 }
@@ -69,6 +74,7 @@ cl_event new_command_event(cl_command_queue queue, cl_command_type type, bool pr
     queue->waited = false;
     ++queue->in_flight;
     if (!prompt) ++queue->unprompted;
+    if (fills_host(type)) queue->host_fills.push_back(e);
   }
   e->prompt = prompt;
   {
@@ -77,6 +83,24 @@ cl_event new_command_event(cl_command_queue queue, cl_command_type type, bool pr
   }
   expect_event(queue->rank);
   return e;
+}
+
+bool fills_host(cl_command_type type) {
+  return type == CL_COMMAND_READ_BUFFER || type == CL_COMMAND_READ_BUFFER_RECT || type == CL_COMMAND_READ_IMAGE ||
+         type == CL_COMMAND_MAP_BUFFER || type == CL_COMMAND_MAP_IMAGE;
+}
+
+void when_ended(cl_event e, std::function<void(cl_int)> fn) {
+  cl_int status = CL_COMPLETE;
+  {
+    std::lock_guard lock(e->mutex);
+    status = e->status;
+    if (status > CL_COMPLETE) {
+      e->on_end.push_back(std::move(fn));
+      return;
+    }
+  }
+  fn(status);
 }
 
 void want_ends(cl_command_queue queue) {
@@ -107,7 +131,7 @@ void forget_command_event(cl_event e) {
     was_prompt = e->prompt;
   }
   if (still_in_flight) {
-    leaves_queue(e->queue, was_prompt);
+    leaves_queue(e->queue, e, was_prompt);
     release(e);
   }
   release(e);  // the enqueue's own
@@ -132,7 +156,7 @@ void fail_events_of(int rank, cl_int status) {
       post(e->rank, Op::kPeerCancel, w);
     }
     auto due = complete(e, status);
-    leaves_queue(e->queue, was_prompt);
+    leaves_queue(e->queue, e, was_prompt);
     run_later([e, status, due = std::move(due)] {
       run_callbacks(e, status, due);
       release(e);
@@ -169,7 +193,7 @@ void event_ended(const EventEnded &ended, const char *bytes, size_t size) {
     e->times[0] = ended.queued, e->times[1] = ended.submit, e->times[2] = ended.start, e->times[3] = ended.end;
   }
   auto due = complete(e, ended.status);
-  leaves_queue(e->queue, was_prompt);
+  leaves_queue(e->queue, e, was_prompt);
   run_later([e, status = ended.status, due = std::move(due)] {
     run_callbacks(e, status, due);
     release(e);

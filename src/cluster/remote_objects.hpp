@@ -93,6 +93,9 @@ struct _cl_command_queue : unicl::cluster::Proxy {
   std::condition_variable ended;
   size_t in_flight = 0, unprompted = 0;
   bool waited = true;
+  // Its reads and maps in flight: they fill rank 0's memory when they end,
+  // and a later write of the queue may send bytes from there.
+  std::vector<cl_event> host_fills;
 };
 
 struct _cl_mem : unicl::cluster::Proxy {
@@ -161,6 +164,7 @@ struct _cl_event : unicl::cluster::Proxy {
     void *user_data;
   };
   std::vector<Callback> callbacks;  // not run yet
+  std::vector<std::function<void(cl_int)>> on_end;  // the client's own, run at the end before `callbacks`
   // A read: where its bytes go (they are received there directly), or
   // what to do with them (a rectangle, unpacked); before the event completes.
   void *read_into = nullptr;
@@ -247,6 +251,11 @@ void *read_destination(uint64_t id, size_t size);
 // Asks the nodes for the ends of `queue`'s commands that were not sent
 // prompt, once; the next command of the queue goes prompt (a wait came).
 void want_ends(cl_command_queue queue);
+// Runs fn(status) when `e` ends (on the thread that learns it), or at once
+// if it has.
+void when_ended(cl_event e, std::function<void(cl_int)> fn);
+// Commands that fill rank 0's memory when they end (reads, maps).
+bool fills_host(cl_command_type type);
 
 // Programs and kernels (remote_programs.cpp): writes the arguments of `k`
 // changed since the node's kernel last got them, and records them as sent;
