@@ -2,12 +2,20 @@
 // every device of the UniCL platform, each in a context of its own, for a
 // number of rounds, and reports per device whether its commands kept
 // working ("device <name>|ok|<rounds>") or failed ("device <name>|failed|
-// <round>|<error>|available <0/1>"). A failed device is left alone; the run
-// goes on with the others and ends.
+// <round>|<error>|available <0/1>|in flight <n>"). A failed device is left
+// alone; the run goes on with the others and ends.
+//
+//   cluster-fault-app [rounds] [launches per round]
+//
+// Each round enqueues its launches (each with an event, none waited for),
+// then reads the buffer back (blocking). "in flight": how many of the
+// failed round's launches ended with CL_DEVICE_NOT_AVAILABLE (posted to a
+// node that was lost before it ran them).
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -25,12 +33,14 @@ struct Lane {
   cl_mem buffer = nullptr;
   int failed_round = -1;
   cl_int error = CL_SUCCESS;
+  int lost_in_flight = 0;
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 40;
+  const int launches = argc > 2 ? std::atoi(argv[2]) : 1;
   cl_platform_id platform = nullptr;
   cl_uint n = 0;
   clGetPlatformIDs(1, &platform, nullptr);
@@ -61,11 +71,26 @@ int main(int argc, char **argv) {
     for (auto &l : lanes) {
       if (l.failed_round >= 0) continue;
       const size_t global = kItems;
-      cl_int err = clEnqueueNDRangeKernel(l.queue, l.kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr);
+      std::vector<cl_event> events;
+      cl_int err = CL_SUCCESS;
+      for (int i = 0; i < launches && err == CL_SUCCESS; ++i) {
+        cl_event e = nullptr;
+        err = clEnqueueNDRangeKernel(l.queue, l.kernel, 1, nullptr, &global, nullptr, 0, nullptr, &e);
+        if (e) events.push_back(e);
+      }
       if (err == CL_SUCCESS) err = clEnqueueReadBuffer(l.queue, l.buffer, CL_TRUE, 0, kItems * 4, host.data(), 0,
                                                        nullptr, nullptr);
-      if (err == CL_SUCCESS && host[kItems - 1] != r) err = 1;  // a wrong value
-      if (err != CL_SUCCESS) l.failed_round = r, l.error = err;
+      if (err == CL_SUCCESS && host[kItems - 1] != r * launches) err = 1;  // a wrong value
+      if (err != CL_SUCCESS) {
+        l.failed_round = r, l.error = err;
+        clWaitForEvents(static_cast<cl_uint>(events.size()), events.data());  // ends, whatever their status
+        for (cl_event e : events) {
+          cl_int status = CL_COMPLETE;
+          clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+          if (status == CL_DEVICE_NOT_AVAILABLE) ++l.lost_in_flight;
+        }
+      }
+      for (cl_event e : events) clReleaseEvent(e);
     }
   for (auto &l : lanes) {
     if (l.failed_round < 0) {
@@ -73,7 +98,8 @@ int main(int argc, char **argv) {
     } else {
       cl_bool available = CL_TRUE;
       clGetDeviceInfo(l.device, CL_DEVICE_AVAILABLE, sizeof available, &available, nullptr);
-      std::printf("device %s|failed|%d|%d|available %d\n", l.name.c_str(), l.failed_round, l.error, available ? 1 : 0);
+      std::printf("device %s|failed|%d|%d|available %d|in flight %d\n", l.name.c_str(), l.failed_round, l.error,
+                  available ? 1 : 0, l.lost_in_flight);
     }
   }
   std::fflush(stdout);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -231,7 +232,8 @@ TEST_CASE("the conformance suite passes on the nodes' devices as on local ones",
 
 namespace {
 
-// The fault app's report: device name -> "ok|rounds" or "failed|round|error|available N".
+// The fault app's report: device name -> "ok|rounds" or
+// "failed|round|error|available N|in flight N".
 std::map<std::string, std::string> lanes(const child_process::Result &r) {
   std::map<std::string, std::string> out;
   for (auto &line : r.out_lines())
@@ -243,9 +245,11 @@ std::map<std::string, std::string> lanes(const child_process::Result &r) {
 }
 
 // Two nodes; node rank 2 kills or stops itself after 40 requests (in the
-// middle of the rounds); silence for 5 s makes a node lost.
-child_process::Result faulty_run(const std::string &fault, const std::vector<std::string> &flags) {
-  auto app = application({env("UNICL_FAULT_APP"), "40"});
+// middle of the rounds, each of `launches` launches and a read); silence for
+// 5 s makes a node lost.
+child_process::Result faulty_run(const std::string &fault, const std::vector<std::string> &flags,
+                                 int launches = 1) {
+  auto app = application({env("UNICL_FAULT_APP"), "40", std::to_string(launches)});
   app.vars["POCL_DEVICES"] = "pthread";
   app.vars["UNICL_NODE_TIMEOUT"] = "5";
   return mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}}),
@@ -264,9 +268,9 @@ void check_lost_node(const child_process::Result &r) {
       // CL_DEVICE_NOT_AVAILABLE as the failed commands' status; the device
       // says it is unavailable.
       CHECK(result.rfind("failed|", 0) == 0);
-      CHECK_THAT(result, Catch::EndsWith("|-2|available 0"));
+      CHECK_THAT(result, Catch::Contains("|-2|available 0|"));
     } else {
-      CHECK(result == "ok|40");  // the local device and the other node kept working
+      CHECK(result == "ok|" + std::to_string(40));  // the local device and the other node kept working
     }
   }
   CHECK_THAT(r.err, Catch::Contains("node rank 2 stopped answering"));
@@ -290,6 +294,50 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
     CHECK_THAT(r.out, Catch::Contains("rank0 bytes 0\n"));
     CHECK_THAT(r.out, Catch::Contains("moved bytes 8388608\n"));  // all of it, once
   }
+}
+
+TEST_CASE("launches on a node's device cost at most 1.5 messages in a stream and 2.5 each waited for", "[cluster]") {
+  // The program of the issue that set the budget: a kernel of two buffers
+  // and one scalar, the scalar set before each launch, on a context of the
+  // node's device alone. Messages are counted by rank 0's link, both ways;
+  // no call of either loop waits for a node's reply.
+  auto app = application({env("UNICL_LAUNCH_APP"), "1000"});
+  app.vars["POCL_DEVICES"] = "pthread";
+  auto r = mpirun({app, nodes(1, {{"POCL_DEVICES", "pthread"}})});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::map<std::string, std::vector<std::string>> patterns;
+  for (auto &line : r.out_lines()) {
+    if (line.rfind("pattern ", 0) != 0) continue;
+    std::vector<std::string> fields;
+    std::stringstream in(line.substr(8));
+    for (std::string f; std::getline(in, f, '|');) fields.push_back(f);
+    patterns[fields[0]] = fields;
+  }
+  REQUIRE(patterns.count("stream"));
+  REQUIRE(patterns.count("waited"));
+  CHECK(std::stod(patterns["stream"][1]) <= 1.5);
+  CHECK(std::stod(patterns["waited"][1]) <= 2.5);
+  CHECK(patterns["stream"][2] == "0");
+  CHECK(patterns["waited"][2] == "0");
+  CHECK(patterns["stream"][3] == "ok");
+  CHECK(patterns["waited"][3] == "ok");
+}
+
+TEST_CASE("a buffer whose posted creation the node's vendor refuses fails the commands that use it", "[cluster]") {
+  // The simulator serves node 1 and refuses every buffer after the first
+  // (CL_MEM_OBJECT_ALLOCATION_FAILURE), as a full device would.
+  auto app = application({env("UNICL_REFUSAL_APP")});
+  app.vars["UNICL_VENDORS"] = "";  // the node's device only
+  auto r = mpirun({app, nodes(1, {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
+                                  {"UNICL_SIM_CONFIG", env("UNICL_SIM_CORRECTNESS")},
+                                  {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                                  {"UNICL_SIM_FAIL", "clCreateBuffer:CL_MEM_OBJECT_ALLOCATION_FAILURE:after=1"}})});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("write into it|0|-4") && Catch::Contains("kernel on it|0|-4") &&
+                        Catch::Contains("marker after the kernel|0|-14") &&
+                        Catch::Contains("blocking read of it|-14|0") && Catch::Contains("result: OK"));
 }
 
 TEST_CASE("large reads and writes on a node's device arrive right, mapped or staged", "[cluster]") {
@@ -426,6 +474,20 @@ TEST_CASE("a node stopped in the middle of a run: its commands fail, the others 
   auto r = faulty_run("STOP", {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"});
   check_lost_node(r);
   CHECK_THAT(r.err, Catch::Contains("ending the MPI job"));
+}
+
+TEST_CASE("a node lost with commands posted to it: each fails with CL_DEVICE_NOT_AVAILABLE, nothing hangs",
+          "[cluster]") {
+  // 8 launches a round, each with an event and none waited for: the node
+  // dies with some of them posted and not run.
+  auto r = faulty_run("KILL", {"--enable-recovery", "--mca", "orte_abort_on_non_zero_status", "0"}, 8);
+  check_lost_node(r);
+  for (auto &[device, result] : lanes(r))
+    if (device.size() > 2 && device.compare(device.size() - 2, 2, ":2") == 0) {
+      INFO(result);
+      const int in_flight = std::stoi(result.substr(result.rfind(' ') + 1));
+      CHECK(in_flight > 0);  // launches posted, then failed by the loss
+    }
 }
 
 TEST_CASE("unicl run --nodes starts the program and its nodes as one Open MPI job", "[cluster]") {
