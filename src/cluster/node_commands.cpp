@@ -157,8 +157,12 @@ void NodeServer::command(Op op, Reader &args) {
     peer_send(queue, wait, h.event, err, args);
     return;
   }
+  // Event 0: a command rank 0 does not follow (a launch, a copy, a fill, a
+  // marker nobody can name): enqueued without an event, never reported.
   cl_event event = nullptr;
-  const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), &event};
+  const bool followed = h.event != 0;
+  const VendorEnqueue on{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(),
+                         followed ? &event : nullptr};
   Watch watch;
   watch.queue = h.queue;
   watch.prompt = h.flags & kPrompt;
@@ -373,6 +377,10 @@ void NodeServer::command(Op op, Reader &args) {
       if (err == CL_SUCCESS) err = vendor_enqueue::BarrierWithWaitList(on);
       break;
     default: err = CL_INVALID_OPERATION; break;
+  }
+  if (!followed) {
+    if (err == CL_SUCCESS) enqueued(queue, nullptr);
+    return;
   }
   if (err != CL_SUCCESS) {
     // A write held for its bytes that could not be enqueued: they are

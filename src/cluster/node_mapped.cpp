@@ -37,7 +37,7 @@ NodeServer::Mapping::~Mapping() {
 bool NodeServer::maps(cl_command_queue queue, size_t size) const { return size >= kMappedFrom && unified_.count(queue); }
 
 bool NodeServer::maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const {
-  if (!maps(queue, size)) return false;
+  if (!maps(queue, size) || untracked_on_.count(queue)) return false;
   // A blocking map waits for the queue's earlier commands: only when none
   // is left (a user event rank 0 sets later could hold them forever).
   if (auto last = last_on_queue_.find(queue); last != last_on_queue_.end() && vendor_status(last->second.get()) != CL_COMPLETE)

@@ -178,7 +178,7 @@ void NodeServer::release(ObjectKind kind, uint64_t id) {
         cl_command_queue q = it->second.get();
         // The spec's implicit flush: commands left in the vendor queue run.
         vendor_flush(q);
-        unified_.erase(q), last_on_queue_.erase(q), to_flush_.erase(q);
+        unified_.erase(q), last_on_queue_.erase(q), to_flush_.erase(q), untracked_on_.erase(q);
         objects_.queues.erase(it);
       }
       break;

@@ -154,11 +154,15 @@ class NodeServer {
   // the device does not share this memory, the read is small or the vendor
   // refuses (the staging path then).
   std::shared_ptr<Mapping> read_mapped(const VendorEnqueue &on, cl_mem buffer, size_t offset, size_t size);
-  // A command enqueued on `queue` (maps_at_once reads the last one).
+  // A command enqueued on `queue` (maps_at_once reads the last one; none
+  // when rank 0 did not follow it: the queue is then taken as busy).
   void enqueued(cl_command_queue queue, cl_event event) {
-    last_on_queue_[queue] = VendorRef<cl_event>::share(event);
+    if (event) last_on_queue_[queue] = VendorRef<cl_event>::share(event);
+    else last_on_queue_.erase(queue), untracked_on_.insert(queue);
+    if (event) untracked_on_.erase(queue);
     to_flush_.insert(queue);
   }
+  std::unordered_set<cl_command_queue> untracked_on_;  // queues whose last command has no event
   std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
 

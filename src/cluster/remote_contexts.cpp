@@ -113,9 +113,22 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
-  // Every command enqueued here reports its end: waiting for those is the
-  // node's clFinish without a round trip of its own; the ends the node may
-  // still hold are asked for (want_ends), once.
+  // The commands sent without an event since the last wait end before a
+  // marker after them, which is followed as any command.
+  bool untracked = false;
+  {
+    std::lock_guard lock(q->mutex);
+    untracked = q->untracked > 0;
+    q->untracked = 0;
+  }
+  if (untracked) {
+    cl_event marker = nullptr;
+    if (cl_int err = api::clEnqueueMarkerWithWaitList(q, 0, nullptr, &marker); err != CL_SUCCESS) return err;
+    release(marker);  // followed until its end all the same
+  }
+  // Every command followed reports its end: waiting for those is the node's
+  // clFinish without a round trip of its own; the ends the node may still
+  // hold are asked for (want_ends), once.
   want_ends(q);
   std::unique_lock lock(q->mutex);
   wait_briefly_spinning(lock, q->ended, [&] { return q->in_flight == 0; }, kCallerSpin);

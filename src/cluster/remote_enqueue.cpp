@@ -133,6 +133,24 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
     if (blockers.empty()) put_bytes(args, transfer.write, after);
     else args.put<uint64_t>(transfer.write.size).put(PayloadAt::kLater);
   }
+  // A command nobody can name (no event handed out, no wait, nothing to
+  // bring back) is not followed one by one: the node reports nothing of it,
+  // and a wait on its queue covers it with a marker (clFinish). A stream of
+  // launches then costs neither side an event each.
+  if (!event && !blocking && !transfer.read_into && !transfer.deliver && !transfer.write.size) {
+    bool untracked = false;
+    {
+      std::lock_guard lock(q->mutex);
+      if (!q->waited) untracked = true, ++q->untracked;
+    }
+    if (untracked) {
+      header.event = 0;
+      Writer w;
+      write(w, header);
+      w.raw(args.buffer().data(), args.size());
+      return post(q->rank, op, w) ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
+    }
+  }
   // Someone will wait for its end: report it at once.
   cl_event e = new_command_event(q, type, blocking || event);
   e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);

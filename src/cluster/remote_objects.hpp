@@ -86,12 +86,14 @@ struct _cl_command_queue : unicl::cluster::Proxy {
   cl_command_queue_properties properties = 0;
   // Commands enqueued whose end has not come: clFinish waits for them.
   // `unprompted`: how many of them the node may report in its own time
-  // (kPrompt not set): a wait asks for those (kReportNow). `waited`: a wait
-  // on this queue came since its last command; its next command is likely
-  // waited for too, and is sent prompt.
+  // (kPrompt not set): a wait asks for those (kReportNow). `untracked`:
+  // commands sent without an event since the last wait (nobody can name
+  // them): a wait covers them with a marker. `waited`: a wait on this queue
+  // came since its last command; its next command is likely waited for too,
+  // and is sent with an event, prompt.
   std::mutex mutex;
   std::condition_variable ended;
-  size_t in_flight = 0, unprompted = 0;
+  size_t in_flight = 0, unprompted = 0, untracked = 0;
   bool waited = true;
   // Its reads and maps in flight: they fill rank 0's memory when they end,
   // and a later write of the queue may send bytes from there.
