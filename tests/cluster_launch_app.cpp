@@ -3,7 +3,7 @@
 // that device alone), setting its one scalar argument before each launch.
 // Two patterns: a stream of N launches then one clFinish, and N launches
 // each followed by clFinish. For each it prints
-//   pattern <name>|<messages per launch>|<calls that waited for a reply>|<ok>
+//   pattern <name>|<messages per launch>|<calls that waited for a reply>|<ok>|<us per launch>
 // counted by rank 0's link with the nodes (both directions) over the loop
 // alone, and whether every launch left its mark in the results.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -11,6 +11,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -77,6 +78,7 @@ int main(int argc, char **argv) {
   for (bool waited : {false, true}) {
     clEnqueueWriteBuffer(queue, acc, CL_TRUE, 0, kItems * 4, zeros.data(), 0, nullptr, nullptr);
     const Sample before = sample(counts);
+    const auto start = std::chrono::steady_clock::now();
     for (int i = 1; i <= launches && err == CL_SUCCESS; ++i) {
       scalar = static_cast<float>(i);
       err = clSetKernelArg(kernel, 2, sizeof scalar, &scalar);
@@ -85,13 +87,14 @@ int main(int argc, char **argv) {
     }
     if (!waited && err == CL_SUCCESS) err = clFinish(queue);
     const Sample after = sample(counts);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (err == CL_SUCCESS) err = clEnqueueReadBuffer(queue, acc, CL_TRUE, 0, kItems * 4, out.data(), 0, nullptr, nullptr);
     const double expected = 0.5 * launches * (launches + 1.0);
     bool ok = err == CL_SUCCESS;
     for (float v : out) ok = ok && v == static_cast<float>(expected);
-    std::printf("pattern %s|%.3f|%llu|%s\n", waited ? "waited" : "stream",
+    std::printf("pattern %s|%.3f|%llu|%s|%.1f\n", waited ? "waited" : "stream",
                 static_cast<double>(after.messages - before.messages) / launches,
-                static_cast<unsigned long long>(after.waited - before.waited), ok ? "ok" : "WRONG");
+                static_cast<unsigned long long>(after.waited - before.waited), ok ? "ok" : "WRONG", us / launches);
     if (!ok) std::printf("error %d, out[0] %g, expected %g\n", err, out[0], expected);
   }
   clReleaseMemObject(in);
