@@ -19,8 +19,9 @@ void get3(Reader &args, size_t (&v)[3]) {
   for (auto &x : v) x = args.get<uint64_t>();
 }
 
-// The event of a command enqueued in parts (`parts`, the parts' events,
-// released here): the one part's, or a marker after them all.
+
+}  // namespace
+
 cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event *event) {
   if (parts.size() == 1) {
     *event = parts.front();  // the caller's to keep
@@ -33,8 +34,6 @@ cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event
   parts.clear();
   return err;
 }
-
-}  // namespace
 
 std::vector<cl_event> NodeServer::wait_list(const std::vector<uint64_t> &ids, cl_int &err) const {
   std::vector<cl_event> out;
@@ -112,6 +111,21 @@ void NodeServer::write_bytes(Reader &args) {
   if (it == held_writes_.end()) return;
   vendor_set_user_event_status(it->second.gate.get(), status < 0 ? status : fits ? CL_COMPLETE : CL_INVALID_VALUE);
   held_writes_.erase(it);
+}
+
+VendorEnqueue NodeServer::packed_write(const VendorEnqueue &on, uint64_t id, Reader &args, size_t packed,
+                                       std::shared_ptr<std::vector<char>> &bytes, std::vector<cl_event> &list,
+                                       cl_int &err) {
+  const Payload p = read_payload(args);
+  bytes = std::make_shared<std::vector<char>>(p.size);
+  uint64_t trip_ns = 0;
+  receive_payload(p, bytes->data(), trip_ns);  // taken off the wire whatever follows
+  if (err != CL_SUCCESS) return on;
+  if (p.size != packed) {
+    err = CL_INVALID_VALUE;
+    return on;
+  }
+  return p.later ? hold_for_bytes(on, id, bytes, list, err) : on;
 }
 
 cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
@@ -251,18 +265,9 @@ void NodeServer::command(Op op, Reader &args) {
       const size_t host_origin[3] = {0, 0, 0};
       const size_t packed = region[0] * region[1] * region[2];
       if (op == Op::kWriteBufferRect) {
-        const Payload p = read_payload(args);
-        watch.keep_alive = std::make_shared<std::vector<char>>(p.size);
-        uint64_t trip_ns = 0;
-        receive_payload(p, watch.keep_alive->data(), trip_ns);
-        if (err != CL_SUCCESS) break;
-        if (p.size != packed) {
-          err = CL_INVALID_VALUE;
-          break;
-        }
-        host_copies_.forget(buffer);
+        if (buffer) host_copies_.forget(buffer);
         std::vector<cl_event> list;
-        const VendorEnqueue held = p.later ? hold_for_bytes(on, h.event, watch.keep_alive, list, err) : on;
+        const VendorEnqueue held = packed_write(on, h.event, args, packed, watch.keep_alive, list, err);
         if (err != CL_SUCCESS) break;
         err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
                                               host_origin, static_cast<const size_t *>(region), row, slice, region[0],
@@ -301,17 +306,8 @@ void NodeServer::command(Op op, Reader &args) {
       if (image) vendor_image_info(image, CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
       const size_t packed = element * region[0] * region[1] * region[2];
       if (op == Op::kWriteImage) {
-        const Payload p = read_payload(args);
-        watch.keep_alive = std::make_shared<std::vector<char>>(p.size);
-        uint64_t trip_ns = 0;
-        receive_payload(p, watch.keep_alive->data(), trip_ns);
-        if (err != CL_SUCCESS) break;
-        if (p.size != packed) {
-          err = CL_INVALID_VALUE;
-          break;
-        }
         std::vector<cl_event> list;
-        const VendorEnqueue held = p.later ? hold_for_bytes(on, h.event, watch.keep_alive, list, err) : on;
+        const VendorEnqueue held = packed_write(on, h.event, args, packed, watch.keep_alive, list, err);
         if (err != CL_SUCCESS) break;
         err = vendor_enqueue::WriteImage(held, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
                                          static_cast<const size_t *>(region), size_t{0}, size_t{0},

@@ -28,18 +28,6 @@ namespace {
 #define UNICL_VERSION "unknown"
 #endif
 
-InfoAnswers answers(auto &&query, const std::vector<cl_uint> &params) {
-  InfoAnswers out;
-  for (cl_uint p : params) {
-    size_t n = 0;
-    if (query(p, 0, nullptr, &n) != CL_SUCCESS) continue;
-    std::vector<char> value(n);
-    if (n && query(p, n, value.data(), nullptr) != CL_SUCCESS) continue;
-    out[p] = std::move(value);
-  }
-  return out;
-}
-
 NodeDescription describe(bool verbose) {
   NodeDescription d;
   char host[256] = {};
@@ -61,13 +49,13 @@ NodeDescription describe(bool verbose) {
   for (auto &v : load_vendor_platforms(sources, log)) {
     auto &p = d.platforms.emplace_back();
     p.id = reinterpret_cast<uint64_t>(v.platform);
-    p.info = answers([&](cl_uint q, size_t n, void *value, size_t *ret) { return vendor_info(v.platform, q, n, value, ret); },
-                     platform_params());
+    p.info = answers(platform_params(),
+                     [&](cl_uint q, size_t n, void *value, size_t *ret) { return vendor_info(v.platform, q, n, value, ret); });
     for (cl_device_id dev : vendor_devices(v.platform)) {
       auto &rd = p.devices.emplace_back();
       rd.id = reinterpret_cast<uint64_t>(dev);
-      rd.info = answers([&](cl_uint q, size_t n, void *value, size_t *ret) { return vendor_info(dev, q, n, value, ret); },
-                        device_params());
+      rd.info = answers(device_params(),
+                        [&](cl_uint q, size_t n, void *value, size_t *ret) { return vendor_info(dev, q, n, value, ret); });
     }
     if (p.devices.empty()) d.platforms.pop_back();
   }

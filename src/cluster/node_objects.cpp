@@ -8,10 +8,6 @@
 namespace unicl::cluster {
 namespace {
 
-template <class H>
-H as(uint64_t v) {
-  return reinterpret_cast<H>(v);
-}
 
 // An info answer of any size: asked for its size, then read.
 template <class Query>

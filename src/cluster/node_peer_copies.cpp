@@ -23,18 +23,6 @@ namespace {
 
 size_t parts_of(size_t size) { return (size + kChunk - 1) / kChunk; }
 
-cl_int join_writes(cl_command_queue queue, std::vector<cl_event> &writes, cl_event *event) {
-  if (writes.size() == 1) {
-    *event = writes.front();
-    writes.clear();
-    return CL_SUCCESS;
-  }
-  cl_int err = vendor_enqueue::MarkerWithWaitList(
-      {queue, static_cast<cl_uint>(writes.size()), writes.empty() ? nullptr : writes.data(), event});
-  for (cl_event w : writes) VendorRef<cl_event>::adopt(w);
-  writes.clear();
-  return err;
-}
 
 }  // namespace
 
@@ -210,7 +198,7 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
     if (err == CL_SUCCESS) err = unmapped;
     else if (unmapped == CL_SUCCESS) VendorRef<cl_event>::adopt(event);
   } else if (err == CL_SUCCESS) {
-    err = join_writes(queue, writes, &event);
+    err = join_parts(queue, writes, &event);
   }
   for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // those of a failed command
   if (err != CL_SUCCESS) {

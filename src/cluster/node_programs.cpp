@@ -10,24 +10,6 @@
 namespace unicl::cluster {
 namespace {
 
-template <class H>
-H as(uint64_t v) {
-  return reinterpret_cast<H>(v);
-}
-
-// Every answer to `params` of one query (those the vendor refuses absent).
-template <class Query>
-InfoAnswers answers(const std::vector<cl_uint> &params, Query &&query) {
-  InfoAnswers out;
-  for (cl_uint p : params) {
-    size_t n = 0;
-    if (query(p, 0, nullptr, &n) != CL_SUCCESS) continue;
-    std::vector<char> value(n);
-    if (n && query(p, n, value.data(), nullptr) != CL_SUCCESS) continue;
-    out[p] = std::move(value);
-  }
-  return out;
-}
 
 // The options a build is made with here: the application's, and argument
 // information kept (OpenCL 1.2 on), so that rank 0 learns each kernel's

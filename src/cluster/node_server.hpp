@@ -38,6 +38,17 @@
 
 namespace unicl::cluster {
 
+// A vendor handle the node described itself with (a device), back from the
+// wire.
+template <class H>
+H as(uint64_t v) {
+  return reinterpret_cast<H>(v);
+}
+
+// The event of a command enqueued in parts (`parts`, the parts' events,
+// released here): the one part's, or a marker after them all.
+cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event *event);
+
 class NodeServer {
  public:
   // Serves on `comm` as `rank`, describing itself with `self` and claiming
@@ -104,6 +115,11 @@ class NodeServer {
   // a gate, opened once they are in `bytes` (kWriteBytes), in `list`.
   VendorEnqueue hold_for_bytes(const VendorEnqueue &on, uint64_t id, std::shared_ptr<std::vector<char>> bytes,
                                std::vector<cl_event> &list, cl_int &err);
+  // The packed bytes of a rectangle or image write (`packed` of them, the
+  // payload next in `args`) into `bytes`, taken off the wire or to come
+  // (then `on` with the gate, in `list`); `err` set if they do not fit.
+  VendorEnqueue packed_write(const VendorEnqueue &on, uint64_t id, Reader &args, size_t packed,
+                             std::shared_ptr<std::vector<char>> &bytes, std::vector<cl_event> &list, cl_int &err);
   // kWriteBytes: the bytes of write `id` into its staging, and its gate
   // opened (or failed with `status`).
   void write_bytes(Reader &args);

@@ -248,6 +248,20 @@ struct PeerHeader {
 using InfoAnswers = std::map<cl_uint, std::vector<char>>;
 void write(Writer &w, const InfoAnswers &info);
 InfoAnswers read_info(Reader &r);
+// Every answer of `query(param, size, value, size_ret)` (a clGet*Info of one
+// object) to `params`, those it refuses left out.
+template <class Query>
+InfoAnswers answers(const std::vector<cl_uint> &params, Query &&query) {
+  InfoAnswers out;
+  for (cl_uint p : params) {
+    size_t n = 0;
+    if (query(p, 0, nullptr, &n) != CL_SUCCESS) continue;
+    std::vector<char> value(n);
+    if (n && query(p, n, value.data(), nullptr) != CL_SUCCESS) continue;
+    out[p] = std::move(value);
+  }
+  return out;
+}
 
 // What rank 0 keeps of a built program, from the build's reply, to answer
 // queries and check kernels and launches without asking the node: the

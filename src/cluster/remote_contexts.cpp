@@ -132,7 +132,8 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   want_ends(q);
   std::unique_lock lock(q->mutex);
   wait_briefly_spinning(lock, q->ended, [&] { return q->in_flight == 0; }, kCallerSpin);
-  return CL_SUCCESS;
+  // A lost node failed what was in flight: the call says so too.
+  return node_lost(q->rank) ? CL_DEVICE_NOT_AVAILABLE : CL_SUCCESS;
 }
 
 // ---- samplers ----------------------------------------------------------------

@@ -247,14 +247,6 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
 
 namespace {
 
-template <class T>
-T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
-  auto it = info.find(param);
-  if (it == info.end() || it->second.size() < sizeof(T)) return fallback;
-  T v;
-  std::memcpy(&v, it->second.data(), sizeof v);
-  return v;
-}
 
 // The OpenCL version of a device, as major * 10 + minor ("OpenCL 3.0 ...": 30).
 int version_of(cl_device_id d) {

@@ -153,6 +153,22 @@ cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_imag
   if (initial != (host_ptr != nullptr)) return fail<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR);
   if (desc->buffer && !live(desc->buffer, ObjectKind::kMemory))
     return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  if (desc->buffer) {
+    // An image over another memory object: what that object forbids, the
+    // image cannot allow; a 2D image over a buffer needs the device's word.
+    const cl_mem_flags o = desc->buffer->flags;
+    if ((flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)) ||
+        ((o & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+        ((o & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+        ((o & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+        ((o & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+        ((o & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+      return fail<cl_mem>(errcode_ret, CL_INVALID_VALUE);
+    if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer->type == CL_MEM_OBJECT_BUFFER &&
+        (!c->device->value<cl_uint>(CL_DEVICE_IMAGE_PITCH_ALIGNMENT) ||
+         !c->device->value<cl_uint>(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT)))
+      return fail<cl_mem>(errcode_ret, CL_INVALID_OPERATION);
+  }
   const size_t element = image_element_size(*format);
   if (!element) return fail<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT)) return fail<cl_mem>(errcode_ret, CL_INVALID_OPERATION);

@@ -42,6 +42,16 @@ struct ArgShape {
 };
 ArgShape arg_shape(const InfoAnswers &arg_info);
 
+// A fixed-size answer from `info` (`fallback` when absent).
+template <class T>
+T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
+  auto it = info.find(param);
+  if (it == info.end() || it->second.size() < sizeof(T)) return fallback;
+  T v;
+  std::memcpy(&v, it->second.data(), sizeof v);
+  return v;
+}
+
 }  // namespace unicl::cluster
 
 struct _cl_device_id {
@@ -55,11 +65,7 @@ struct _cl_device_id {
   // A fixed-size answer of the node's description (`fallback` when absent).
   template <class T>
   T value(cl_uint param, T fallback = T{}) const {
-    auto it = info.find(param);
-    if (it == info.end() || it->second.size() < sizeof(T)) return fallback;
-    T v;
-    std::memcpy(&v, it->second.data(), sizeof v);
-    return v;
+    return unicl::cluster::info_value<T>(info, param, fallback);
   }
 };
 

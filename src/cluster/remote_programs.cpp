@@ -33,14 +33,6 @@ size_t builtin_size(std::string name) {
   return 0;
 }
 
-template <class T>
-T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
-  auto it = info.find(param);
-  if (it == info.end() || it->second.size() < sizeof(T)) return fallback;
-  T v;
-  std::memcpy(&v, it->second.data(), sizeof v);
-  return v;
-}
 
 std::string info_text(const InfoAnswers &info, cl_uint param) {
   auto it = info.find(param);
@@ -158,6 +150,20 @@ cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *device
   return p->kernels_attached ? CL_INVALID_OPERATION : CL_SUCCESS;
 }
 
+// A build or compilation on the node (waited for): its status, and what the
+// program is now recorded; `notify` once it is over.
+cl_int build_on_node(cl_program p, Op op, const Writer &w, const char *options,
+                     void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  std::vector<char> reply;
+  const cl_int err = rpc(p->rank, op, w, &reply);
+  if (!reply.empty()) {
+    Reader r(reply);
+    record(p, r, options);
+  }
+  if (notify) notify(p, user_data);
+  return err;
+}
+
 }  // namespace
 
 cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
@@ -166,14 +172,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   Writer w;
   w.put(p->id).put(p->context->device->handle).text(options ? options : "");
-  std::vector<char> reply;
-  cl_int err = rpc(p->rank, Op::kBuildProgram, w, &reply);
-  if (!reply.empty()) {
-    Reader r(reply);
-    record(p, r, options);
-  }
-  if (notify) notify(p, user_data);  // the build is over when the node answers
-  return err;
+  return build_on_node(p, Op::kBuildProgram, w, options, notify, user_data);
 }
 
 cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
@@ -192,14 +191,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
       return CL_INVALID_VALUE;
     w.put(headers[i]->id).text(header_names[i]);
   }
-  std::vector<char> reply;
-  cl_int err = rpc(p->rank, Op::kCompileProgram, w, &reply);
-  if (!reply.empty()) {
-    Reader r(reply);
-    record(p, r, options);
-  }
-  if (notify) notify(p, user_data);  // the compilation is over when the node answers
-  return err;
+  return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
 }
 
 cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint num_devices, const cl_device_id *devices,
