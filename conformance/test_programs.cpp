@@ -251,6 +251,23 @@ TEST_CASE("programs: binaries round trip into a new program", "[programs][binari
   for (int i = 0; i < 16; ++i) CHECK(out[i] == 2 * (i + 3));
 }
 
+// CL_PROGRAM_BINARY_SIZES tells the binary as it is when asked: after its
+// kernels have run (a vendor's binary may grow as it compiles them) too.
+TEST_CASE("programs: binaries after the kernels ran fit the sizes asked then", "[programs][binaries][oclgrind]") {
+  Env env;
+  auto program = build(env.context, kTwoKernels);
+  auto out = run_on_iota(env, program, "times_two", 16);
+  REQUIRE(out[15] == 30);
+  auto sizes = program.getInfo<CL_PROGRAM_BINARY_SIZES>();
+  REQUIRE(sizes.size() == 1);
+  REQUIRE(sizes[0] > 0);
+  // A guard past the end: the binary must not reach it.
+  std::vector<unsigned char> binary(sizes[0] + 64, 0xA5);
+  unsigned char *slots[] = {binary.data()};
+  REQUIRE_CL(clGetProgramInfo(program(), CL_PROGRAM_BINARIES, sizeof slots, slots, nullptr), CL_SUCCESS);
+  for (size_t i = sizes[0]; i < binary.size(); ++i) CHECK(binary[i] == 0xA5);
+}
+
 // The specification skips null entries; PoCL writes through them and crashes.
 TEST_CASE("programs: a null binary slot is skipped", "[programs][binaries][unicl]") {
   Env env;

@@ -156,9 +156,11 @@ const std::vector<cl_uint> &build_params() {
                                               CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE};
   return params;
 }
+// Not CL_PROGRAM_BINARY_SIZES: a vendor's binary may grow after the build
+// (PoCL adds each kernel's compiled code once it is made), and the
+// application sizes the memory CL_PROGRAM_BINARIES fills from it.
 const std::vector<cl_uint> &program_params() {
-  static const std::vector<cl_uint> params = {CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES,
-                                              CL_PROGRAM_BINARY_SIZES};
+  static const std::vector<cl_uint> params = {CL_PROGRAM_NUM_KERNELS, CL_PROGRAM_KERNEL_NAMES};
   return params;
 }
 const std::vector<cl_uint> &kernel_params() {

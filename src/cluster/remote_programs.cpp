@@ -239,8 +239,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
     case CL_PROGRAM_NUM_DEVICES: return answer_value(cl_uint{1}, size, value, size_ret);
     case CL_PROGRAM_DEVICES: return answer_value(p->context->device, size, value, size_ret);
     case CL_PROGRAM_NUM_KERNELS:
-    case CL_PROGRAM_KERNEL_NAMES:
-    case CL_PROGRAM_BINARY_SIZES: {
+    case CL_PROGRAM_KERNEL_NAMES: {
       std::lock_guard lock(p->mutex);
       if (p->facts && p->facts->program.count(param)) return answer_from(p->facts->program, param, size, value, size_ret);
       break;
