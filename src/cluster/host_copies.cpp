@@ -27,11 +27,13 @@ void HostCopies::keep(cl_mem buffer, Bytes bytes) {
 
 void HostCopies::shares_storage(cl_mem parent) {
   drop(parent);
+  ++changes_[parent];
   shared_.insert(parent);
 }
 
 void HostCopies::released(cl_mem buffer) {
   drop(buffer);
+  ++changes_[buffer];
   shared_.erase(buffer);
 }
 

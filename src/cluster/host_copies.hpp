@@ -42,12 +42,22 @@ class HostCopies {
   // received): kept if the buffer qualifies, else any older copy forgotten.
   void keep(cl_mem buffer, Bytes bytes);
   // Something may change `buffer`'s bytes, or it is released.
-  void forget(cl_mem buffer) { drop(buffer); }
+  void forget(cl_mem buffer) {
+    drop(buffer);
+    ++changes_[buffer];
+  }
   // `parent` got a sub-buffer: no copy of it from now on, until released.
   void shares_storage(cl_mem parent);
   void released(cl_mem buffer);
   // The copy of `buffer`, if there is one holding [offset, offset + size).
   Bytes find(cl_mem buffer, size_t offset, size_t size) const;
+  // How many times something may have changed `buffer` (forget,
+  // shares_storage, released): a write whose bytes come later keeps them
+  // only if nothing did since it was enqueued.
+  uint64_t changes(cl_mem buffer) const {
+    auto it = changes_.find(buffer);
+    return it == changes_.end() ? 0 : it->second;
+  }
 
  private:
   void drop(cl_mem buffer);
@@ -59,6 +69,9 @@ class HostCopies {
   };
   std::unordered_map<cl_mem, Copy> copies_;
   std::unordered_set<cl_mem> shared_;  // parents of sub-buffers
+  // Never erased: a handle the vendor gives again after a release goes on
+  // counting, so a count taken before the release cannot match after it.
+  std::unordered_map<cl_mem, uint64_t> changes_;
   size_t bytes_ = 0;
   uint64_t clock_ = 0;
 };

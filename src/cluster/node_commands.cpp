@@ -109,7 +109,9 @@ void NodeServer::write_bytes(Reader &args) {
   uint64_t trip_ns = 0;
   receive_payload(p, into, trip_ns);
   if (it == held_writes_.end()) return;
-  vendor_set_user_event_status(it->second.gate.get(), status < 0 ? status : fits ? CL_COMPLETE : CL_INVALID_VALUE);
+  const HeldWrite &w = it->second;
+  if (fits && status >= 0 && w.whole && host_copies_.changes(w.whole) == w.changes) host_copies_.keep(w.whole, w.bytes);
+  vendor_set_user_event_status(w.gate.get(), status < 0 ? status : fits ? CL_COMPLETE : CL_INVALID_VALUE);
   held_writes_.erase(it);
 }
 
@@ -194,6 +196,10 @@ void NodeServer::command(Op op, Reader &args) {
           if (err == CL_SUCCESS)
             err = vendor_enqueue::WriteBuffer(held, buffer, cl_bool(CL_FALSE), size_t(offset), p.size,
                                               static_cast<const void *>(watch.keep_alive->data()));
+          if (err == CL_SUCCESS && offset == 0) {
+            HeldWrite &w = held_writes_[h.event];
+            w.whole = buffer, w.changes = host_copies_.changes(buffer);
+          }
         }
         break;
       }

@@ -126,6 +126,10 @@ class NodeServer {
   struct HeldWrite {
     VendorRef<cl_event> gate;
     std::shared_ptr<std::vector<char>> bytes;
+    // A write of all of a buffer: its bytes, once here, become the buffer's
+    // host copy, if nothing changed the buffer meanwhile (host_copies.hpp).
+    cl_mem whole = nullptr;
+    uint64_t changes = 0;
   };
   std::unordered_map<uint64_t, HeldWrite> held_writes_;
   // kWriteBuffer's bytes, received in parts into `bytes` and written to

@@ -74,3 +74,20 @@ TEST_CASE("past the budget, the oldest copies go first", "[unit][host_copies]") 
   CHECK(copies.find(handle(3), 0, 1) != nullptr);
   CHECK(copies.find(handle(5), 0, 1) != nullptr);
 }
+
+TEST_CASE("each possible change of a buffer counts, and keeping its copy does not", "[unit][host_copies]") {
+  // What a write whose bytes come later checks before it keeps them: a
+  // write, fill or release enqueued meanwhile would make them stale.
+  HostCopies copies([](cl_mem, size_t) { return true; });
+  CHECK(copies.changes(handle(1)) == 0);
+  copies.forget(handle(1));
+  const uint64_t at_enqueue = copies.changes(handle(1));
+  copies.keep(handle(1), bytes(10));
+  CHECK(copies.changes(handle(1)) == at_enqueue);
+  CHECK(copies.changes(handle(2)) == 0);  // another buffer's count is its own
+  copies.forget(handle(1));
+  CHECK(copies.changes(handle(1)) == at_enqueue + 1);
+  copies.shares_storage(handle(1));
+  copies.released(handle(1));
+  CHECK(copies.changes(handle(1)) == at_enqueue + 3);  // a handle given again after a release cannot match
+}
