@@ -119,8 +119,9 @@ class Granularity final : public GranularityService {
     const uint64_t traced = Runtime::get().trace().on() ? trace_pieces(*record, l) : 0;
     // Nothing else may ever flush the pieces issued in this call (the
     // application waits for the gate, not for them), and a vendor that runs
-    // its queue only when flushed (oclgrind) would hold them forever.
-    api::clFlush(pieces);
+    // its queue only when flushed (oclgrind) would hold them forever. It
+    // runs them inside that flush too: never on the application's thread.
+    pieces->flush_off_caller();
     // The divide function hands over a reference to `after`, now UniCL's.
     cl_int failure = CL_SUCCESS;
     if (ran != CL_SUCCESS) failure = ran < 0 ? ran : CL_INVALID_OPERATION;

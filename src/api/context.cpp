@@ -46,6 +46,20 @@ std::vector<cl_command_queue> _cl_command_queue::vendor_queues() {
   return out;
 }
 
+void _cl_command_queue::flush_off_caller() {
+  auto &runtime = unicl::Runtime::get();
+  // This queue keeps its vendor queues until it goes: holding it keeps them
+  // for the flush with no vendor call here (a retain of a vendor that is
+  // serialized would wait while it runs a kernel).
+  auto flush_on_worker = [&](_cl_device_id *on, cl_command_queue v) {
+    runtime.device_worker(on).post([self = unicl::Ref<_cl_command_queue>(this), v] { unicl::vendor_flush(v); });
+  };
+  if (vendor) flush_on_worker(device.get(), vendor.get());
+  std::lock_guard lock(per_slot_mutex);
+  for (size_t slot = 0; slot < per_slot.size(); ++slot)
+    if (per_slot[slot]) flush_on_worker(context->slots[slot].device.get(), per_slot[slot].get());
+}
+
 _cl_context::_cl_context() : ObjectHeader(kKind) {}
 
 _cl_context::~_cl_context() {
@@ -447,8 +461,9 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
   if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
   // One-device contexts: straight through, no list to build.
   if (!q->context->multi() && q->vendor) return vendor_flush(q->vendor.get());
-  for (cl_command_queue v : q->vendor_queues())
-    if (cl_int err = vendor_flush(v); err != CL_SUCCESS) return err;
+  // The spec asks only that the commands be issued eventually; the device
+  // workers flush, since a vendor may run its queue inside clFlush.
+  q->flush_off_caller();
   return CL_SUCCESS;
 }
 

@@ -28,6 +28,11 @@ struct _cl_command_queue : unicl::ObjectHeader {
   cl_int vendor_for(size_t slot, cl_command_queue &out);
   // Every vendor queue this queue has made.
   std::vector<cl_command_queue> vendor_queues();
+  // Flushes every vendor queue this queue has made, each on its device's
+  // worker, and returns at once: a vendor may run the queued commands
+  // inside clFlush (oclgrind does, on the calling thread), and an
+  // application's call must not wait for device work.
+  void flush_off_caller();
   cl_command_queue_properties properties = 0;
   std::vector<cl_queue_properties> property_list;  // for CL_QUEUE_PROPERTIES_ARRAY
   bool profiling() const { return properties & CL_QUEUE_PROFILING_ENABLE; }

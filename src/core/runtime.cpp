@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdlib>
 
+#include "backend/vendor_call_scope.hpp"
 #include "backend/vendor_objects.hpp"
 
 namespace unicl {
@@ -42,6 +43,20 @@ WorkQueue &Runtime::device_worker(_cl_device_id *device) {
     });
   }
   return *worker;
+}
+
+void Runtime::flush_off_caller(_cl_device_id *device, std::shared_ptr<Completion> done) {
+  // Posted, never run here: callers may hold the context lock, under which
+  // no vendor is called.
+  WorkQueue &worker = device_worker(device);
+  worker.post([&worker, done] {
+    // Not issued yet, the flush would run on the thread that issues it (an
+    // application's, maybe): it comes back to the worker then.
+    done->when_issued([&worker, done] {
+      if (WorkQueue::on_queue_thread() && !VendorCallScope::inside()) done->flush();
+      else worker.post([done] { done->flush(); });
+    });
+  });
 }
 
 Runtime::Runtime() : config_(Config::from_environment()), trace_(config_.trace_path) {

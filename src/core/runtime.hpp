@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/completion.hpp"
 #include "backend/vendor_execution.hpp"
 #include "core/config.hpp"
 #include "core/device.hpp"
@@ -53,6 +54,14 @@ class Runtime {
   // The submission worker of `device` (its root device's), started and
   // placed on first use (host_topology.hpp).
   WorkQueue &device_worker(_cl_device_id *device);
+  // Makes sure `device` runs the work of `done` (some vendors run queued
+  // commands only when flushed), from UniCL's own threads: at once on one of
+  // them, else on the device's worker. Never on an application's thread, in
+  // its enqueue: a vendor may run the queued commands inside its clFlush
+  // (oclgrind does, on the calling thread), and the application would wait
+  // for device work it did not ask to wait for. Once `done` is issued, if
+  // it is not yet.
+  void flush_off_caller(_cl_device_id *device, std::shared_ptr<Completion> done);
   // The vendors that are not thread-safe (oclgrind): the backend serializes every
   // call into them (backend/vendor_execution.hpp).
   VendorExecution &execution() { return execution_; }

@@ -7,20 +7,6 @@
 #include "core/runtime.hpp"
 
 namespace unicl {
-namespace {
-
-// Runs the command of `done`, which another device waits for: vendors
-// need not run commands that were never flushed (oclgrind does not). From
-// the worker of the producer's device, outside the context lock, once the
-// command is issued: a vendor that runs its commands inside clFlush
-// (oclgrind) then holds up neither the caller nor the other devices.
-void flush_on_worker(_cl_context &ctx, size_t slot, std::shared_ptr<Completion> done) {
-  Runtime::get().device_worker(ctx.slots[slot].device.get()).post([done = std::move(done)] {
-    done->when_issued([done] { done->flush(); });
-  });
-}
-
-}  // namespace
 
 cl_int on_vendor_status(cl_event e, cl_int type, Task::StatusCallback fn) {
   // A serialized vendor's callback comes from inside a call of UniCL's,
@@ -99,7 +85,9 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
     s = done->status();
     if (s < 0) return kFailed;
     if (s != CL_COMPLETE) {
-      flush_on_worker(*context_, d.task->slot(), done);
+      // The producer's command must run (vendors need not run what was
+      // never flushed), flushed from UniCL's threads, never from here.
+      Runtime::get().flush_off_caller(context_->slots[d.task->slot()].device.get(), done);
       done->on_done(again);
       return kWaiting;
     }
@@ -131,7 +119,7 @@ void Task::advance(bool deferred) {
   cl_int err = plan_(slot(), wait, planned, call);
   if (err == kBlocked) {
     if (!wait.blocker()) return retry();
-    flush_on_worker(*context_, wait.blocker_slot(), wait.blocker());
+    Runtime::get().flush_off_caller(context_->slots[wait.blocker_slot()].device.get(), wait.blocker());
     wait.blocker()->on_done([self = shared_from_this()](cl_int) { self->retry(); });
     return;
   }
@@ -176,9 +164,14 @@ void Task::issue() {
                                   work.kernel.empty() ? command_name(type) : work.kernel, "command");
   planned->fulfil(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq));
   // Issued later than its enqueue call: nobody else will flush it. Once
-  // this thread stops issuing: a flush can take long (oclgrind runs the
-  // queue in it), and the next command's issue need not wait for it.
-  if (deferred) IssueQueue::after_issuing([planned] { planned->flush(); });
+  // this thread stops issuing (a flush can take long: oclgrind runs the
+  // queue in it, and the next command's issue need not wait for it), and
+  // from UniCL's threads only (this may be an application's, issuing what
+  // its enqueue made ready).
+  if (deferred) {
+    _cl_device_id *device = context_->slots[slot()].device.get();
+    IssueQueue::after_issuing([planned, device] { Runtime::get().flush_off_caller(device, planned); });
+  }
   mark_issued(CL_SUCCESS);
 }
 

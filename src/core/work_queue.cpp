@@ -1,6 +1,13 @@
 #include "core/work_queue.hpp"
 
 namespace unicl {
+namespace {
+
+thread_local bool is_queue_thread = false;
+
+}  // namespace
+
+bool WorkQueue::on_queue_thread() { return is_queue_thread; }
 
 void WorkQueue::post(std::function<void()> job) {
   std::lock_guard lock(mutex_);
@@ -15,6 +22,7 @@ void WorkQueue::post(std::function<void()> job) {
 }
 
 void WorkQueue::run() {
+  is_queue_thread = true;
   if (on_start_) on_start_();
   for (;;) {
     std::function<void()> job;

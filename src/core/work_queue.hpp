@@ -16,6 +16,10 @@ class WorkQueue {
   // `on_start` runs first on the queue's thread (e.g. to place it).
   explicit WorkQueue(std::function<void()> on_start = {}) : on_start_(std::move(on_start)) {}
   void post(std::function<void()> job);
+  // Whether the calling thread is the thread of a WorkQueue: one of
+  // UniCL's own (the runtime's work queue, a device's worker), not an
+  // application's or a vendor's.
+  static bool on_queue_thread();
 
  private:
   void run();

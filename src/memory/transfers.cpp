@@ -100,12 +100,14 @@ cl_int failed_wait(const std::vector<std::shared_ptr<Completion>> &wait) {
   return CL_SUCCESS;
 }
 
-// A transfer just issued on `device`: its planned completion follows it,
-// it is flushed once this thread stops issuing, timed and traced.
+// A transfer just issued on `device` (of `flushed_by`): its planned
+// completion follows it, it is flushed once this thread stops issuing (from
+// UniCL's threads: this may be an application's, in its enqueue), timed and
+// traced.
 void issued_transfer(PlannedTransfer &t, const std::shared_ptr<Completion> &issued, const DeviceEndpoint &device,
-                     const std::string &what) {
+                     _cl_device_id *flushed_by, const std::string &what) {
   t.done->fulfil(issued);
-  IssueQueue::after_issuing([issued] { issued->flush(); });
+  IssueQueue::after_issuing([issued, flushed_by] { Runtime::get().flush_off_caller(flushed_by, issued); });
   time_transfer(issued, std::move(t.sample));
   Runtime::get().trace().record(issued->vendor_event(), device.name(), what, "transfer");
 }
@@ -134,7 +136,7 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
     if (cl_int err = device.copy_from(source, from->get(), to->get(), range.offset, range.length, wait, issued);
         err != CL_SUCCESS)
       return t.done->fail(err);
-    issued_transfer(t, issued, device, "from " + source.name());
+    issued_transfer(t, issued, device, ctx->slots[dst].device.get(), "from " + source.name());
   });
   return CL_SUCCESS;
 }
@@ -170,7 +172,7 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
     DeviceEndpoint &device = *ctx->slots[slot].endpoint;
     std::shared_ptr<Completion> issued;
     if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return t.done->fail(err);
-    issued_transfer(t, issued, device, to_host ? "to host" : "to device");
+    issued_transfer(t, issued, device, ctx->slots[slot].device.get(), to_host ? "to host" : "to device");
   });
   return CL_SUCCESS;
 }
