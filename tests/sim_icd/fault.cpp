@@ -80,6 +80,21 @@ FaultRule parse_rule(const std::string &text) {
   return rule;
 }
 
+// UNICL_SIM_FAULT_LOG names a file each injected delay or error is
+// appended to as it starts, one line "<entry> <ns since the epoch>": a test
+// counts the injected calls within a span of time it measured, whatever the
+// machine's load does to their durations.
+void log_fired(Entry e) {
+  const char *path = std::getenv("UNICL_SIM_FAULT_LOG");
+  if (!path || !*path) return;
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  if (std::FILE *f = std::fopen(path, "a")) {
+    std::fprintf(f, "%s %lld\n", entry_name(e), static_cast<long long>(ns.count()));
+    std::fclose(f);
+  }
+}
+
 }  // namespace
 
 const char *entry_name(Entry e) { return e < std::size(kEntryNames) ? kEntryNames[e] : "?"; }
@@ -106,6 +121,7 @@ Faults::Faults(const std::vector<FaultRule> &rules) {
 // Said once per rule: a test that fails for an unexpected reason then
 // shows where the injected error came from.
 cl_int Faults::fire(Armed &a) {
+  log_fired(a.rule.entry);
   if (a.rule.delay_ms > 0) {
     if (!a.announced.exchange(true))
       std::fprintf(stderr, "unicl-sim: UNICL_SIM_FAIL: %s takes %llu ms more from now on\n", entry_name(a.rule.entry),
