@@ -355,7 +355,7 @@ TEST_CASE("large reads and writes on a node's device arrive right, mapped or sta
 TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's host copy, until it changes", "[cluster]") {
   // Two nodes serving the simulator (correctness mode: its kernels run on
   // PoCL), whose devices hold their own memory: the node stages the bytes
-  // rank 0 sends. Node 1's device reads are made slow (1 s per call) and
+  // rank 0 sends. Node 1's device reads are made slow (250 ms per call) and
   // logged with their start time: the copies served from the host copy make
   // none within their span (counted, not timed: under load a copy to another
   // node alone can take 3.5 s); each change of the buffer on node 1 must
@@ -365,7 +365,7 @@ TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's ho
                                             {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
                                             {"POCL_DEVICES", "pthread"}};
   auto slow_reads = sim;
-  slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=1000";
+  slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=250";
   const auto read_log = std::filesystem::temp_directory_path() / ("unicl-slow-reads-" + std::to_string(getpid()));
   std::filesystem::remove(read_log);
   slow_reads["UNICL_SIM_FAULT_LOG"] = read_log.string();

@@ -7,10 +7,16 @@
 #                                  then the tiled Cholesky sample on a
 #                                  device-less queue (UniCL places each task)
 #   bash tools/bootstrap.sh test   installs what is missing, builds, runs the
-#                                  whole test suite, then again in a build with
-#                                  AddressSanitizer and UBSan, then the threaded
-#                                  tests in a build with ThreadSanitizer; exits
-#                                  non-zero on any failure
+#                                  whole test suite, then the threaded tests in
+#                                  a build with ThreadSanitizer; exits non-zero
+#                                  on any failure (CI, about 18 minutes on two
+#                                  cores)
+#   bash tools/bootstrap.sh sanitize
+#                                  the whole suite in a build with
+#                                  AddressSanitizer and UBSan, then the
+#                                  threaded tests under ThreadSanitizer (about
+#                                  20 minutes more; run once per change of
+#                                  substance, before it lands)
 #
 # Build folders: $BUILD_DIR (default build), $ASAN_BUILD_DIR (default
 # build-asan) and $TSAN_BUILD_DIR (default build-tsan), inside the repository.
@@ -35,7 +41,7 @@ readonly TSAN_TESTS=(thread_safety events scheduling divide sim-icd vendor_failu
 jobs=$(nproc 2>/dev/null || echo 2)
 
 usage() {
-  echo "usage: bash tools/bootstrap.sh demo|test" >&2
+  echo "usage: bash tools/bootstrap.sh demo|test|sanitize" >&2
   exit 2
 }
 
@@ -159,15 +165,15 @@ run_suite() {
   meson test -C "$dir" --print-errorlogs "$@"
 }
 
-test_all() {
-  local status=0
-
+# Returns the status of the whole suite in the normal build.
+normal_pass() {
   step "build and test ($build_dir)"
-  build "$build_dir" || status=1
-  if ((status == 0)); then
-    run_suite "$build_dir" || status=1
-  fi
+  build "$build_dir" && run_suite "$build_dir"
+}
 
+# Returns the status of the whole suite (what can be instrumented) under
+# AddressSanitizer and UBSan.
+asan_pass() {
   step "build and test with AddressSanitizer and UBSan ($asan_build_dir)"
   # Leaks are checked; the suppressions cover only the vendor libraries'
   # own allocations (PoCL, LLVM, oclgrind), never UniCL's. The new/delete
@@ -176,26 +182,34 @@ test_all() {
   # __tls_get_addr is not intercepted: with the vendors' LLVMs loaded, the
   # leak checker's record of dynamic TLS goes wrong (a range at 0x754) and
   # its tracer crashes at exit ("Tracer caught signal 11"), whatever the
-  # program did; leaks are still checked.
-  export ASAN_OPTIONS=detect_leaks=1:new_delete_type_mismatch=0:intercept_tls_get_addr=0
-  export LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp:print_suppressions=0
-  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  # Host code runs several times slower under the sanitizers: the checks of
-  # how fast timed work ran are the normal pass's (tests/support/cl_test.hpp).
-  export UNICL_TEST_UNTIMED=1
-  sanitizer_pass "$asan_build_dir" address,undefined || status=1
-  unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+  # program did; leaks are still checked. Host code runs several times
+  # slower under the sanitizers: the checks of how fast timed work ran are
+  # the normal pass's (UNICL_TEST_UNTIMED, tests/support/cl_test.hpp).
+  ASAN_OPTIONS=detect_leaks=1:new_delete_type_mismatch=0:intercept_tls_get_addr=0 \
+    LSAN_OPTIONS=suppressions=$repo/tests/lsan.supp:print_suppressions=0 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 UNICL_TEST_UNTIMED=1 \
+    sanitizer_pass "$asan_build_dir" address,undefined
+}
 
+# Returns the status of the threaded tests under ThreadSanitizer.
+tsan_pass() {
   step "build and test the threaded tests with ThreadSanitizer ($tsan_build_dir)"
   # Any report fails its test (exit status 66). PoCL and oclgrind are not
   # instrumented: their own memory accesses are not seen, only what they
   # do through the C library (malloc, memcpy, pthreads), so a report there
   # is a real race between calls into them. tests/tsan.supp holds the few
   # proven to be inside a vendor library alone.
-  export TSAN_OPTIONS=second_deadlock_stack=1:suppressions=$repo/tests/tsan.supp
-  sanitizer_pass "$tsan_build_dir" thread "${TSAN_TESTS[@]}" || status=1
-  unset TSAN_OPTIONS UNICL_TEST_UNTIMED
+  TSAN_OPTIONS=second_deadlock_stack=1:suppressions=$repo/tests/tsan.supp UNICL_TEST_UNTIMED=1 \
+    sanitizer_pass "$tsan_build_dir" thread "${TSAN_TESTS[@]}"
+}
 
+# Runs the passes named as arguments, all of them even when one fails;
+# returns non-zero if any failed.
+run_passes() {
+  local status=0 pass
+  for pass in "$@"; do
+    "$pass" || status=1
+  done
   if ((status == 0)); then
     step "all tests passed"
   else
@@ -207,6 +221,7 @@ test_all() {
 (($# == 1)) || usage
 case $1 in
   demo) install_missing demo; demo ;;
-  test) install_missing test; test_all ;;
+  test) install_missing test; run_passes normal_pass tsan_pass ;;
+  sanitize) install_missing sanitize; run_passes asan_pass tsan_pass ;;
   *) usage ;;
 esac
