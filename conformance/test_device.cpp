@@ -291,3 +291,54 @@ TEST_CASE("device: partition errors", "[device][subdevices][errors]") {
   cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
   CHECK_CL(clCreateSubDevices(d(), equally, 0, &out, &n), CL_INVALID_VALUE);
 }
+
+TEST_CASE("device: a parent device and its sub-devices in one context share a build", "[device][subdevices]") {
+  auto d = cltest::test_device();
+  if (scalar<cl_uint>(d, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) < 2) return;
+  cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_uint count = 0;
+  cl_int err = clCreateSubDevices(d(), props, 0, nullptr, &count);
+  if (err == CL_INVALID_VALUE || err == CL_DEVICE_PARTITION_FAILED) return;  // equally is optional
+  REQUIRE_CL(err, CL_SUCCESS);
+  std::vector<cl_device_id> raw(count);
+  REQUIRE_CL(clCreateSubDevices(d(), props, count, raw.data(), nullptr), CL_SUCCESS);
+  std::vector<cl::Device> subs;
+  for (auto id : raw) subs.push_back(adopt<cl::Device>(id));
+  static std::vector<cl::Device> kept_until_exit;  // as in the case above
+  kept_until_exit.insert(kept_until_exit.end(), subs.begin(), subs.end());
+
+  std::vector<cl_device_id> members = raw;
+  members.push_back(d());
+  auto ctx = adopt<cl::Context>(
+      clCreateContext(nullptr, static_cast<cl_uint>(members.size()), members.data(), nullptr, nullptr, &err));
+  REQUIRE_CL(err, CL_SUCCESS);
+  const char *source = "kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }";
+  auto program = adopt<cl::Program>(clCreateProgramWithSource(ctx(), 1, &source, nullptr, &err));
+  REQUIRE_CL(err, CL_SUCCESS);
+  // Built for the parent only: every device of the program that the
+  // vendor lists reports the build, and kernels run on the sub-devices.
+  cl_device_id parent = d();
+  REQUIRE_CL(clBuildProgram(program(), 1, &parent, nullptr, nullptr, nullptr), CL_SUCCESS);
+  cl_uint listed = 0;
+  REQUIRE_CL(clGetProgramInfo(program(), CL_PROGRAM_NUM_DEVICES, sizeof listed, &listed, nullptr), CL_SUCCESS);
+  std::vector<cl_device_id> program_devices(listed);
+  REQUIRE_CL(clGetProgramInfo(program(), CL_PROGRAM_DEVICES, listed * sizeof(cl_device_id), program_devices.data(),
+                              nullptr),
+             CL_SUCCESS);
+  for (cl_device_id member : program_devices) {
+    cl_build_status status = CL_BUILD_NONE;
+    REQUIRE_CL(clGetProgramBuildInfo(program(), member, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr),
+               CL_SUCCESS);
+    CHECK(status == CL_BUILD_SUCCESS);
+  }
+  for (auto &sub : subs) {
+    cl::CommandQueue q(ctx, sub);
+    auto data = iota_ints(64);
+    cl::Buffer buf(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int), data.data());
+    cl::Kernel k(program, "twice");
+    k.setArg(0, buf);
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(data.size()));
+    q.enqueueReadBuffer(buf, CL_TRUE, 0, data.size() * sizeof(cl_int), data.data());
+    for (size_t i = 0; i < data.size(); ++i) CHECK(data[i] == 2 * static_cast<cl_int>(i));
+  }
+}

@@ -20,6 +20,26 @@ Ref<_cl_program> new_program(cl_context ctx) {
   return p;
 }
 
+// Adds to `slots` every slot `usable` accepts whose device shares its root
+// device with a slot listed. Each device has a vendor program of its own,
+// but vendors give one build to a device and the devices partitioned from
+// it (PoCL's program knows only root devices): a program built for a parent
+// device runs on its sub-devices there, and applications rely on it (the
+// Khronos CTS device_partition builds for the parent, then launches on the
+// sub-devices). So a build for one device of a partition is a build for
+// every device of that partition in the context.
+template <typename Usable>
+void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, Usable usable) {
+  size_t listed = slots.size();
+  for (size_t s = 0; s < ctx.slots.size(); ++s) {
+    if (std::find(slots.begin(), slots.end(), s) != slots.end() || !usable(s)) continue;
+    const _cl_device_id *root = ctx.slots[s].device->root();
+    bool related = std::any_of(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(listed),
+                               [&](size_t l) { return ctx.slots[l].device->root() == root; });
+    if (related) slots.push_back(s);
+  }
+}
+
 // Resolves an optional (num, list) of devices against the program's own:
 // every slot of `p` with a vendor program when the list is empty.
 cl_int target_slots(_cl_program *p, cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
@@ -35,6 +55,7 @@ cl_int target_slots(_cl_program *p, cl_uint num, const cl_device_id *list, std::
     if (s == _cl_context::npos || !p->per_slot[s]) return CL_INVALID_DEVICE;
     slots.push_back(s);
   }
+  with_partition_relatives(*p->context, slots, [p](size_t s) { return bool(p->per_slot[s]); });
   return CL_SUCCESS;
 }
 
@@ -221,6 +242,10 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
       if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
       slots.push_back(s);
     }
+    with_partition_relatives(*context, slots, [&](size_t s) {
+      return std::all_of(input_programs, input_programs + num_input_programs,
+                         [s](cl_program p) { return bool(p->per_slot[s]); });
+    });
   } else {
     for (size_t s = 0; s < context->slots.size(); ++s) {
       bool all_inputs = std::all_of(input_programs, input_programs + num_input_programs,

@@ -42,6 +42,12 @@ struct _cl_device_id : unicl::ObjectHeader {
   // discovery for root devices.
   cl_uint node = 0;
   bool is_root() const { return parent == nullptr; }
+  // The root device it was partitioned from (itself for a root device).
+  const _cl_device_id *root() const {
+    const _cl_device_id *d = this;
+    while (d->parent) d = d->parent;
+    return d;
+  }
 };
 
 namespace unicl {
