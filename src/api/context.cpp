@@ -200,17 +200,44 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
   ctx->notify_data = user_data;
-  for (cl_device_id d : devices) {
-    if (ctx->slot_of(d) != _cl_context::npos) continue;  // duplicates are ignored
-    cl_context_properties vprops[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(d->vendor_platform),
-                                      interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
+  std::erase_if(devices, [&, seen = std::vector<cl_device_id>()](cl_device_id d) mutable {
+    if (std::find(seen.begin(), seen.end(), d) != seen.end()) return true;  // duplicates are ignored
+    seen.push_back(d);
+    return false;
+  });
+  auto vendor_props = [&](cl_device_id d) {
+    return std::vector<cl_context_properties>{CL_CONTEXT_PLATFORM,
+                                              reinterpret_cast<cl_context_properties>(d->vendor_platform),
+                                              interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
+  };
+  VendorContextNotify vendor_notify = notify ? forward_context_notify : nullptr;
+  // Devices of one vendor platform of this machine share one vendor
+  // context: memory the vendor shares between its devices (SVM) is valid
+  // on all of them only then. UniCL still keeps a copy of each buffer per
+  // device. Devices of several vendors, or of other nodes, get one vendor
+  // context each.
+  VendorRef<cl_context> shared;
+  if (devices.size() > 1 && std::all_of(devices.begin(), devices.end(), [&](cl_device_id d) {
+        return d->node == 0 && d->vendor_platform == devices.front()->vendor_platform;
+      })) {
+    std::vector<cl_device_id> vendor_devices;
+    for (cl_device_id d : devices) vendor_devices.push_back(d->vendor);
     cl_int err = CL_SUCCESS;
-    auto vendor = vendor_context(vprops, d->vendor, notify ? forward_context_notify : nullptr,
-                                 notify ? ctx.get() : nullptr, err);
+    shared = vendor_context(vendor_props(devices.front()).data(), vendor_devices, vendor_notify,
+                            notify ? ctx.get() : nullptr, err);
+    if (err != CL_SUCCESS) shared = {};  // then one each, as for several vendors
+  }
+  for (cl_device_id d : devices) {
+    cl_int err = CL_SUCCESS;
+    auto vendor = shared ? shared
+                         : vendor_context(vendor_props(d).data(), d->vendor, vendor_notify,
+                                          notify ? ctx.get() : nullptr, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
+  ctx->one_vendor_context = bool(shared) || ctx->slots.size() == 1;
+  ctx->svm_capabilities = context_svm_capabilities(*ctx);
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.
     if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, CL_OUT_OF_RESOURCES);

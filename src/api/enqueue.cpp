@@ -90,15 +90,6 @@ bool offset_fits(cl_uint dim, const size_t *offset, const size_t *global) {
   return true;
 }
 
-bool valid_map_flags(cl_map_flags f) {
-  if (f & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return false;
-  return !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
-}
-
-// A fill pattern must be a power of two from 1 to 128 bytes.
-bool valid_pattern(const void *pattern, size_t size) {
-  return pattern && size >= 1 && size <= 128 && (size & (size - 1)) == 0;
-}
 
 std::vector<std::byte> copy_bytes(const void *p, size_t n) {
   auto *b = static_cast<const std::byte *>(p);

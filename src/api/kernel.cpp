@@ -136,6 +136,43 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   return CL_SUCCESS;
 }
 
+// An SVM pointer argument: valid on every device of a context that offers
+// SVM (its devices share one vendor context), so set on each vendor kernel
+// now, and on the launch kernels as they launch.
+cl_int set_arg_svm(_cl_kernel *k, cl_uint index, const void *pointer) {
+  if (index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+  if (!k->program->context->svm_capabilities) return CL_INVALID_OPERATION;
+  for (auto &vk : k->per_slot)
+    if (vk)
+      if (cl_int err = vendor_set_arg_svm(vk.get(), index, pointer); err != CL_SUCCESS) return err;
+  ArgValue arg;
+  arg.set = true;
+  arg.svm = true;
+  arg.size = sizeof pointer;
+  arg.bytes.resize(sizeof pointer);
+  std::memcpy(arg.bytes.data(), &pointer, sizeof pointer);
+  std::lock_guard guard(k->mutex);
+  k->args[index] = std::move(arg);
+  return CL_SUCCESS;
+}
+
+// clSetKernelExecInfo: every vendor kernel of `k` gets it, those made later
+// too.
+cl_int set_exec_info(_cl_kernel *k, cl_kernel_exec_info param, size_t size, const void *value) {
+  if (!k->program->context->svm_capabilities) return CL_INVALID_OPERATION;
+  if (!value || size == 0) return CL_INVALID_VALUE;
+  for (auto &vk : k->per_slot)
+    if (vk)
+      if (cl_int err = vendor_set_exec_info(vk.get(), param, size, value); err != CL_SUCCESS) return err;
+  std::lock_guard guard(k->mutex);
+  for (auto &vk : k->launch_per_slot)
+    if (vk)
+      if (cl_int err = vendor_set_exec_info(vk.get(), param, size, value); err != CL_SUCCESS) return err;
+  auto *bytes = static_cast<const std::byte *>(value);
+  k->exec_info.push_back({param, std::vector<std::byte>(bytes, bytes + size)});
+  return CL_SUCCESS;
+}
+
 }  // namespace
 
 cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
@@ -148,6 +185,9 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span
     cl_int err = CL_SUCCESS;
     VendorRef<cl_kernel> made = vendor_kernel(vp, k->name.c_str(), err);
     if (err != CL_SUCCESS) return err;
+    for (const ExecInfo &info : k->exec_info)
+      if (err = vendor_set_exec_info(made.get(), info.param, info.value.size(), info.value.data()); err != CL_SUCCESS)
+        return err;
     dk = std::move(made);
   }
   cl_kernel vk = dk.get();
@@ -160,7 +200,9 @@ cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span
     if (a.bytes.size() == sizeof(void *)) std::memcpy(&given, a.bytes.data(), sizeof given);
     bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
     cl_int err;
-    if (a.mem) {
+    if (a.svm) {
+      err = vendor_set_arg_svm(vk, i, given);
+    } else if (a.mem) {
       // The launch's device copies, in the order of its memory arguments.
       if (next_mem >= mems.size()) return CL_INVALID_KERNEL_ARGS;
       cl_mem rep = mems[next_mem++];
@@ -257,6 +299,16 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_siz
   return set_arg(k, arg_index, arg_size, arg_value);
 }
 
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint arg_index, const void *arg_value) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  return set_arg_svm(k, arg_index, arg_value);
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param, size_t size, const void *value) {
+  if (!live(k)) return CL_INVALID_KERNEL;
+  return set_exec_info(k, param, size, value);
+}
+
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(k)) return CL_INVALID_KERNEL;
   switch (param) {
@@ -317,14 +369,26 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
   }
   for (cl_uint i = 0; i < args.size(); ++i) {
     if (!args[i].set) continue;
-    err = set_arg(clone.get(), i, args[i].size, args[i].bytes.empty() ? nullptr : args[i].bytes.data());
+    const void *value = args[i].bytes.empty() ? nullptr : args[i].bytes.data();
+    if (args[i].svm) {
+      void *pointer = nullptr;
+      std::memcpy(&pointer, value, sizeof pointer);
+      err = set_arg_svm(clone.get(), i, pointer);
+    } else {
+      err = set_arg(clone.get(), i, args[i].size, value);
+    }
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   }
+  std::vector<ExecInfo> exec_info;
   {
     std::scoped_lock lock(source->mutex, clone->mutex);
     clone->split = source->split;
     clone->divide = source->divide;
+    exec_info = source->exec_info;
   }
+  for (const ExecInfo &info : exec_info)
+    if (err = set_exec_info(clone.get(), info.param, info.value.size(), info.value.data()); err != CL_SUCCESS)
+      return fail(errcode_ret, err);
   return hand_out(std::move(clone), errcode_ret);
 }
 

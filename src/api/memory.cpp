@@ -306,7 +306,14 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
     case CL_MEM_ASSOCIATED_MEMOBJECT:
       return info_value<cl_mem>(size, value, size_ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent.get() : nullptr);
     case CL_MEM_OFFSET: return info_value(size, value, size_ret, m->origin);
-    case CL_MEM_USES_SVM_POINTER: return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: {
+      // A buffer over memory of one of the context's SVM allocations (a
+      // sub-buffer asks its parent, as the specification says).
+      const _cl_mem *root = m->root();
+      bool svm = (root->flags & CL_MEM_USE_HOST_PTR) && root->host_ptr &&
+                 m->context->svm_allocations.contains(root->host_ptr, root->size);
+      return info_value<cl_bool>(size, value, size_ret, svm ? CL_TRUE : CL_FALSE);
+    }
     case CL_MEM_PROPERTIES: return info_vector(size, value, size_ret, m->property_list);
     default: return CL_INVALID_VALUE;
   }

@@ -293,7 +293,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       for (size_t s : slots_in_order()) {
         size_t n = 0;
         cl_program vp = p->per_slot[s].get();
-        if (cl_int err = vendor_info(vp, CL_PROGRAM_BINARY_SIZES, sizeof n, &n, nullptr); err != CL_SUCCESS)
+        if (cl_int err = vendor_binary_size(vp, p->context->slots[s].device->vendor, n); err != CL_SUCCESS)
           return err;
         sizes.push_back(n);
       }
@@ -308,8 +308,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
         for (size_t s : slots_in_order()) {
           cl_program vp = p->per_slot[s].get();
           if (out[i])
-            if (cl_int err = vendor_info(vp, CL_PROGRAM_BINARIES, sizeof(unsigned char *), &out[i], nullptr);
-                err != CL_SUCCESS)
+            if (cl_int err = vendor_binary(vp, p->context->slots[s].device->vendor, out[i]); err != CL_SUCCESS)
               return err;
           ++i;
         }

@@ -43,6 +43,13 @@ UNICL_VENDOR_ENQUEUE(NDRangeKernel)
 UNICL_VENDOR_ENQUEUE(NativeKernel)
 UNICL_VENDOR_ENQUEUE(MarkerWithWaitList)
 UNICL_VENDOR_ENQUEUE(BarrierWithWaitList)
+// Shared virtual memory (OpenCL 2.0 vendors; SVMMigrateMem 2.1).
+UNICL_VENDOR_ENQUEUE(SVMFree)
+UNICL_VENDOR_ENQUEUE(SVMMemcpy)
+UNICL_VENDOR_ENQUEUE(SVMMemFill)
+UNICL_VENDOR_ENQUEUE(SVMMap)
+UNICL_VENDOR_ENQUEUE(SVMUnmap)
+UNICL_VENDOR_ENQUEUE(SVMMigrateMem)
 #undef UNICL_VENDOR_ENQUEUE
 
 // Maps return the pointer and give the error through `err`.

@@ -1,5 +1,7 @@
 #include "backend/vendor_objects.hpp"
 
+#include <algorithm>
+
 #include "backend/vendor_info.hpp"
 
 namespace unicl {
@@ -26,6 +28,45 @@ cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_propert
 VendorRef<cl_context> vendor_context(const cl_context_properties *properties, cl_device_id device,
                                      VendorContextNotify notify, void *user_data, cl_int &err) {
   return VendorRef<cl_context>::adopt(vd(device).clCreateContext(properties, 1, &device, notify, user_data, &err));
+}
+
+VendorRef<cl_context> vendor_context(const cl_context_properties *properties, std::span<const cl_device_id> devices,
+                                     VendorContextNotify notify, void *user_data, cl_int &err) {
+  return VendorRef<cl_context>::adopt(vd(devices.front())
+                                          .clCreateContext(properties, static_cast<cl_uint>(devices.size()),
+                                                           devices.data(), notify, user_data, &err));
+}
+
+namespace {
+// Where `device` stands in the answers of `program`'s per-device queries.
+cl_int binary_index(cl_program program, cl_device_id device, size_t &index, size_t &count) {
+  std::vector<cl_device_id> devices = vendor_array<cl_device_id>(program, CL_PROGRAM_DEVICES);
+  auto at = std::find(devices.begin(), devices.end(), device);
+  if (at == devices.end()) return CL_INVALID_DEVICE;
+  index = static_cast<size_t>(at - devices.begin());
+  count = devices.size();
+  return CL_SUCCESS;
+}
+}  // namespace
+
+cl_int vendor_binary_size(cl_program program, cl_device_id device, size_t &size) {
+  size_t index = 0, count = 0;
+  if (cl_int err = binary_index(program, device, index, count); err != CL_SUCCESS) return err;
+  std::vector<size_t> sizes(count);
+  if (cl_int err = vendor_info(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(), nullptr);
+      err != CL_SUCCESS)
+    return err;
+  size = sizes[index];
+  return CL_SUCCESS;
+}
+
+cl_int vendor_binary(cl_program program, cl_device_id device, unsigned char *out) {
+  size_t index = 0, count = 0;
+  if (cl_int err = binary_index(program, device, index, count); err != CL_SUCCESS) return err;
+  // A null entry skips that device's binary, as the specification says.
+  std::vector<unsigned char *> outs(count, nullptr);
+  outs[index] = out;
+  return vendor_info(program, CL_PROGRAM_BINARIES, count * sizeof(unsigned char *), outs.data(), nullptr);
 }
 
 VendorRef<cl_command_queue> vendor_queue(cl_context context, cl_device_id device,
@@ -118,6 +159,20 @@ bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
     return vendor_arg_info(kernel, index, CL_KERNEL_ARG_TYPE_NAME, n, v, r);
   }, out.type_name);
   return true;
+}
+
+void *vendor_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
+  return vd(context).clSVMAlloc(context, flags, size, alignment);
+}
+
+void vendor_svm_free(cl_context context, void *pointer) { vd(context).clSVMFree(context, pointer); }
+
+cl_int vendor_set_arg_svm(cl_kernel kernel, cl_uint index, const void *pointer) {
+  return vd(kernel).clSetKernelArgSVMPointer(kernel, index, pointer);
+}
+
+cl_int vendor_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param, size_t size, const void *value) {
+  return vd(kernel).clSetKernelExecInfo(kernel, param, size, value);
 }
 
 VendorRef<cl_event> vendor_user_event(cl_context context, cl_int &err) {

@@ -3,6 +3,7 @@
 // queries (vendor_info.hpp). Each makes one vendor object for one device
 // and hands back its reference; `err` gets the vendor's error.
 #pragma once
+#include <span>
 #include <vector>
 
 #include "backend/vendor.hpp"
@@ -22,6 +23,9 @@ cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_propert
 // Contexts and queues.
 using VendorContextNotify = void(CL_CALLBACK *)(const char *, const void *, size_t, void *);
 VendorRef<cl_context> vendor_context(const cl_context_properties *properties, cl_device_id device,
+                                     VendorContextNotify notify, void *user_data, cl_int &err);
+// One vendor context for several devices of one vendor platform.
+VendorRef<cl_context> vendor_context(const cl_context_properties *properties, std::span<const cl_device_id> devices,
                                      VendorContextNotify notify, void *user_data, cl_int &err);
 VendorRef<cl_command_queue> vendor_queue(cl_context context, cl_device_id device,
                                          cl_command_queue_properties properties, cl_int &err);
@@ -49,6 +53,11 @@ cl_int vendor_compile(cl_program program, cl_device_id device, const char *optio
                       const std::vector<cl_program> &headers, const char **header_names);
 VendorRef<cl_program> vendor_link(cl_context context, cl_device_id device, const char *options,
                                   const std::vector<cl_program> &inputs, cl_int &err);
+// The binary `program` holds for `device`: its size, or its bytes into `out`
+// (that size). The program may belong to a vendor context of several
+// devices, whose binary queries answer one entry per device.
+cl_int vendor_binary_size(cl_program program, cl_device_id device, size_t &size);
+cl_int vendor_binary(cl_program program, cl_device_id device, unsigned char *out);
 // Whether `program` holds an executable for `device` (of OpenCL `version`).
 bool vendor_has_executable(cl_program program, cl_device_id device, unsigned version);
 
@@ -63,6 +72,13 @@ struct VendorArgInfo {
   std::string type_name;
 };
 bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out);
+
+// Shared virtual memory (OpenCL 2.0 vendors): the vendor's allocations in
+// `context`, and its kernels' SVM arguments and execution information.
+void *vendor_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment);
+void vendor_svm_free(cl_context context, void *pointer);
+cl_int vendor_set_arg_svm(cl_kernel kernel, cl_uint index, const void *pointer);
+cl_int vendor_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param, size_t size, const void *value);
 
 // User events, UniCL's stand-ins for its own events in vendor wait lists.
 VendorRef<cl_event> vendor_user_event(cl_context context, cl_int &err);

@@ -1,7 +1,10 @@
-// A UniCL context spans devices of any vendors. Underneath, each device has
-// a vendor context of its own (a "slot"): UniCL, not the vendor, keeps
-// buffers coherent between devices, because vendors' own multi-device
-// migration cannot be relied on and cannot cross vendors at all.
+// A UniCL context spans devices of any vendors. Underneath, each device is
+// a "slot" with its vendor context: one shared by every slot when all the
+// devices come from one vendor platform of this machine (so that what the
+// vendor shares between its devices, such as SVM, is valid on each), one
+// per device otherwise. Either way UniCL, not the vendor, keeps its
+// buffers coherent between devices, with a copy per device: vendors' own
+// multi-device migration cannot be relied on and cannot cross vendors.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include "backend/issue_queue.hpp"
 #include "backend/vendor_call_scope.hpp"
 #include "core/device.hpp"
+#include "core/svm.hpp"
 
 namespace unicl {
 class ContextScheduler;
@@ -58,6 +62,13 @@ struct _cl_context : unicl::ObjectHeader {
   ~_cl_context();
 
   std::vector<DeviceSlot> slots;
+  // Every slot shares one vendor context (devices of one vendor platform of
+  // this machine; api/context.cpp): what the vendor shares between its
+  // devices, such as SVM, is valid on each.
+  bool one_vendor_context = false;
+  // What SVM the context offers (core/svm.hpp), and what it handed out.
+  cl_device_svm_capabilities svm_capabilities = 0;
+  unicl::SvmAllocations svm_allocations;
   std::vector<cl_context_properties> properties;  // as given, 0-terminated or empty
   Notify notify = nullptr;
   void *notify_data = nullptr;

@@ -8,6 +8,7 @@
 #include "backend/vendor_info.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
+#include "core/svm.hpp"
 
 namespace unicl {
 namespace {
@@ -28,12 +29,12 @@ std::string filtered_extensions(cl_device_id d) {
 }
 
 // Answers to OpenCL 3.0 queries for devices of 1.x/2.x vendors, and for
-// optional features UniCL does not wrap (SVM, pipes, device-side enqueue,
+// optional features UniCL does not wrap (pipes, device-side enqueue,
 // intermediate languages): the values the spec gives for "not supported".
 cl_int unsupported_feature_answer(cl_device_id d, cl_device_info param, size_t size, void *value,
                                   size_t *size_ret, bool vendor_failed) {
   switch (param) {
-    case CL_DEVICE_SVM_CAPABILITIES:
+    case CL_DEVICE_SVM_CAPABILITIES:  // a 1.x vendor
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       return info_value<cl_bitfield>(size, value, size_ret, 0);
@@ -186,6 +187,8 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
       gethostname(host, sizeof host - 1);
       return info_string(size, value, size_ret, std::string(host));
     }
+    case CL_DEVICE_SVM_CAPABILITIES:
+      return info_value<cl_device_svm_capabilities>(size, value, size_ret, device_svm_capabilities(*d));
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
       if (d->vendor_version >= 300) {
         std::vector<cl_name_version> kept;

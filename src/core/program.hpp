@@ -48,6 +48,12 @@ struct ArgValue {
   std::vector<std::byte> bytes;  // value as given (for cloning)
   cl_mem mem = nullptr;          // UniCL memory object, when the argument is one
   bool null_value = false;
+  bool svm = false;              // an SVM pointer (clSetKernelArgSVMPointer), in `bytes`
+};
+// clSetKernelExecInfo's settings, in the order given.
+struct ExecInfo {
+  cl_kernel_exec_info param;
+  std::vector<std::byte> value;
 };
 }  // namespace unicl
 
@@ -67,7 +73,8 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
   std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
   unicl::DivideFunction divide;             // clSetKernelDivideFunctionUNICL's (fn null: none)
-  std::mutex mutex;  // guards args, launch_per_slot, split and divide
+  std::vector<unicl::ExecInfo> exec_info;   // applied to each launch kernel as it is made
+  std::mutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
 };
 
 namespace unicl {

@@ -1,0 +1,40 @@
+#include "core/svm.hpp"
+
+#include "backend/vendor_info.hpp"
+#include "core/context.hpp"
+
+namespace unicl {
+
+void SvmAllocations::add(void *pointer, size_t size) {
+  std::lock_guard lock(mutex_);
+  by_start_[static_cast<const std::byte *>(pointer)] = size;
+}
+
+bool SvmAllocations::remove(void *pointer) {
+  std::lock_guard lock(mutex_);
+  return by_start_.erase(static_cast<const std::byte *>(pointer)) > 0;
+}
+
+bool SvmAllocations::contains(const void *pointer, size_t size) const {
+  auto *p = static_cast<const std::byte *>(pointer);
+  std::lock_guard lock(mutex_);
+  auto after = by_start_.upper_bound(p);
+  if (after == by_start_.begin()) return false;
+  auto at = std::prev(after);
+  size_t offset = static_cast<size_t>(p - at->first);
+  return offset < at->second && size <= at->second - offset;
+}
+
+cl_device_svm_capabilities device_svm_capabilities(const _cl_device_id &device) {
+  if (device.node != 0 || device.vendor_version < 200) return 0;
+  return vendor_value<cl_device_svm_capabilities>(device.vendor, CL_DEVICE_SVM_CAPABILITIES, 0);
+}
+
+cl_device_svm_capabilities context_svm_capabilities(const _cl_context &context) {
+  if (!context.one_vendor_context || context.slots.empty()) return 0;
+  cl_device_svm_capabilities all = ~cl_device_svm_capabilities{0};
+  for (const DeviceSlot &slot : context.slots) all &= device_svm_capabilities(*slot.device);
+  return all;
+}
+
+}  // namespace unicl
