@@ -32,6 +32,7 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  if (m->root()->vendor_shared) return use(m, access, touched);  // the vendor's memory is the host's
   m->root()->commands.fetch_add(1, std::memory_order_relaxed);
   uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, root_range(m, touched.offset, touched.size),
                    touched.overwritten});
@@ -45,6 +46,10 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait,
   uint64_t stamp = ++uses[0].mem->context->use_clock;
   for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
+    if (u.mem->root()->vendor_shared) {
+      copies.push_back(u.mem->replicas[slot]);
+      continue;
+    }
     cl_int err;
     std::shared_ptr<DeviceCopy> copy;
     if (u.host) {
@@ -63,6 +68,7 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, const std::shared_
   if (uses.empty()) return;
   AccessToken token = access_token(done, slot);
   for (auto &u : uses) {
+    if (u.mem->root()->vendor_shared) continue;
     if (u.host) record_host(u.mem.get(), u.range, u.recorded, token);
     else record(u.mem.get(), u.range, u.access, token);
   }

@@ -74,6 +74,27 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   return fail(errcode_ret, err);
 }
 
+// Multi-device contexts, a buffer the vendor shares between the devices
+// (_cl_mem::vendor_shared): the vendor maps it on the device the command
+// runs on. The pointer is known at once: a buffer over the application's
+// memory maps to it (CL_MEM_USE_HOST_PTR), wherever the map runs.
+void *map_shared(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_flags flags, size_t offset, size_t size,
+                 cl_uint n, const cl_event *events, cl_event *event, cl_int *errcode_ret) {
+  Command c(q, CL_COMMAND_MAP_BUFFER);
+  cl_int err = c.use(m, map_access(flags), {offset, size});
+  if (err == CL_SUCCESS) err = c.wait_for(n, events);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  err = c.run([=](Launch &l) {
+    cl_int e = CL_SUCCESS;
+    vendor_enqueue::MapBuffer(l.on(), e, l.mem(0), l.blocking(blocking), flags, offset, size);
+    return e;
+  }, event, blocking);
+  if (err != CL_SUCCESS) return fail(errcode_ret, err);
+  m->map_count.fetch_add(1);
+  set_error(errcode_ret, CL_SUCCESS);
+  return static_cast<std::byte *>(m->host_ptr) + offset;
+}
+
 // The byte range [offset, offset + size) lies inside buffer `m`. Checked by
 // UniCL without overflow: a vendor's own `offset + size` check can wrap
 // (oclgrind then reads far out of bounds and crashes).
@@ -310,6 +331,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
       return fail(errcode_ret, CL_INVALID_VALUE);
     if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
       return fail(errcode_ret, err);
+    if (buffer->root()->vendor_shared) return map_shared(q, buffer, blocking, flags, offset, size, n, events, event, errcode_ret);
     return map_host_copy(q, buffer, blocking, flags, offset, {offset, size}, n, events, event, CL_COMMAND_MAP_BUFFER,
                          errcode_ret);
   }
@@ -370,7 +392,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
   if (!live(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
   Command c(q, CL_COMMAND_UNMAP_MEM_OBJECT);
-  if (m->context->multi()) {
+  if (m->context->multi() && !m->root()->vendor_shared) {
     auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.ptr == mapped_ptr; });
     if (it == m->host_maps.end()) return CL_INVALID_VALUE;
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;

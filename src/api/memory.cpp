@@ -67,6 +67,16 @@ cl_int single_slot_create(_cl_mem &m, Create &&create) {
   return register_replica(&m, 0, v);
 }
 
+// Multi-device contexts: one vendor object every slot uses (_cl_mem's
+// vendor_shared), made in the vendor context they share.
+template <class Create>
+cl_int share_by_vendor(_cl_mem &m, Create &&create) {
+  if (cl_int err = single_slot_create(m, std::forward<Create>(create)); err != CL_SUCCESS) return err;
+  for (auto &copy : m.replicas) copy = m.replicas[0];
+  m.vendor_shared = true;
+  return CL_SUCCESS;
+}
+
 cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
                      void *host_ptr, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
@@ -80,6 +90,11 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
     cl_int err = single_slot_create(*m, [&](cl_context v, cl_int &e) {
       return vendor_buffer(v, flags, size, host_ptr, e);
     });
+    if (err != CL_SUCCESS) return fail(errcode_ret, err);
+    return hand_out(std::move(m), errcode_ret);
+  }
+  if (context->svm_capabilities && (flags & CL_MEM_USE_HOST_PTR) && context->svm_allocations.contains(host_ptr, size)) {
+    cl_int err = share_by_vendor(*m, [&](cl_context v, cl_int &e) { return vendor_buffer(v, flags, size, host_ptr, e); });
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     return hand_out(std::move(m), errcode_ret);
   }
@@ -219,11 +234,10 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   m->origin = region->origin;
   m->size = region->size;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) m->host_ptr = static_cast<std::byte *>(buffer->host_ptr) + region->origin;
-  if (!ctx->multi()) {
+  if (!ctx->multi() || buffer->root()->vendor_shared) {
     cl_mem parent_v = buffer->replicas[0]->get();
-    cl_int err = single_slot_create(*m, [&](cl_context, cl_int &e) {
-      return vendor_sub_buffer(parent_v, flags, type, info, e);
-    });
+    auto make = [&](cl_context, cl_int &e) { return vendor_sub_buffer(parent_v, flags, type, info, e); };
+    cl_int err = ctx->multi() ? share_by_vendor(*m, make) : single_slot_create(*m, make);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   } else {
     m->notice->staging = buffer->root()->notice->staging;

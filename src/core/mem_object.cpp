@@ -49,6 +49,7 @@ void _cl_mem::full_region(size_t region[3]) const {
 
 size_t _cl_mem::bytes_valid_on(size_t location) {
   _cl_mem *r = root();
+  if (r->vendor_shared) return device_bytes();  // the same memory everywhere
   size_t offset = r == this || is_image() ? 0 : origin;
   return r->coherence->valid_bytes(location, offset, device_bytes());
 }

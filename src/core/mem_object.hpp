@@ -95,6 +95,12 @@ struct _cl_mem : unicl::ObjectHeader {
   // its own last pieces, which then left their bytes where they ran.
   std::atomic<uint64_t> commands{0};
   std::atomic<int> children{0};  // sub-buffers and images made from it
+  // One vendor buffer serves every device: a buffer over SVM memory of a
+  // context whose devices share one vendor context, which the vendor keeps
+  // coherent (core/svm.hpp). Its pointers must be the SVM addresses on
+  // every device, so UniCL makes no copies of it and its coherence leaves
+  // it alone. Sub-buffers of it are shared the same way.
+  bool vendor_shared = false;
   uint64_t last_use = 0;         // context->use_clock of its last command (context->mutex)
 
   // Per slot; the vector and its pointers guarded by context->mutex, each
