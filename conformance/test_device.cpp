@@ -31,6 +31,20 @@ std::string text(const cl::Device &d, cl_device_info param) {
 
 bool is_full_profile(const cl::Device &d) { return text(d, CL_DEVICE_PROFILE) == "FULL_PROFILE"; }
 
+const char *const kTwice = "kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }";
+
+// Runs kTwice of `program` on `device` over 64 ints and checks them.
+void run_twice(const cl::Context &ctx, const cl::Device &device, const cl::Program &program) {
+  cl::CommandQueue q(ctx, device);
+  auto data = iota_ints(64);
+  cl::Buffer buf(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int), data.data());
+  cl::Kernel k(program, "twice");
+  k.setArg(0, buf);
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(data.size()));
+  q.enqueueReadBuffer(buf, CL_TRUE, 0, data.size() * sizeof(cl_int), data.data());
+  for (size_t i = 0; i < data.size(); ++i) CHECK(data[i] == 2 * static_cast<cl_int>(i));
+}
+
 }  // namespace
 
 TEST_CASE("device: type is a known device type", "[device][oclgrind]") {
@@ -268,15 +282,7 @@ TEST_CASE("device: a sub-device runs kernels in its own context", "[device][subd
   kept_until_exit.push_back(sub);
   CHECK(scalar<cl_uint>(sub, CL_DEVICE_MAX_COMPUTE_UNITS) == 1);
   cl::Context ctx(sub);
-  cl::CommandQueue q(ctx, sub);
-  auto program = build(ctx, "kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }");
-  auto data = iota_ints(64);
-  cl::Buffer buf(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int), data.data());
-  cl::Kernel k(program, "twice");
-  k.setArg(0, buf);
-  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(data.size()));
-  q.enqueueReadBuffer(buf, CL_TRUE, 0, data.size() * sizeof(cl_int), data.data());
-  for (size_t i = 0; i < data.size(); ++i) CHECK(data[i] == 2 * static_cast<cl_int>(i));
+  run_twice(ctx, sub, build(ctx, kTwice));
 }
 
 TEST_CASE("device: partition errors", "[device][subdevices][errors]") {
@@ -312,7 +318,7 @@ TEST_CASE("device: a parent device and its sub-devices in one context share a bu
   auto ctx = adopt<cl::Context>(
       clCreateContext(nullptr, static_cast<cl_uint>(members.size()), members.data(), nullptr, nullptr, &err));
   REQUIRE_CL(err, CL_SUCCESS);
-  const char *source = "kernel void twice(global int *a) { a[get_global_id(0)] *= 2; }";
+  const char *source = kTwice;
   auto program = adopt<cl::Program>(clCreateProgramWithSource(ctx(), 1, &source, nullptr, &err));
   REQUIRE_CL(err, CL_SUCCESS);
   // Built for the parent only: every device of the program that the
@@ -331,14 +337,5 @@ TEST_CASE("device: a parent device and its sub-devices in one context share a bu
                CL_SUCCESS);
     CHECK(status == CL_BUILD_SUCCESS);
   }
-  for (auto &sub : subs) {
-    cl::CommandQueue q(ctx, sub);
-    auto data = iota_ints(64);
-    cl::Buffer buf(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int), data.data());
-    cl::Kernel k(program, "twice");
-    k.setArg(0, buf);
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(data.size()));
-    q.enqueueReadBuffer(buf, CL_TRUE, 0, data.size() * sizeof(cl_int), data.data());
-    for (size_t i = 0; i < data.size(); ++i) CHECK(data[i] == 2 * static_cast<cl_int>(i));
-  }
+  for (auto &sub : subs) run_twice(ctx, sub, program);
 }

@@ -6,32 +6,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <numeric>
 
 #include "conformance.hpp"
+#include "svm_test.hpp"
 
 using namespace conformance;
+using cltest::svm_of;
+using cltest::SvmInts;
 
 namespace {
-
-const char *const kIncrement = "kernel void inc(global int *a) { a[get_global_id(0)] += 1; }";
-
-cl_device_svm_capabilities svm_of(cl_device_id d) {
-  cl_device_svm_capabilities caps = 0;
-  REQUIRE_CL(clGetDeviceInfo(d, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr), CL_SUCCESS);
-  return caps;
-}
-
-// One SVM allocation, freed at scope exit.
-struct SvmInts {
-  cl_context context;
-  cl_int *p;
-  SvmInts(cl_context c, size_t n)
-      : context(c), p(static_cast<cl_int *>(clSVMAlloc(c, CL_MEM_READ_WRITE, n * sizeof(cl_int), 0))) {}
-  ~SvmInts() { clSVMFree(context, p); }
-  SvmInts(const SvmInts &) = delete;
-  SvmInts &operator=(const SvmInts &) = delete;
-};
 
 struct FreeSeen {
   std::atomic<int> calls{0};
@@ -46,31 +29,6 @@ void CL_CALLBACK record_free(cl_command_queue q, cl_uint n, void **pointers, voi
   seen->calls.fetch_add(1);
 }
 
-// Fills, writes through a map, increments in `launches` kernels on `q`,
-// copies back: every element ends at seed + i + launches.
-void round_trip(cl_context ctx, cl_command_queue q, cl_program program, size_t launches) {
-  constexpr size_t n = 64;
-  SvmInts svm(ctx, n);
-  REQUIRE(svm.p != nullptr);
-  const cl_int seven = 7;
-  REQUIRE_CL(clEnqueueSVMMemFill(q, svm.p, &seven, sizeof seven, n * sizeof(cl_int), 0, nullptr, nullptr),
-             CL_SUCCESS);
-  std::vector<cl_int> host(n, -1);
-  REQUIRE_CL(clEnqueueSVMMemcpy(q, CL_TRUE, host.data(), svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  for (cl_int v : host) CHECK(v == 7);
-  REQUIRE_CL(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_WRITE, svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  std::iota(svm.p, svm.p + n, 100);
-  REQUIRE_CL(clEnqueueSVMUnmap(q, svm.p, 0, nullptr, nullptr), CL_SUCCESS);
-  cl_int err = CL_SUCCESS;
-  auto kernel = adopt<cl::Kernel>(clCreateKernel(program, "inc", &err));
-  REQUIRE_CL(err, CL_SUCCESS);
-  REQUIRE_CL(clSetKernelArgSVMPointer(kernel(), 0, svm.p), CL_SUCCESS);
-  for (size_t i = 0; i < launches; ++i)
-    REQUIRE_CL(clEnqueueNDRangeKernel(q, kernel(), 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  REQUIRE_CL(clEnqueueSVMMemcpy(q, CL_TRUE, host.data(), svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  for (size_t i = 0; i < n; ++i) CHECK(host[i] == static_cast<cl_int>(100 + i + launches));
-}
-
 }  // namespace
 
 TEST_CASE("svm: allocations, kernels, copies, fills, maps and frees on the vendor's SVM", "[svm]") {
@@ -81,8 +39,8 @@ TEST_CASE("svm: allocations, kernels, copies, fills, maps and frees on the vendo
   }
   cl::Context ctx(d);
   cl::CommandQueue q(ctx, d);
-  auto program = build(ctx, kIncrement);
-  round_trip(ctx(), q(), program(), 3);
+  auto program = build(ctx, cltest::kSvmIncrement);
+  cltest::svm_round_trip(ctx(), q(), program(), 3);
 
   // A buffer over SVM memory says so; another does not.
   SvmInts svm(ctx(), 16);
@@ -132,7 +90,7 @@ TEST_CASE("svm: a context of several vendors offers none", "[multi][svm]") {
   cl_int host[4] = {};
   CHECK_CL(clEnqueueSVMMemcpy(q(), CL_TRUE, host, host + 2, 2 * sizeof(cl_int), 0, nullptr, nullptr),
            CL_INVALID_OPERATION);
-  auto program = build(ctx, kIncrement);
+  auto program = build(ctx, cltest::kSvmIncrement);
   cl::Kernel kernel(program, "inc");
   CHECK_CL(clSetKernelArgSVMPointer(kernel(), 0, host), CL_INVALID_OPERATION);
 }

@@ -7,109 +7,65 @@
 #include <numeric>
 
 #include "scheduling.hpp"
+#include "svm_test.hpp"
 
 namespace {
-cl::Program build(const cl::Context &ctx, const char *source) { return cltest::build(ctx, source); }
+
+using cltest::svm_of;
+using cltest::SvmInts;
+
 unsigned device_version(const cl::Device &d) {
   unsigned major = 0, minor = 0;
   std::sscanf(d.getInfo<CL_DEVICE_VERSION>().c_str(), "OpenCL %u.%u", &major, &minor);
   return major * 100 + minor * 10;
 }
-template <class Wrapper, class Handle>
-Wrapper adopt(Handle h) {
-  return Wrapper(h, false);
-}
-}  // namespace
-#define REQUIRE_CL(expr, expected) REQUIRE((expr) == (expected))
-#define CHECK_CL(expr, expected) CHECK((expr) == (expected))
 
-namespace {
-
-const char *const kIncrement = "kernel void inc(global int *a) { a[get_global_id(0)] += 1; }";
-
-cl_device_svm_capabilities svm_of(cl_device_id d) {
-  cl_device_svm_capabilities caps = 0;
-  REQUIRE_CL(clGetDeviceInfo(d, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, nullptr), CL_SUCCESS);
-  return caps;
-}
-
-// One SVM allocation, freed at scope exit.
-struct SvmInts {
-  cl_context context;
-  cl_int *p;
-  SvmInts(cl_context c, size_t n)
-      : context(c), p(static_cast<cl_int *>(clSVMAlloc(c, CL_MEM_READ_WRITE, n * sizeof(cl_int), 0))) {}
-  ~SvmInts() { clSVMFree(context, p); }
-  SvmInts(const SvmInts &) = delete;
-  SvmInts &operator=(const SvmInts &) = delete;
-};
-
-// Fills, writes through a map, increments in `launches` kernels on `q`,
-// copies back: every element ends at seed + i + launches.
-void round_trip(cl_context ctx, cl_command_queue q, cl_program program, size_t launches) {
-  constexpr size_t n = 64;
-  SvmInts svm(ctx, n);
-  REQUIRE(svm.p != nullptr);
-  const cl_int seven = 7;
-  REQUIRE_CL(clEnqueueSVMMemFill(q, svm.p, &seven, sizeof seven, n * sizeof(cl_int), 0, nullptr, nullptr),
-             CL_SUCCESS);
-  std::vector<cl_int> host(n, -1);
-  REQUIRE_CL(clEnqueueSVMMemcpy(q, CL_TRUE, host.data(), svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  for (cl_int v : host) CHECK(v == 7);
-  REQUIRE_CL(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_WRITE, svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  std::iota(svm.p, svm.p + n, 100);
-  REQUIRE_CL(clEnqueueSVMUnmap(q, svm.p, 0, nullptr, nullptr), CL_SUCCESS);
-  cl_int err = CL_SUCCESS;
-  auto kernel = adopt<cl::Kernel>(clCreateKernel(program, "inc", &err));
-  REQUIRE_CL(err, CL_SUCCESS);
-  REQUIRE_CL(clSetKernelArgSVMPointer(kernel(), 0, svm.p), CL_SUCCESS);
-  for (size_t i = 0; i < launches; ++i)
-    REQUIRE_CL(clEnqueueNDRangeKernel(q, kernel(), 1, nullptr, &n, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
-  REQUIRE_CL(clEnqueueSVMMemcpy(q, CL_TRUE, host.data(), svm.p, n * sizeof(cl_int), 0, nullptr, nullptr), CL_SUCCESS);
-  for (size_t i = 0; i < n; ++i) CHECK(host[i] == static_cast<cl_int>(100 + i + launches));
+// The test platform's devices with coarse-grained SVM, but oclgrind's.
+std::vector<cl::Device> svm_devices() {
+  std::vector<cl::Device> out;
+  for (auto &d : cltest::devices())
+    if (cltest::device_name(d).find("Oclgrind") == std::string::npos && device_version(d) >= 200 &&
+        (svm_of(d()) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+      out.push_back(d);
+  return out;
 }
 
 }  // namespace
 
 TEST_CASE("svm: one vendor's devices share its SVM, on device queues and device-less ones", "[svm]") {
-  std::vector<cl::Device> pocl;
-  for (auto &d : cltest::devices())
-    if (cltest::device_name(d).find("Oclgrind") == std::string::npos && device_version(d) >= 200 &&
-        (svm_of(d()) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-      pocl.push_back(d);
+  std::vector<cl::Device> pocl = svm_devices();
   if (pocl.size() < 2) {
     WARN("fewer than two devices with SVM: skipped");
     return;
   }
   cl::Context ctx = cltest::scheduling_context(pocl, "round-robin");
   cl_int err = CL_SUCCESS;
-  auto program = build(ctx, kIncrement);
+  auto program = cltest::build(ctx, cltest::kSvmIncrement);
   SECTION("a queue per device") {
     for (auto &d : pocl) {
       cl::CommandQueue q(ctx, d);
-      round_trip(ctx(), q(), program(), 2);
+      cltest::svm_round_trip(ctx(), q(), program(), 2);
     }
   }
   SECTION("a device-less queue: the policy places SVM commands and kernels on every device") {
-    auto q = adopt<cl::CommandQueue>(clCreateCommandQueueWithProperties(ctx(), nullptr, nullptr, &err));
-    REQUIRE_CL(err, CL_SUCCESS);
-    round_trip(ctx(), q(), program(), 8);
+    auto q = cl::CommandQueue(clCreateCommandQueueWithProperties(ctx(), nullptr, nullptr, &err));
+    REQUIRE(err == CL_SUCCESS);
+    cltest::svm_round_trip(ctx(), q(), program(), 8);
     // Kernels with an SVM argument ran on more than one device.
     SvmInts svm(ctx(), 64);
     REQUIRE(svm.p != nullptr);
     const cl_int zero = 0;
-    REQUIRE_CL(clEnqueueSVMMemFill(q(), svm.p, &zero, sizeof zero, 64 * sizeof(cl_int), 0, nullptr, nullptr),
-               CL_SUCCESS);
-    auto kernel = adopt<cl::Kernel>(clCreateKernel(program(), "inc", &err));
-    REQUIRE_CL(clSetKernelArgSVMPointer(kernel(), 0, svm.p), CL_SUCCESS);
+    REQUIRE(clEnqueueSVMMemFill(q(), svm.p, &zero, sizeof zero, 64 * sizeof(cl_int), 0, nullptr, nullptr) == CL_SUCCESS);
+    auto kernel = cl::Kernel(clCreateKernel(program(), "inc", &err));
+    REQUIRE(clSetKernelArgSVMPointer(kernel(), 0, svm.p) == CL_SUCCESS);
     std::vector<cl_device_id> ran_on;
     const size_t n = 64;
     for (int i = 0; i < 4; ++i) {
       cl_event e = nullptr;
-      REQUIRE_CL(clEnqueueNDRangeKernel(q(), kernel(), 1, nullptr, &n, nullptr, 0, nullptr, &e), CL_SUCCESS);
-      REQUIRE_CL(clWaitForEvents(1, &e), CL_SUCCESS);
+      REQUIRE(clEnqueueNDRangeKernel(q(), kernel(), 1, nullptr, &n, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+      REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
       cl_device_id on = nullptr;
-      REQUIRE_CL(clGetEventInfo(e, CL_EVENT_DEVICE_UNICL, sizeof on, &on, nullptr), CL_SUCCESS);
+      REQUIRE(clGetEventInfo(e, CL_EVENT_DEVICE_UNICL, sizeof on, &on, nullptr) == CL_SUCCESS);
       ran_on.push_back(on);
       clReleaseEvent(e);
     }
@@ -120,17 +76,13 @@ TEST_CASE("svm: one vendor's devices share its SVM, on device queues and device-
 
 
 TEST_CASE("svm: a buffer over SVM memory is that memory on every device", "[svm]") {
-  std::vector<cl::Device> pocl;
-  for (auto &d : cltest::devices())
-    if (cltest::device_name(d).find("Oclgrind") == std::string::npos && device_version(d) >= 200 &&
-        (svm_of(d()) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
-      pocl.push_back(d);
+  std::vector<cl::Device> pocl = svm_devices();
   if (pocl.size() < 2) {
     WARN("fewer than two devices with SVM: skipped");
     return;
   }
   cl::Context ctx = cltest::scheduling_context(pocl, "heft");
-  auto program = build(ctx, R"(
+  auto program = cltest::build(ctx, R"(
     // Each element pair: the address of the next pair, then the index.
     kernel void link(global long *b, int n) {
       int i = get_global_id(0);
@@ -150,8 +102,8 @@ TEST_CASE("svm: a buffer over SVM memory is that memory on every device", "[svm]
   REQUIRE(svm != nullptr);
   cl_int err = CL_SUCCESS;
   {
-    auto over = adopt<cl::Buffer>(clCreateBuffer(ctx(), CL_MEM_USE_HOST_PTR, 2 * n * sizeof(cl_long), svm, &err));
-    REQUIRE_CL(err, CL_SUCCESS);
+    auto over = cl::Buffer(clCreateBuffer(ctx(), CL_MEM_USE_HOST_PTR, 2 * n * sizeof(cl_long), svm, &err));
+    REQUIRE(err == CL_SUCCESS);
     cl::CommandQueue first(ctx, pocl[0]), second(ctx, pocl[1]);
     cl::Kernel link(program, "link");
     link.setArg(0, over);
@@ -160,7 +112,7 @@ TEST_CASE("svm: a buffer over SVM memory is that memory on every device", "[svm]
     first.finish();
     cl::Buffer out(ctx, CL_MEM_READ_WRITE, n * sizeof(cl_int));
     cl::Kernel check(program, "check");
-    REQUIRE_CL(clSetKernelArgSVMPointer(check(), 0, svm), CL_SUCCESS);
+    REQUIRE(clSetKernelArgSVMPointer(check(), 0, svm) == CL_SUCCESS);
     check.setArg(1, out);
     check.setArg(2, n);
     second.enqueueNDRangeKernel(check, cl::NullRange, cl::NDRange(n));
@@ -178,14 +130,14 @@ TEST_CASE("svm: a buffer over SVM memory is that memory on every device", "[svm]
     }
     // So is a sub-buffer of it.
     cl_buffer_region region{16 * sizeof(cl_long), 16 * sizeof(cl_long)};
-    auto part = adopt<cl::Buffer>(clCreateSubBuffer(over(), 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
-    REQUIRE_CL(err, CL_SUCCESS);
+    auto part = cl::Buffer(clCreateSubBuffer(over(), 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+    REQUIRE(err == CL_SUCCESS);
     std::vector<cl_long> read(16);
     anywhere.enqueueReadBuffer(part, CL_TRUE, 0, 16 * sizeof(cl_long), read.data());
     CHECK(read[1] == 8);
     CHECK(read[0] == reinterpret_cast<cl_long>(static_cast<cl_long *>(svm) + 18));
     cl_bool uses = CL_FALSE;
-    REQUIRE_CL(clGetMemObjectInfo(part(), CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, nullptr), CL_SUCCESS);
+    REQUIRE(clGetMemObjectInfo(part(), CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, nullptr) == CL_SUCCESS);
     CHECK(uses == CL_TRUE);
   }
   clSVMFree(ctx(), svm);
