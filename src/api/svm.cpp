@@ -96,9 +96,9 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num_pointers, vo
     if (status == CL_SUCCESS) callback.release();  // the vendor calls it, once
     return status;
   }, event);
-  // Freed by the command (or by the application's callback): no longer
-  // this context's to free.
-  if (err == CL_SUCCESS)
+  // Without a callback the vendor frees them: no longer this context's to
+  // free. With one, the application frees them in it, through clSVMFree.
+  if (err == CL_SUCCESS && !pfn_free_func)
     for (void *p : list) q->context->svm_allocations.remove(p);
   return err;
 }
