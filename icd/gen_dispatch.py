@@ -3,7 +3,9 @@
 
 Inputs: the system's CL/cl_icd.h (slot order and every entry point's exact
 signature), UniCL's CL/cl_ext_unicl.h (the signatures of its own extension
-functions, from their clXxxUNICL_fn typedefs) and icd/entry_points.txt (the
+functions, from their clXxxUNICL_fn typedefs), the system's CL/cl_ext.h (those
+of the Khronos extension functions UniCL forwards, from their clXxxKHR_fn
+typedefs) and icd/entry_points.txt (the
 entry points UniCL implements, one name per line). Outputs:
   api_decls.hpp     - declarations of unicl::api::<name> for implemented calls
   dispatch_table.cpp - the cl_icd_dispatch instance, a typed stub for every slot
@@ -101,6 +103,12 @@ def main():
     sigs.update(parse_typedefs(
         preprocess(ext_header_path, os.path.dirname(os.path.dirname(os.path.abspath(ext_header_path)))),
         r'(\w+UNICL)_fn'))
+    # Khronos extension functions UniCL forwards (cl_khr_command_buffer), from
+    # their clXxxKHR_fn typedefs in CL/cl_ext.h beside CL/cl_icd.h.
+    khr_header = os.path.join(os.path.dirname(os.path.abspath(header_path)), 'cl_ext.h')
+    sigs.update({name: sig for name, sig in parse_typedefs(
+        preprocess(khr_header, os.path.dirname(os.path.dirname(os.path.abspath(khr_header)))),
+        r'(\w+KHR)_fn').items() if name not in sigs})
     slots = parse_slots(header)
     implemented = [l.split('#')[0].strip() for l in open(list_path)]
     implemented = [n for n in implemented if n]

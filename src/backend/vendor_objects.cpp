@@ -161,6 +161,10 @@ bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
   return true;
 }
 
+VendorRef<cl_kernel> vendor_clone_kernel(cl_kernel kernel, cl_int &err) {
+  return VendorRef<cl_kernel>::adopt(vd(kernel).clCloneKernel(kernel, &err));
+}
+
 void *vendor_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
   return vd(context).clSVMAlloc(context, flags, size, alignment);
 }

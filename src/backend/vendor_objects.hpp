@@ -64,6 +64,8 @@ bool vendor_has_executable(cl_program program, cl_device_id device, unsigned ver
 // Kernels.
 VendorRef<cl_kernel> vendor_kernel(cl_program program, const char *name, cl_int &err);
 cl_int vendor_set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value);
+// A copy of `kernel` with its arguments as they are now (OpenCL 2.1 vendors).
+VendorRef<cl_kernel> vendor_clone_kernel(cl_kernel kernel, cl_int &err);
 // What the vendor tells of argument `index` (false when it tells nothing).
 struct VendorArgInfo {
   cl_kernel_arg_address_qualifier address = 0;

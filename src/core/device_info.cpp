@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "backend/vendor_command_buffer.hpp"
 #include "backend/vendor_info.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
@@ -20,11 +21,19 @@ T vendor_scalar(cl_device_id d, cl_device_info param, T fallback) {
 
 std::string vendor_device_string(cl_device_id d, cl_device_info param) { return vendor_text(d->vendor, param); }
 
+// cl_khr_command_buffer is forwarded for devices of this machine whose
+// vendor hands out all of its entry points (api/command_buffer.cpp).
+bool device_extension_passes(cl_device_id d, const std::string &name) {
+  if (name == "cl_khr_command_buffer")
+    return d->node == 0 && vendor_command_buffer_api(d->vendor_platform).complete();
+  return extension_passes(name);
+}
+
 std::string filtered_extensions(cl_device_id d) {
   std::istringstream in(vendor_device_string(d, CL_DEVICE_EXTENSIONS));
   std::string out;
   for (std::string ext; in >> ext;)
-    if (extension_passes(ext)) out += (out.empty() ? "" : " ") + ext;
+    if (device_extension_passes(d, ext)) out += (out.empty() ? "" : " ") + ext;
   return out;
 }
 
@@ -123,7 +132,7 @@ bool extension_passes(const std::string &name) {
   // Extensions whose host entry points UniCL does not wrap (yet): passing
   // them through would hand applications null function pointers.
   static constexpr const char *kBlocked[] = {
-      "cl_khr_il_program",        "cl_khr_subgroups",     "cl_khr_command_buffer", "cl_khr_gl_",
+      "cl_khr_il_program",        "cl_khr_subgroups",     "cl_khr_command_buffer_", "cl_khr_gl_",
       "cl_khr_egl_",              "cl_khr_d3d",           "cl_khr_dx9",            "cl_khr_external",
       "cl_khr_semaphore",         "cl_khr_suggested_local_work_size",              "cl_khr_create_command_queue",
       "cl_khr_terminate_context", "cl_khr_priority_hints", "cl_khr_throttle_hints", "cl_khr_image2d_from_buffer",
@@ -193,7 +202,7 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
       if (d->vendor_version >= 300) {
         std::vector<cl_name_version> kept;
         for (const auto &nv : vendor_array<cl_name_version>(d->vendor, param))
-          if (extension_passes(nv.name)) kept.push_back(nv);
+          if (device_extension_passes(d, nv.name)) kept.push_back(nv);
         return info_vector(size, value, size_ret, kept);
       }
       break;

@@ -34,6 +34,7 @@ enum class Kind : std::uint32_t {
   Kernel,
   Event,
   Sampler,
+  CommandBuffer,
 };
 
 struct ObjectHeader {
