@@ -2,6 +2,8 @@
 // core/command_buffer.hpp says of the others). Each one: checks UniCL's
 // handles and translates them into the vendor's, then one vendor call;
 // sync points and the rest of the recording rules are the vendor's.
+#include <initializer_list>
+
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
@@ -35,10 +37,19 @@ cl_int vendor_mem(cl_command_buffer_khr cb, cl_mem m, cl_mem &out) {
   return CL_SUCCESS;
 }
 
-// Two memory objects of a recorded copy.
-cl_int vendor_mems(cl_command_buffer_khr cb, cl_mem a, cl_mem b, cl_mem &va, cl_mem &vb) {
-  if (cl_int err = vendor_mem(cb, a, va); err != CL_SUCCESS) return err;
-  return vendor_mem(cb, b, vb);
+// What a recorded command names, in the vendor's handles.
+struct VendorOperands {
+  cl_command_queue queue = nullptr;
+  cl_mem mem[2] = {nullptr, nullptr};
+};
+
+// Checks a recording call's command buffer, queue and memory objects.
+cl_int operands(cl_command_buffer_khr cb, cl_command_queue q, std::initializer_list<cl_mem> mems, VendorOperands &out) {
+  if (cl_int err = recording(cb, q, out.queue); err != CL_SUCCESS) return err;
+  size_t i = 0;
+  for (cl_mem m : mems)
+    if (cl_int err = vendor_mem(cb, m, out.mem[i++]); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
 }
 
 }  // namespace
@@ -109,11 +120,9 @@ cl_int CL_API_CALL clCommandCopyBufferKHR(cl_command_buffer_khr cb, cl_command_q
                                           size_t src_offset, size_t dst_offset, size_t size, cl_uint num_sync,
                                           const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
                                           cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vs = nullptr, vdst = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mems(cb, src, dst, vs, vdst); err != CL_SUCCESS) return err;
-  return cb->vendor.CopyBuffer(vq, vs, vdst, src_offset, dst_offset, size, num_sync, sync_list, sync_point,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {src, dst}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.CopyBuffer(v.queue, v.mem[0], v.mem[1], src_offset, dst_offset, size, num_sync, sync_list, sync_point,
                                mutable_handle);
 }
 
@@ -123,11 +132,9 @@ cl_int CL_API_CALL clCommandCopyBufferRectKHR(cl_command_buffer_khr cb, cl_comma
                                               size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint num_sync,
                                               const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
                                               cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vs = nullptr, vdst = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mems(cb, src, dst, vs, vdst); err != CL_SUCCESS) return err;
-  return cb->vendor.CopyBufferRect(vq, vs, vdst, src_origin, dst_origin, region, src_row_pitch, src_slice_pitch,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {src, dst}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.CopyBufferRect(v.queue, v.mem[0], v.mem[1], src_origin, dst_origin, region, src_row_pitch, src_slice_pitch,
                                    dst_row_pitch, dst_slice_pitch, num_sync, sync_list, sync_point, mutable_handle);
 }
 
@@ -136,11 +143,9 @@ cl_int CL_API_CALL clCommandCopyBufferToImageKHR(cl_command_buffer_khr cb, cl_co
                                                  const size_t *region, cl_uint num_sync,
                                                  const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
                                                  cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vs = nullptr, vdst = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mems(cb, src, dst, vs, vdst); err != CL_SUCCESS) return err;
-  return cb->vendor.CopyBufferToImage(vq, vs, vdst, src_offset, dst_origin, region, num_sync, sync_list, sync_point,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {src, dst}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.CopyBufferToImage(v.queue, v.mem[0], v.mem[1], src_offset, dst_origin, region, num_sync, sync_list, sync_point,
                                       mutable_handle);
 }
 
@@ -148,11 +153,9 @@ cl_int CL_API_CALL clCommandCopyImageKHR(cl_command_buffer_khr cb, cl_command_qu
                                          const size_t *src_origin, const size_t *dst_origin, const size_t *region,
                                          cl_uint num_sync, const cl_sync_point_khr *sync_list,
                                          cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vs = nullptr, vdst = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mems(cb, src, dst, vs, vdst); err != CL_SUCCESS) return err;
-  return cb->vendor.CopyImage(vq, vs, vdst, src_origin, dst_origin, region, num_sync, sync_list, sync_point,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {src, dst}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.CopyImage(v.queue, v.mem[0], v.mem[1], src_origin, dst_origin, region, num_sync, sync_list, sync_point,
                               mutable_handle);
 }
 
@@ -161,11 +164,9 @@ cl_int CL_API_CALL clCommandCopyImageToBufferKHR(cl_command_buffer_khr cb, cl_co
                                                  size_t dst_offset, cl_uint num_sync,
                                                  const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
                                                  cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vs = nullptr, vdst = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mems(cb, src, dst, vs, vdst); err != CL_SUCCESS) return err;
-  return cb->vendor.CopyImageToBuffer(vq, vs, vdst, src_origin, region, dst_offset, num_sync, sync_list, sync_point,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {src, dst}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.CopyImageToBuffer(v.queue, v.mem[0], v.mem[1], src_origin, region, dst_offset, num_sync, sync_list, sync_point,
                                       mutable_handle);
 }
 
@@ -173,11 +174,9 @@ cl_int CL_API_CALL clCommandFillBufferKHR(cl_command_buffer_khr cb, cl_command_q
                                           const void *pattern, size_t pattern_size, size_t offset, size_t size,
                                           cl_uint num_sync, const cl_sync_point_khr *sync_list,
                                           cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vb = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mem(cb, buffer, vb); err != CL_SUCCESS) return err;
-  return cb->vendor.FillBuffer(vq, vb, pattern, pattern_size, offset, size, num_sync, sync_list, sync_point,
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {buffer}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.FillBuffer(v.queue, v.mem[0], pattern, pattern_size, offset, size, num_sync, sync_list, sync_point,
                                mutable_handle);
 }
 
@@ -185,11 +184,9 @@ cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr cb, cl_command_qu
                                          const void *fill_color, const size_t *origin, const size_t *region,
                                          cl_uint num_sync, const cl_sync_point_khr *sync_list,
                                          cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  cl_command_queue vq = nullptr;
-  cl_mem vi = nullptr;
-  if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (cl_int err = vendor_mem(cb, image, vi); err != CL_SUCCESS) return err;
-  return cb->vendor.FillImage(vq, vi, fill_color, origin, region, num_sync, sync_list, sync_point, mutable_handle);
+  VendorOperands v;
+  if (cl_int err = operands(cb, q, {image}, v); err != CL_SUCCESS) return err;
+  return cb->vendor.FillImage(v.queue, v.mem[0], fill_color, origin, region, num_sync, sync_list, sync_point, mutable_handle);
 }
 
 cl_int CL_API_CALL clCommandNDRangeKernelKHR(cl_command_buffer_khr cb, cl_command_queue q,
