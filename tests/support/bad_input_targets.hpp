@@ -5,6 +5,7 @@
 // argument, so nothing runs.
 #pragma once
 #include <functional>
+#include <optional>
 
 #include "bad_input.hpp"
 
@@ -50,9 +51,19 @@ inline Target multi_target() {
   return t;
 }
 
-inline std::vector<Target> &targets() {
-  static std::vector<Target> all{single_target(), multi_target()};
+// Made on first use; released when the test run ends (bad_input_release.cpp),
+// not by a static destructor: oclgrind keeps a thread-local stack of the
+// calls it is in, which exit() destroys before static objects, and a
+// release of its objects after that writes into freed memory.
+inline std::optional<std::vector<Target>> &target_storage() {
+  static std::optional<std::vector<Target>> all;
   return all;
+}
+
+inline std::vector<Target> &targets() {
+  auto &all = target_storage();
+  if (!all) all.emplace(std::vector<Target>{single_target(), multi_target()});
+  return *all;
 }
 
 // Host memory large enough for any bad call that wrongly goes ahead.
