@@ -16,15 +16,22 @@
 namespace unicl {
 namespace {
 
+// A queue named beside a command buffer: of its context, and of one
+// device (the vendor's queue then stands for it).
+cl_int queue_for(cl_command_buffer_khr cb, cl_command_queue q) {
+  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (q->context.get() != cb->queue->context.get()) return CL_INVALID_CONTEXT;
+  if (!q->vendor) return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
+  return CL_SUCCESS;
+}
+
 // A recording call's command buffer and queue: the queue may only be null
 // or the command buffer's own (the vendor's then).
 cl_int recording(cl_command_buffer_khr cb, cl_command_queue q, cl_command_queue &vq) {
   if (!live(cb)) return CL_INVALID_COMMAND_BUFFER_KHR;
   vq = nullptr;
   if (!q) return CL_SUCCESS;
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (q->context.get() != cb->queue->context.get()) return CL_INVALID_CONTEXT;
-  if (!q->vendor) return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
+  if (cl_int err = queue_for(cb, q); err != CL_SUCCESS) return err;
   vq = q->vendor.get();
   return CL_SUCCESS;
 }
@@ -98,9 +105,7 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
   // that it is compatible.
   _cl_command_queue *q = cb->queue.get();
   if (queues) {
-    if (!live(queues[0])) return CL_INVALID_COMMAND_QUEUE;
-    if (queues[0]->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
-    if (!queues[0]->vendor) return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
+    if (cl_int err = queue_for(cb, queues[0]); err != CL_SUCCESS) return err;
     q = queues[0];
   }
   Command c(q, CL_COMMAND_COMMAND_BUFFER_KHR);

@@ -200,11 +200,10 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
   ctx->notify_data = user_data;
-  std::erase_if(devices, [&, seen = std::vector<cl_device_id>()](cl_device_id d) mutable {
-    if (std::find(seen.begin(), seen.end(), d) != seen.end()) return true;  // duplicates are ignored
-    seen.push_back(d);
-    return false;
-  });
+  std::vector<cl_device_id> unique;  // duplicates are ignored
+  for (cl_device_id d : devices)
+    if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
+  devices = std::move(unique);
   auto vendor_props = [&](cl_device_id d) {
     return std::vector<cl_context_properties>{CL_CONTEXT_PLATFORM,
                                               reinterpret_cast<cl_context_properties>(d->vendor_platform),
@@ -236,7 +235,6 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
     ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
   }
-  ctx->one_vendor_context = bool(shared) || ctx->slots.size() == 1;
   ctx->svm_capabilities = context_svm_capabilities(*ctx);
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.

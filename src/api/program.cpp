@@ -234,6 +234,11 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
   for (cl_uint i = 0; i < num_input_programs; ++i)
     if (!live(input_programs[i]) || input_programs[i]->context.get() != context)
       return fail(errcode_ret, CL_INVALID_PROGRAM);
+  // Slot `s` has a vendor program of every input.
+  auto has_all_inputs = [&](size_t s) {
+    return std::all_of(input_programs, input_programs + num_input_programs,
+                       [s](cl_program p) { return bool(p->per_slot[s]); });
+  };
   std::vector<size_t> slots;
   if (device_list) {
     for (cl_uint i = 0; i < num_devices; ++i) {
@@ -242,16 +247,10 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
       if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
       slots.push_back(s);
     }
-    with_partition_relatives(*context, slots, [&](size_t s) {
-      return std::all_of(input_programs, input_programs + num_input_programs,
-                         [s](cl_program p) { return bool(p->per_slot[s]); });
-    });
+    with_partition_relatives(*context, slots, has_all_inputs);
   } else {
-    for (size_t s = 0; s < context->slots.size(); ++s) {
-      bool all_inputs = std::all_of(input_programs, input_programs + num_input_programs,
-                                    [s](cl_program p) { return bool(p->per_slot[s]); });
-      if (all_inputs) slots.push_back(s);
-    }
+    for (size_t s = 0; s < context->slots.size(); ++s)
+      if (has_all_inputs(s)) slots.push_back(s);
   }
   auto p = new_program(context);
   cl_int result = CL_SUCCESS;

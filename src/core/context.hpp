@@ -6,6 +6,7 @@
 // buffers coherent between devices, with a copy per device: vendors' own
 // multi-device migration cannot be relied on and cannot cross vendors.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -62,10 +63,6 @@ struct _cl_context : unicl::ObjectHeader {
   ~_cl_context();
 
   std::vector<DeviceSlot> slots;
-  // Every slot shares one vendor context (devices of one vendor platform of
-  // this machine; api/context.cpp): what the vendor shares between its
-  // devices, such as SVM, is valid on each.
-  bool one_vendor_context = false;
   // What SVM the context offers (core/svm.hpp), and what it handed out.
   cl_device_svm_capabilities svm_capabilities = 0;
   unicl::SvmAllocations svm_allocations;
@@ -104,6 +101,13 @@ struct _cl_context : unicl::ObjectHeader {
     return npos;
   }
   bool multi() const { return slots.size() > 1; }
+  // Every slot shares one vendor context (devices of one vendor platform of
+  // this machine; api/context.cpp): what the vendor shares between its
+  // devices, such as SVM, is valid on each.
+  bool one_vendor_context() const {
+    return !slots.empty() && std::all_of(slots.begin(), slots.end(),
+                                         [&](const DeviceSlot &s) { return s.vendor.get() == slots[0].vendor.get(); });
+  }
   cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
 };
 

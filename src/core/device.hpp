@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/object.hpp"
+#include "backend/vendor_command_buffer.hpp"
 #include "backend/vendor_info.hpp"
 
 struct _cl_platform_id : unicl::ObjectHeader {
@@ -24,8 +25,12 @@ struct _cl_device_id : unicl::ObjectHeader {
         parent(parent_device) {
     if (parent) owned_vendor = unicl::VendorRef<cl_device_id>::adopt(vendor_device);
     name = unicl::vendor_text(vendor_device, CL_DEVICE_NAME);
+    command_buffers = unicl::vendor_command_buffer_api(vendor_platform).complete();
   }
   std::string name;  // the vendor's device name (performance models key on it)
+  // Its vendor hands out every cl_khr_command_buffer entry point (asked once:
+  // CL_DEVICE_EXTENSIONS answers from it).
+  bool command_buffers = false;
   cl_device_id vendor;
   cl_platform_id vendor_platform;
   // OpenCL version of the vendor platform (e.g. 120, 300): slots of the

@@ -5,7 +5,6 @@
 #include <sstream>
 #include <string>
 
-#include "backend/vendor_command_buffer.hpp"
 #include "backend/vendor_info.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
@@ -24,8 +23,7 @@ std::string vendor_device_string(cl_device_id d, cl_device_info param) { return 
 // cl_khr_command_buffer is forwarded for devices of this machine whose
 // vendor hands out all of its entry points (api/command_buffer.cpp).
 bool device_extension_passes(cl_device_id d, const std::string &name) {
-  if (name == "cl_khr_command_buffer")
-    return d->node == 0 && vendor_command_buffer_api(d->vendor_platform).complete();
+  if (name == "cl_khr_command_buffer") return d->node == 0 && d->command_buffers;
   return extension_passes(name);
 }
 
@@ -43,7 +41,6 @@ std::string filtered_extensions(cl_device_id d) {
 cl_int unsupported_feature_answer(cl_device_id d, cl_device_info param, size_t size, void *value,
                                   size_t *size_ret, bool vendor_failed) {
   switch (param) {
-    case CL_DEVICE_SVM_CAPABILITIES:  // a 1.x vendor
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       return info_value<cl_bitfield>(size, value, size_ret, 0);

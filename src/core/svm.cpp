@@ -31,7 +31,7 @@ cl_device_svm_capabilities device_svm_capabilities(const _cl_device_id &device) 
 }
 
 cl_device_svm_capabilities context_svm_capabilities(const _cl_context &context) {
-  if (!context.one_vendor_context || context.slots.empty()) return 0;
+  if (!context.one_vendor_context()) return 0;
   cl_device_svm_capabilities all = ~cl_device_svm_capabilities{0};
   for (const DeviceSlot &slot : context.slots) all &= device_svm_capabilities(*slot.device);
   return all;
