@@ -42,7 +42,7 @@ class SchedulingView {
   // the engine runs one of them at a time, so their queued work adds up.
   virtual size_t group(size_t device) const = 0;
   // The node (MPI rank) whose machine holds the device: 0 for this one.
-  virtual size_t node(size_t device) const { return 0; }
+  virtual size_t node(size_t /*device*/) const { return 0; }
   // Relative throughput of the device (larger is faster), from the models
   // or, before any data, from the device's description.
   virtual double speed(size_t device) const = 0;
@@ -56,7 +56,7 @@ class SchedulingView {
   // A policy placed `t` on `device` ahead of its start (heft's queues): the
   // buffers it reads are on their way there, and transfer_time() no longer
   // charges them to the commands placed after it.
-  virtual void placed(Task &t, size_t device) const {}
+  virtual void placed(Task & /*t*/, size_t /*device*/) const {}
 };
 
 class Policy {

@@ -11,7 +11,6 @@
 // then reads the buffer back (blocking). "in flight": how many of the
 // failed round's launches ended with CL_DEVICE_NOT_AVAILABLE (posted to a
 // node that was lost before it ran them).
-#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <cstdio>

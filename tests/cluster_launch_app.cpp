@@ -6,7 +6,6 @@
 //   pattern <name>|<messages per launch>|<calls that waited for a reply>|<ok>|<us per launch>
 // counted by rank 0's link with the nodes (both directions) over the loop
 // alone, and whether every launch left its mark in the results.
-#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <dlfcn.h>

@@ -3,7 +3,6 @@
 // devices as unicl-probe does ("device <platform>|<device>|1"), then
 // finalizes MPI; UniCL must say goodbye to its nodes inside that
 // MPI_Finalize, or the job never ends.
-#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext_unicl.h>
 #include <mpi.h>

@@ -51,7 +51,7 @@ TEST_CASE("clEnqueueMapImage", "[bad_input]") {
   FOR_EACH_TARGET {
     cl_command_queue q = t.queue();
     cl_mem img = t.image();
-    size_t zero[3] = {0, 0, 0}, region[3] = {4, 4, 1}, past_edge[3] = {6, 0, 0}, deep[3] = {4, 4, 2};
+    size_t zero[3] = {0, 0, 0}, region[3] = {4, 4, 1};
     auto map = [&](cl_command_queue x, cl_mem m, cl_map_flags f, const size_t *o, const size_t *r, bool pitch,
                    cl_uint k, const cl_event *l) {
       MapResult res;

@@ -4,7 +4,6 @@
 //   platform <name>|<device count>
 //   device <platform name>|<device name>|<1 if CL_DEVICE_PLATFORM is that platform>
 // Exit 0 whenever the OpenCL calls behave, also when there is no platform.
-#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
 #include <cstdio>

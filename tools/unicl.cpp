@@ -73,7 +73,8 @@ struct Command {
 // Parses `unicl COMMAND [options] [--] ...`; throws std::invalid_argument.
 Command parse(int argc, char **argv) {
   if (argc < 2) throw std::invalid_argument("missing command");
-  Command c{argv[1], {}, -1};
+  Command c;
+  c.name = argv[1];
   if (c.name != "info" && c.name != "run") throw std::invalid_argument("unknown command '" + c.name + "'");
   int i = 2;
   for (; i < argc; ++i) {

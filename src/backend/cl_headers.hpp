@@ -3,9 +3,6 @@
 // because the ICD dispatch table must carry them all; UniCL's own
 // extension (include/CL/cl_ext_unicl.h) beside them.
 #pragma once
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 300
-#endif
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS

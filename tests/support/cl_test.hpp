@@ -6,9 +6,6 @@
 //   TEST_DEVICE     substring of the name of the device to test (e.g.
 //                   "pthread"); default: the platform's first device.
 #pragma once
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 300
-#endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_HPP_TARGET_OPENCL_VERSION 300
 // 110, not 120: with a minimum between 1.2 and 2.0 the bindings call a

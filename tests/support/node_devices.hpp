@@ -1,7 +1,6 @@
 // For the cluster tests' applications: the UniCL platform's devices, each
 // with the node that holds it (CL_DEVICE_NODE_UNICL; 0 for this machine).
 #pragma once
-#define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext_unicl.h>
 

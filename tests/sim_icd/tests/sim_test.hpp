@@ -1,7 +1,8 @@
 // Helpers for the simulator's tests, which run through the real ICD loader.
 #pragma once
 
-#define CL_TARGET_OPENCL_VERSION 120
+// The simulator is an OpenCL 1.2 device: its tests make 1.2 calls.
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
