@@ -69,7 +69,7 @@ class Granularity final : public GranularityService {
 
   const std::vector<std::string> &strategy_names() const override { return unicl::strategy_names(); }
 
-  cl_int launch(const DividedLaunch &l) override {
+  cl_int run_divided(const DividedLaunch &l) override {
     _cl_command_queue *q = l.queue;
     cl_command_queue pieces = nullptr;
     if (cl_int err = pieces_queue(q, pieces); err != CL_SUCCESS) return err;

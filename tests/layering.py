@@ -12,7 +12,10 @@ which a link does not see when they are header-only.
 It also checks that every call into a vendor is made in src/backend: the
 other layers reach vendors only through the backend's named operations
 (vendor_objects.hpp, vendor_commands.hpp, vendor_info.hpp, the endpoint),
-never through a vendor's dispatch table (vd()).
+never through a vendor's dispatch table (vd()); and that src/api holds
+entry points only: it defines no member of a core object and no function a
+core header declares (an object's behaviour lives in the core file named
+after it, as the core library defines what the core headers declare).
 """
 import pathlib
 import re
@@ -66,9 +69,43 @@ def layer_of_include(inc):
     return None  # a file beside the includer
 
 
+# A function defined at the top level of a file (its signature starts in the
+# first column): `ret name(...) {`, `_cl_x::name(...) {`, `_cl_x::~_cl_x() {`.
+TOP_LEVEL_DEFINITION = re.compile(r'^(?:[\w:<>,*&]+[ *&]+)*?((?:_cl_\w+::)?~?\w+)\(', re.M)
+
+
+def api_defines_core(root):
+    """Core members and core-declared functions defined in src/api."""
+    declared = set()
+    for header in root.glob('src/core/*.hpp'):
+        declared.update(re.findall(r'\b(\w+)\(', header.read_text()))
+    errors = []
+    for path in sorted(root.glob('src/api/*.cpp')):
+        text = path.read_text()
+        for m in TOP_LEVEL_DEFINITION.finditer(text):
+            # A definition, not a declaration or a call: its body follows.
+            rest = text[m.end():]
+            depth, i = 1, 0
+            while i < len(rest) and depth:
+                depth += rest[i] == '('
+                depth -= rest[i] == ')'
+                i += 1
+            after = rest[i:].lstrip()
+            if not after.startswith(('{', 'const {', ': ')):
+                continue
+            name = m.group(1)
+            line = text[:m.start()].count('\n') + 1
+            rel = path.relative_to(root).as_posix()
+            if name.startswith('_cl_'):
+                errors.append(f'{rel}:{line}: defines {name}, a member of a core object (its core file defines it)')
+            elif name in declared and not name.startswith('cl'):
+                errors.append(f'{rel}:{line}: defines {name}, which a core header declares')
+    return errors
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
-    errors = []
+    errors = api_defines_core(root)
     for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('schedulers/*.[ch]pp')) +
                        list(root.glob('granularity/*.[ch]pp')) +
                        list(root.glob('icd/*.[ch]pp'))):

@@ -2,6 +2,7 @@
 #pragma once
 #include "backend/cl_headers.hpp"
 #include "core/object.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 
@@ -24,14 +25,14 @@ T *hand_out(Ref<T> obj, cl_int *errcode_ret) {
 
 template <class T>
 cl_int retain_handle(T *h, cl_int invalid) {
-  if (!live(h)) return invalid;
+  if (!live(h)) return refuse(invalid, "the handle is NULL or not a live object of its type");
   retain(h);
   return CL_SUCCESS;
 }
 
 template <class T>
 cl_int release_handle(T *h, cl_int invalid) {
-  if (!live(h)) return invalid;
+  if (!live(h)) return refuse(invalid, "the handle is NULL or not a live object of its type");
   release(h);
   return CL_SUCCESS;
 }

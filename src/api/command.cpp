@@ -2,6 +2,7 @@
 
 #include "core/division.hpp"
 #include "core/runtime.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 
@@ -17,8 +18,8 @@ cl_int Command::wait_for(cl_uint n, const cl_event *events) {
 }
 
 cl_int Command::use(cl_mem m, Access access, Touched touched) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
+  if (m->context.get() != &ctx_) return refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context");
   m->root()->commands.fetch_add(1, std::memory_order_relaxed);
   if (!multi()) {
     mems_.push_back(m->replicas[0]->get());
@@ -30,8 +31,8 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
 }
 
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (m->context.get() != &ctx_) return CL_INVALID_CONTEXT;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
+  if (m->context.get() != &ctx_) return refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context");
   if (m->root()->vendor_shared) return use(m, access, touched);  // the vendor's memory is the host's
   m->root()->commands.fetch_add(1, std::memory_order_relaxed);
   uses_.push_back({Ref<_cl_mem>(m), access, true, recorded, root_range(m, touched.offset, touched.size),

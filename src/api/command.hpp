@@ -20,11 +20,12 @@
 #include "backend/vendor_commands.hpp"
 #include "core/event.hpp"
 #include "memory/coherence.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 
 // One vendor call of a command, as the call sees it.
-struct Launch {
+struct VendorCall {
   cl_command_queue vq;
   size_t slot;
   bool multi;
@@ -91,14 +92,14 @@ class Command {
 
   cl_int wait_for(cl_uint n, const cl_event *events);
   // Validates `m` for this queue; the call gets its vendor handle as
-  // Launch::mem(i), i counting use() calls.
+  // VendorCall::mem(i), i counting use() calls.
   cl_int use(cl_mem m, Access access, Touched touched = {});
   cl_int use_buffer(cl_mem m, Access access, Touched touched = {}) {
-    if (live(m) && m->is_image()) return CL_INVALID_MEM_OBJECT;
+    if (live(m) && m->is_image()) return refuse(CL_INVALID_MEM_OBJECT, "an image where a buffer is expected");
     return use(m, access, touched);
   }
   cl_int use_image(cl_mem m, Access access) {
-    if (live(m) && !m->is_image()) return CL_INVALID_MEM_OBJECT;
+    if (live(m) && !m->is_image()) return refuse(CL_INVALID_MEM_OBJECT, "a buffer where an image is expected");
     return use(m, access);
   }
   // Multi-device contexts: the command touches the host copy of `m`; it
@@ -123,13 +124,13 @@ class Command {
     work_.pinned = pinned;
   }
 
-  // Runs `call(Launch&) -> cl_int` and hands out the event. Multi-device
+  // Runs `call(VendorCall&) -> cl_int` and hands out the event. Multi-device
   // contexts: returns with the context lock released, whatever the result,
   // so that what the caller does next (undoing a map) may take it again.
   template <class Call>
   cl_int run(Call &&call, cl_event *event, cl_bool blocking = CL_FALSE) {
     if (!multi()) {
-      Launch l{q_->vendor.get(), q_->slot, false, false, &wait_, (event || tracing() ? &vendor_event_ : nullptr),
+      VendorCall l{q_->vendor.get(), q_->slot, false, false, &wait_, (event || tracing() ? &vendor_event_ : nullptr),
                mems_.view()};
       return finish(call(l), event);
     }
@@ -161,7 +162,7 @@ class Command {
           if (c && !c->get()) return c->error.load();  // the vendor refused to make it
           mems.push_back(c ? c->get() : nullptr);
         }
-        Launch l{vq, slot, true, deferred, &wait, out, mems.view()};
+        VendorCall l{vq, slot, true, deferred, &wait, out, mems.view()};
         return call(l);
       };
       return CL_SUCCESS;

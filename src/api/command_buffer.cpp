@@ -12,6 +12,7 @@
 #include "core/command_buffer.hpp"
 #include "core/info.hpp"
 #include "core/program.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -19,16 +20,16 @@ namespace {
 // A queue named beside a command buffer: of its context, and of one
 // device (the vendor's queue then stands for it).
 cl_int queue_for(cl_command_buffer_khr cb, cl_command_queue q) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (q->context.get() != cb->queue->context.get()) return CL_INVALID_CONTEXT;
-  if (!q->vendor) return CL_INCOMPATIBLE_COMMAND_QUEUE_KHR;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (q->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "q->context.get() != cb->queue->context.get()");
+  if (!q->vendor) return refuse(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, "command buffers are forwarded for contexts of one device only");
   return CL_SUCCESS;
 }
 
 // A recording call's command buffer and queue: the queue may only be null
 // or the command buffer's own (the vendor's then).
 cl_int recording(cl_command_buffer_khr cb, cl_command_queue q, cl_command_queue &vq) {
-  if (!live(cb)) return CL_INVALID_COMMAND_BUFFER_KHR;
+  if (!live(cb)) return refuse(CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer is NULL or not a live command buffer");
   vq = nullptr;
   if (!q) return CL_SUCCESS;
   if (cl_int err = queue_for(cb, q); err != CL_SUCCESS) return err;
@@ -38,8 +39,8 @@ cl_int recording(cl_command_buffer_khr cb, cl_command_queue q, cl_command_queue 
 
 // The vendor's memory object for `m` in the command buffer's context.
 cl_int vendor_mem(cl_command_buffer_khr cb, cl_mem m, cl_mem &out) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (m->context.get() != cb->queue->context.get()) return CL_INVALID_CONTEXT;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
+  if (m->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "m->context.get() != cb->queue->context.get()");
   out = m->replicas[0]->get();
   return CL_SUCCESS;
 }
@@ -67,12 +68,12 @@ namespace unicl::api {
 cl_command_buffer_khr CL_API_CALL clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
                                                            const cl_command_buffer_properties_khr *properties,
                                                            cl_int *errcode_ret) {
-  if (num_queues != 1 || !queues) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (num_queues != 1 || !queues) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_queues != 1 || !queues"));
   cl_command_queue q = queues[0];
-  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
+  if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
   // A context of several devices: its commands are placed and made
   // coherent as they run, which a vendor's replay would bypass.
-  if (q->context->multi() || !q->vendor) return fail(errcode_ret, CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+  if (q->context->multi() || !q->vendor) return fail(errcode_ret, refuse(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, "command buffers are forwarded for contexts of one device only"));
   cl_int err = CL_SUCCESS;
   auto made = VendorCommandBuffer::make(q->context->slots[0].device->vendor_platform, q->vendor.get(), properties, err);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -80,12 +81,12 @@ cl_command_buffer_khr CL_API_CALL clCreateCommandBufferKHR(cl_uint num_queues, c
 }
 
 cl_int CL_API_CALL clFinalizeCommandBufferKHR(cl_command_buffer_khr cb) {
-  if (!live(cb)) return CL_INVALID_COMMAND_BUFFER_KHR;
+  if (!live(cb)) return refuse(CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer is NULL or not a live command buffer");
   // Only a recording command buffer can be finalized (PoCL finalizes twice).
   cl_command_buffer_state_khr state = CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
   if (cl_int err = cb->vendor.info(CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, nullptr); err != CL_SUCCESS)
     return err;
-  if (state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR) return CL_INVALID_OPERATION;
+  if (state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR) return refuse(CL_INVALID_OPERATION, "state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR");
   return cb->vendor.finalize();
 }
 
@@ -99,8 +100,8 @@ cl_int CL_API_CALL clReleaseCommandBufferKHR(cl_command_buffer_khr cb) {
 
 cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr cb,
                                              cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(cb)) return CL_INVALID_COMMAND_BUFFER_KHR;
-  if ((num_queues == 0) != (queues == nullptr) || num_queues > 1) return CL_INVALID_VALUE;
+  if (!live(cb)) return refuse(CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer is NULL or not a live command buffer");
+  if ((num_queues == 0) != (queues == nullptr) || num_queues > 1) return refuse(CL_INVALID_VALUE, "(num_queues == 0) != (queues == nullptr) || num_queues > 1");
   // A queue given instead of the command buffer's own: the vendor checks
   // that it is compatible.
   _cl_command_queue *q = cb->queue.get();
@@ -110,7 +111,7 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
   }
   Command c(q, CL_COMMAND_COMMAND_BUFFER_KHR);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([&](Launch &l) { return cb->vendor.enqueue(l.on(), queues != nullptr); }, event);
+  return c.run([&](VendorCall &l) { return cb->vendor.enqueue(l.on(), queues != nullptr); }, event);
 }
 
 cl_int CL_API_CALL clCommandBarrierWithWaitListKHR(cl_command_buffer_khr cb, cl_command_queue q, cl_uint num_sync,
@@ -202,19 +203,19 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(cl_command_buffer_khr cb, cl_comman
                                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
   cl_command_queue vq = nullptr;
   if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
-  if (!live(kernel)) return CL_INVALID_KERNEL;
-  if (kernel->program->context.get() != cb->queue->context.get()) return CL_INVALID_CONTEXT;
+  if (!live(kernel)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (kernel->program->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "kernel->program->context.get() != cb->queue->context.get()");
   // Checked here: PoCL records a launch of no dimensions and crashes.
   cl_device_id device = cb->queue->context->slots[0].device->vendor;
   if (work_dim < 1 || work_dim > vendor_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3))
-    return CL_INVALID_WORK_DIMENSION;
-  if (!global_work_size) return CL_INVALID_GLOBAL_WORK_SIZE;
+    return refuse(CL_INVALID_WORK_DIMENSION, "work_dim < 1 || work_dim > vendor_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)");
+  if (!global_work_size) return refuse(CL_INVALID_GLOBAL_WORK_SIZE, "!global_work_size");
   // The vendor kernel holds the arguments (one-device contexts set them
   // there as they are set). A launch runs with the arguments it was recorded
   // with, whatever the application sets later, as the extension says; PoCL
   // reads them when it runs, so the launch records a copy of the kernel.
   cl_kernel vk = kernel->per_slot[0].get();
-  if (!vk) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (!vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
   cl_int err = CL_SUCCESS;
   VendorRef<cl_kernel> recorded = cb->queue->context->slots[0].device->vendor_version >= 210
                                       ? vendor_clone_kernel(vk, err)
@@ -231,7 +232,7 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(cl_command_buffer_khr cb, cl_comman
 
 cl_int CL_API_CALL clGetCommandBufferInfoKHR(cl_command_buffer_khr cb, cl_command_buffer_info_khr param, size_t size,
                                              void *value, size_t *size_ret) {
-  if (!live(cb)) return CL_INVALID_COMMAND_BUFFER_KHR;
+  if (!live(cb)) return refuse(CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer is NULL or not a live command buffer");
   switch (param) {
     case CL_COMMAND_BUFFER_QUEUES_KHR:
       return info_vector(size, value, size_ret, std::vector<cl_command_queue>{cb->queue.get()});

@@ -1,6 +1,7 @@
 // Context and command-queue entry points.
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
@@ -16,57 +17,7 @@
 #include "memory/context_memory.hpp"
 #include "core/queue.hpp"
 #include "core/runtime.hpp"
-
-cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
-  if (!scheduled) {
-    out = vendor.get();
-    return CL_SUCCESS;
-  }
-  std::lock_guard lock(per_slot_mutex);
-  if (per_slot.empty()) per_slot.resize(context->slots.size());
-  auto &q = per_slot[slot];
-  if (!q) {
-    // Always profiled: the performance models need the times.
-    auto &s = context->slots[slot];
-    cl_int err = CL_SUCCESS;
-    auto v = unicl::vendor_queue(s.vendor.get(), s.device->vendor, properties | CL_QUEUE_PROFILING_ENABLE, err);
-    if (err != CL_SUCCESS) return err;
-    q = std::move(v);
-  }
-  out = q.get();
-  return CL_SUCCESS;
-}
-
-std::vector<cl_command_queue> _cl_command_queue::vendor_queues() {
-  std::vector<cl_command_queue> out;
-  if (vendor) out.push_back(vendor.get());
-  std::lock_guard lock(per_slot_mutex);
-  for (auto &q : per_slot)
-    if (q) out.push_back(q.get());
-  return out;
-}
-
-void _cl_command_queue::flush_off_caller() {
-  auto &runtime = unicl::Runtime::get();
-  // This queue keeps its vendor queues until it goes: holding it keeps them
-  // for the flush with no vendor call here (a retain of a vendor that is
-  // serialized would wait while it runs a kernel).
-  auto flush_on_worker = [&](_cl_device_id *on, cl_command_queue v) {
-    runtime.device_worker(on).post([self = unicl::Ref<_cl_command_queue>(this), v] { unicl::vendor_flush(v); });
-  };
-  if (vendor) flush_on_worker(device.get(), vendor.get());
-  std::lock_guard lock(per_slot_mutex);
-  for (size_t slot = 0; slot < per_slot.size(); ++slot)
-    if (per_slot[slot]) flush_on_worker(context->slots[slot].device.get(), per_slot[slot].get());
-}
-
-_cl_context::_cl_context() : ObjectHeader(kKind) {}
-
-_cl_context::~_cl_context() {
-  engine.reset();
-  // The spec calls destructor callbacks in reverse order of registration.
-  for (auto it = destructors.rbegin(); it != destructors.rend(); ++it) it->first(this, it->second);
-}
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -100,6 +51,23 @@ bool parse_factor(const std::string &text, cl_uint &out) {
   return true;
 }
 
+// Sets `target` from a context property when it was given, else from the
+// environment variable `name` (`text` as read at start; empty: unset) when
+// `parse` accepts it. False, with a line saying what was expected, when the
+// variable holds something else.
+template <class T, class Given, class Parse>
+bool choose_setting(T &target, const Given &property, const std::string &text, const char *name,
+                    const std::string &expected, Parse &&parse) {
+  if (property) {
+    if constexpr (std::is_pointer_v<Given>) target = property;  // a name
+    else target = *property;                                     // an optional value
+    return true;
+  }
+  if (text.empty() || parse(text, target)) return true;
+  Runtime::get().log(1, "%s=%s is not %s", name, text.c_str(), expected.c_str());
+  return false;
+}
+
 // UniCL's own context properties, as given.
 struct UniclProperties {
   const char *scheduler = nullptr;
@@ -118,39 +86,39 @@ cl_int check_context_properties(const cl_context_properties *props, std::vector<
     switch (p[0]) {
       case CL_CONTEXT_SCHEDULER_UNICL:
       case CL_CONTEXT_SCHEDULER_SOCL: {
-        if (seen_scheduler) return CL_INVALID_PROPERTY;
+        if (seen_scheduler) return refuse(CL_INVALID_PROPERTY, "the scheduler property is given twice");
         seen_scheduler = true;
         unicl.scheduler = reinterpret_cast<const char *>(p[1]);
-        if (!unicl.scheduler) return CL_INVALID_PROPERTY;
-        if (!is_named(policies(), unicl.scheduler)) return CL_INVALID_PROPERTY;
+        if (!unicl.scheduler) return refuse(CL_INVALID_PROPERTY, "the scheduler property names no policy (NULL)");
+        if (!is_named(policies(), unicl.scheduler)) return refuse(CL_INVALID_PROPERTY, "the scheduler property is not a policy UniCL has (unicl info lists them)");
         break;
       }
       case CL_CONTEXT_GRANULARITY_UNICL:
-        if (unicl.granularity) return CL_INVALID_PROPERTY;
+        if (unicl.granularity) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is given twice");
         unicl.granularity = reinterpret_cast<const char *>(p[1]);
-        if (!unicl.granularity || !is_named(strategies(), unicl.granularity)) return CL_INVALID_PROPERTY;
+        if (!unicl.granularity || !is_named(strategies(), unicl.granularity)) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is not a factor strategy UniCL has");
         break;
       case CL_CONTEXT_DIVIDE_FACTOR_UNICL:
         if (unicl.divide_factor || p[1] < 0 || p[1] > static_cast<cl_context_properties>(CL_UINT_MAX))
-          return CL_INVALID_PROPERTY;
+          return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DIVIDE_FACTOR_UNICL is given twice or is not a cl_uint");
         unicl.divide_factor = static_cast<cl_uint>(p[1]);
         break;
       case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
-        if (seen_limit || p[1] <= 0) return CL_INVALID_PROPERTY;
+        if (seen_limit || p[1] <= 0) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL is given twice or is not positive");
         seen_limit = true;
         unicl.mem_limit = static_cast<cl_ulong>(p[1]);
         break;
       case CL_CONTEXT_PLATFORM:
-        if (seen_platform) return CL_INVALID_PROPERTY;
+        if (seen_platform) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM is given twice");
         seen_platform = true;
-        if (reinterpret_cast<cl_platform_id>(p[1]) != Runtime::get().platform()) return CL_INVALID_PLATFORM;
+        if (reinterpret_cast<cl_platform_id>(p[1]) != Runtime::get().platform()) return refuse(CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM is not the UniCL platform");
         break;
       case CL_CONTEXT_INTEROP_USER_SYNC:
-        if (interop_user_sync != -1) return CL_INVALID_PROPERTY;
+        if (interop_user_sync != -1) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is given twice");
         interop_user_sync = p[1];
         break;
       default:
-        return CL_INVALID_PROPERTY;
+        return refuse(CL_INVALID_PROPERTY, "a context property UniCL does not know");
     }
     copy.insert(copy.end(), p, p + 2);
   }
@@ -165,38 +133,22 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   UniclProperties own;
   if (cl_int err = check_context_properties(props, ctx->properties, interop, own); err != CL_SUCCESS)
     return fail(errcode_ret, err);
+  // Each setting: the context property when given, else the environment
+  // variable, checked as the property was.
   const Config &config = Runtime::get().config();
-  if (own.scheduler) {
-    ctx->scheduler = own.scheduler;
-  } else if (!config.scheduler.empty()) {
-    if (!is_named(policies(), config.scheduler)) {
-      Runtime::get().log(1, "UNICL_SCHEDULER=%s is not a policy (%s)", config.scheduler.c_str(),
-                         name_list(policies()).c_str());
-      return fail(errcode_ret, CL_INVALID_PROPERTY);
-    }
-    ctx->scheduler = config.scheduler;
-  }
-  if (own.granularity) {
-    ctx->granularity = own.granularity;
-  } else if (!config.granularity.empty()) {
-    if (!is_named(strategies(), config.granularity)) {
-      Runtime::get().log(1, "UNICL_GRANULARITY=%s is not a strategy (%s)", config.granularity.c_str(),
-                         name_list(strategies()).c_str());
-      return fail(errcode_ret, CL_INVALID_PROPERTY);
-    }
-    ctx->granularity = config.granularity;
-  }
-  if (own.divide_factor) {
-    ctx->divide_factor = own.divide_factor;
-  } else if (!config.divide_factor.empty()) {
-    cl_uint f = 0;
-    if (!parse_factor(config.divide_factor, f)) {
-      Runtime::get().log(1, "UNICL_DIVIDE_FACTOR=%s is not a factor (a whole number; 0 runs launches undivided)",
-                         config.divide_factor.c_str());
-      return fail(errcode_ret, CL_INVALID_PROPERTY);
-    }
-    ctx->divide_factor = f;
-  }
+  auto named = [](const std::vector<std::string> &names) {
+    return [&names](const std::string &text, std::string &out) { return is_named(names, text) && (out = text, true); };
+  };
+  if (!choose_setting(ctx->scheduler, own.scheduler, config.scheduler, "UNICL_SCHEDULER", "a policy (" + name_list(policies()) + ")",
+                      named(policies())) ||
+      !choose_setting(ctx->granularity, own.granularity, config.granularity, "UNICL_GRANULARITY",
+                      "a factor strategy (" + name_list(strategies()) + ")", named(strategies())) ||
+      !choose_setting(ctx->divide_factor, own.divide_factor, config.divide_factor, "UNICL_DIVIDE_FACTOR",
+                      "a factor (a whole number; 0 runs launches undivided)", [](const std::string &text, std::optional<cl_uint> &out) {
+                        cl_uint f = 0;
+                        return parse_factor(text, f) && (out = f, true);
+                      }))
+    return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "an environment variable setting the context is malformed"));
   ctx->mem_limit = own.mem_limit;
   ctx->notify = notify;
   ctx->notify_data = user_data;
@@ -238,9 +190,9 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->svm_capabilities = context_svm_capabilities(*ctx);
   if (ctx->multi()) {
     // Coherence tracks a copy per device plus the host copy in one set.
-    if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, CL_OUT_OF_RESOURCES);
+    if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, refuse(CL_OUT_OF_RESOURCES, "more devices than a context of UniCL can hold"));
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
-    if (!ctx->engine) return fail(errcode_ret, CL_INVALID_PROPERTY);
+    if (!ctx->engine) return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "the scheduling layer made no policy of that name"));
     ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
     TransferPlanner &planner = ctx->memory->planner;
     // The network from each node's device to every rank of the job, as
@@ -303,7 +255,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
     if (!apply_mem_limits(*ctx, config.device_mem_limit)) {
       Runtime::get().log(1, "UNICL_DEVICE_MEM_LIMIT=%s is not a list of sizes (e.g. 256M or pthread=1G,Oclgrind=64M)",
                          config.device_mem_limit.c_str());
-      return fail(errcode_ret, CL_INVALID_PROPERTY);
+      return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "UNICL_DEVICE_MEM_LIMIT is not a list of sizes"));
     }
   }
   return hand_out(std::move(ctx), errcode_ret);
@@ -318,10 +270,10 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
                                        const cl_device_id *devices,
                                        void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
                                        void *user_data, cl_int *errcode_ret) {
-  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!devices || num_devices == 0 || (!pfn_notify && user_data)"));
   std::vector<cl_device_id> list(devices, devices + num_devices);
   for (cl_device_id d : list)
-    if (!live(d)) return fail(errcode_ret, CL_INVALID_DEVICE);
+    if (!live(d)) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is NULL or not a live device"));
   return create_context(properties, std::move(list), pfn_notify, user_data, errcode_ret);
 }
 
@@ -329,7 +281,7 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *prop
                                                void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t,
                                                                              void *),
                                                void *user_data, cl_int *errcode_ret) {
-  if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!pfn_notify && user_data) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify"));
   std::vector<cl_context_properties> scratch;
   cl_context_properties interop;
   UniclProperties own;
@@ -345,7 +297,7 @@ cl_int CL_API_CALL clReleaseContext(cl_context c) { return release_handle(c, CL_
 
 cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, size_t size, void *value,
                                     size_t *size_ret) {
-  if (!live(context)) return CL_INVALID_CONTEXT;
+  if (!live(context)) return refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context");
   switch (param) {
     case CL_CONTEXT_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, context->refs.load());
     case CL_CONTEXT_NUM_DEVICES:
@@ -365,14 +317,14 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
     }
     case CL_CONTEXT_BYTES_MOVED_UNICL:
       return info_value<cl_ulong>(size, value, size_ret, context->bytes_moved.load(std::memory_order_relaxed));
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, void(CL_CALLBACK *pfn_notify)(cl_context, void *),
                                                   void *user_data) {
-  if (!live(context)) return CL_INVALID_CONTEXT;
-  if (!pfn_notify) return CL_INVALID_VALUE;
+  if (!live(context)) return refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context");
+  if (!pfn_notify) return refuse(CL_INVALID_VALUE, "pfn_notify is NULL");
   ContextLock lock(*context);
   context->destructors.emplace_back(pfn_notify, user_data);
   return CL_SUCCESS;
@@ -382,20 +334,20 @@ namespace {
 
 cl_command_queue create_queue(cl_context context, cl_device_id device, cl_command_queue_properties props,
                               std::vector<cl_queue_properties> property_list, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   // A null device makes a device-less queue: the context's policy places
   // each command (a one-device context has only one place).
   bool device_less = device == nullptr;
   if (device_less) device = context->slots[0].device.get();
-  if (!live(device)) return fail(errcode_ret, CL_INVALID_DEVICE);
+  if (!live(device)) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is NULL or not a live device"));
   size_t slot = context->slot_of(device);
-  if (slot == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+  if (slot == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
   constexpr cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
                                                 CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-  if (props & ~known) return fail(errcode_ret, CL_INVALID_VALUE);
-  if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (props & ~known) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "props & ~known"));
+  if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "(props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)"));
   // Device-side queues need device-side enqueue, which UniCL reports absent.
-  if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+  if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, refuse(CL_INVALID_QUEUE_PROPERTIES, "props & CL_QUEUE_ON_DEVICE"));
   auto q = make_object<_cl_command_queue>();
   q->context = Ref<_cl_context>(context);
   q->device_less = device_less;
@@ -442,22 +394,22 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
       } else if (p[0] == CL_QUEUE_SIZE && !seen_size) {
         seen_size = true;
       } else {
-        return fail(errcode_ret, CL_INVALID_VALUE);
+        return fail(errcode_ret, refuse(CL_INVALID_VALUE, "a queue property is unknown or given twice"));
       }
       list.insert(list.end(), p, p + 2);
     }
     list.push_back(0);
   }
   if (seen_size && !(bits & CL_QUEUE_ON_DEVICE)) {
-    if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
-    return fail(errcode_ret, CL_INVALID_VALUE);
+    if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "CL_QUEUE_SIZE is given for a host queue"));
   }
   return create_queue(context, device, bits, std::move(list), errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) { return retain_handle(q, CL_INVALID_COMMAND_QUEUE); }
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   // Every release flushes, as the spec requires: the commands' events hold
   // the queue, so the last release may come long after the application let
   // go of it, and a vendor that runs commands only when flushed (oclgrind)
@@ -469,7 +421,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size, void *value,
                                          size_t *size_ret) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   switch (param) {
     case CL_QUEUE_CONTEXT: return info_value<cl_context>(size, value, size_ret, q->context.get());
     case CL_QUEUE_DEVICE: return info_value<cl_device_id>(size, value, size_ret, q->device.get());
@@ -477,13 +429,13 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
     case CL_QUEUE_PROPERTIES: return info_value(size, value, size_ret, q->properties);
     case CL_QUEUE_PROPERTIES_ARRAY: return info_vector(size, value, size_ret, q->property_list);
     case CL_QUEUE_DEVICE_DEFAULT: return info_value<cl_command_queue>(size, value, size_ret, nullptr);
-    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;
-    default: return CL_INVALID_VALUE;
+    case CL_QUEUE_SIZE: return refuse(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is asked of a host queue (UniCL has no device queues)");
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   // One-device contexts: straight through, no list to build.
   if (!q->context->multi() && q->vendor) return vendor_flush(q->vendor.get());
   // The spec asks only that the commands be issued eventually; the device
@@ -493,7 +445,7 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   // One-device contexts: straight through, no list to build (a kernel's
   // round trip is enqueue + finish).
   if (!q->context->multi() && q->vendor) return vendor_finish(q->vendor.get());

@@ -10,6 +10,7 @@
 #include "api/command.hpp"
 #include "core/program.hpp"
 #include "core/runtime.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -17,11 +18,11 @@ namespace {
 // Host access flags, checked by UniCL itself in multi-device contexts where
 // replicas are made without them.
 cl_int host_may(cl_mem m, bool read) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
   if (!m->context->multi()) return CL_SUCCESS;
   cl_mem_flags deny = read ? (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)
                            : (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
-  return (m->flags & deny) ? CL_INVALID_OPERATION : CL_SUCCESS;
+  return (m->flags & deny) ? refuse(CL_INVALID_OPERATION, "the memory object's host access flags forbid this access") : CL_SUCCESS;
 }
 
 Access map_access(cl_map_flags flags) {
@@ -64,7 +65,7 @@ void *map_host_copy(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_fla
   // A map that fails after its enqueue call returned (a read-back it needs
   // failed on its device) was never mapped either.
   c.on_later_failure([unmap](cl_int) { unmap(); });
-  err = c.run([](Launch &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); },
+  err = c.run([](VendorCall &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); },
               event, blocking);
   if (err == CL_SUCCESS) {
     set_error(errcode_ret, CL_SUCCESS);
@@ -84,7 +85,7 @@ void *map_shared(_cl_command_queue *q, cl_mem m, cl_bool blocking, cl_map_flags 
   cl_int err = c.use(m, map_access(flags), {offset, size});
   if (err == CL_SUCCESS) err = c.wait_for(n, events);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
-  err = c.run([=](Launch &l) {
+  err = c.run([=](VendorCall &l) {
     cl_int e = CL_SUCCESS;
     vendor_enqueue::MapBuffer(l.on(), e, l.mem(0), l.blocking(blocking), flags, offset, size);
     return e;
@@ -124,26 +125,26 @@ namespace unicl::api {
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                                        void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kRead, {offset, size}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::ReadBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
   }, event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
                                         const void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::WriteBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
   }, event, blocking);
 }
@@ -153,13 +154,13 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                            size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint n,
                                            const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_BUFFER_RECT);
   if (cl_int err = c.use_buffer(buffer, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::ReadBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
                                           buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
                                           ptr);
@@ -171,13 +172,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                                             const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void *ptr, cl_uint n,
                                             const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_BUFFER_RECT);
   if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::WriteBufferRect(l.on(), l.mem(0), l.blocking(blocking), bo.get(), ho.get(), r.get(),
                                            buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
                                            ptr);
@@ -186,13 +187,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
 
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
                                        size_t size, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_COPY_BUFFER);
   if (cl_int err = c.use_buffer(src, kRead, {src_offset, size}); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_buffer(dst, kReadWrite, {dst_offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return CL_INVALID_VALUE;
+  if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyBuffer(l.on(), l.mem(0), l.mem(1), src_offset, dst_offset, size);
   }, event);
 }
@@ -201,13 +202,13 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
                                            const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
                                            size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
                                            cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_COPY_BUFFER_RECT);
   if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), dso(dst_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyBufferRect(l.on(), l.mem(0), l.mem(1), so.get(), dso.get(), r.get(), src_row_pitch,
                                           src_slice_pitch, dst_row_pitch, dst_slice_pitch);
   }, event);
@@ -215,13 +216,13 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
 
 cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
                                        size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_FILL_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return CL_INVALID_VALUE;
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  if (!valid_pattern(pattern, pattern_size)) return CL_INVALID_VALUE;
-  return c.run([=, bytes = copy_bytes(pattern, pattern_size)](Launch &l) {
+  if (!valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "!valid_pattern(pattern, pattern_size)");
+  return c.run([=, bytes = copy_bytes(pattern, pattern_size)](VendorCall &l) {
     return vendor_enqueue::FillBuffer(l.on(), l.mem(0), bytes.data(), pattern_size, offset, size);
   }, event);
 }
@@ -229,14 +230,14 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
                                       const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr, cl_uint n,
                                       const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(image, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_IMAGE);
   if (cl_int err = c.use_image(image, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes o(origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::ReadImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
                                      slice_pitch, ptr);
   }, event, blocking);
@@ -245,14 +246,14 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
 cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(image, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_IMAGE);
   if (cl_int err = c.use_image(image, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes o(origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::WriteImage(l.on(), l.mem(0), l.blocking(blocking), o.get(), r.get(), row_pitch,
                                       slice_pitch, ptr);
   }, event, blocking);
@@ -261,7 +262,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
                                       const size_t *dst_origin, const size_t *region, cl_uint n,
                                       const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_COPY_IMAGE);
   if (cl_int err = c.use_image(src, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_image(dst, kReadWrite); err != CL_SUCCESS) return err;
@@ -269,21 +270,21 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
   if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), dso(dst_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyImage(l.on(), l.mem(0), l.mem(1), so.get(), dso.get(), r.get());
   }, event);
 }
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *fill_color, const size_t *origin,
                                       const size_t *region, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_FILL_IMAGE);
   if (cl_int err = c.use_image(image, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes o(origin), r(region);
   // A fill colour is four 32-bit channels whatever the image format.
-  return c.run([=, color = copy_bytes(fill_color, 16)](Launch &l) {
+  return c.run([=, color = copy_bytes(fill_color, 16)](VendorCall &l) {
     return vendor_enqueue::FillImage(l.on(), l.mem(0), color.empty() ? nullptr : color.data(), o.get(), r.get());
   }, event);
 }
@@ -291,14 +292,14 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
                                               const size_t *region, size_t dst_offset, cl_uint n,
                                               const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER);
   if (cl_int err = c.use_image(src, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = check_image_region(src, src_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyImageToBuffer(l.on(), l.mem(0), l.mem(1), so.get(), r.get(), dst_offset);
   }, event);
 }
@@ -306,14 +307,14 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem src, cl
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
                                               const size_t *dst_origin, const size_t *region, cl_uint n,
                                               const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE);
   if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_image(dst, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = check_image_region(dst, dst_origin, region); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes dso(dst_origin), r(region);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyBufferToImage(l.on(), l.mem(0), l.mem(1), src_offset, dso.get(), r.get());
   }, event);
 }
@@ -321,14 +322,14 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem src, cl
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
                                      size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event,
                                      cl_int *errcode_ret) {
-  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
-  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
-  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
+  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(buffer) || buffer->is_image()"));
+  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "buffer->context.get() != q->context.get()"));
   // Checked here for every context: some vendors map with contradictory flags.
-  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
   if (buffer->context->multi()) {
     if (size == 0 || offset > buffer->size || size > buffer->size - offset)
-      return fail(errcode_ret, CL_INVALID_VALUE);
+      return fail(errcode_ret, refuse(CL_INVALID_VALUE, "size == 0 || offset > buffer->size || size > buffer->size - offset"));
     if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
       return fail(errcode_ret, err);
     if (buffer->root()->vendor_shared) return map_shared(q, buffer, blocking, flags, offset, size, n, events, event, errcode_ret);
@@ -340,7 +341,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   if (err == CL_SUCCESS) err = c.wait_for(n, events);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
   void *ptr = nullptr;
-  err = c.run([&](Launch &l) {
+  err = c.run([&](VendorCall &l) {
     cl_int e = CL_SUCCESS;
     ptr = vendor_enqueue::MapBuffer(l.on(), e, l.mem(0), blocking, flags, offset, size);
     return e;
@@ -354,13 +355,13 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
                                     const size_t *origin, const size_t *region, size_t *row_pitch,
                                     size_t *slice_pitch, cl_uint n, const cl_event *events, cl_event *event,
                                     cl_int *errcode_ret) {
-  if (!live(q)) return fail(errcode_ret, CL_INVALID_COMMAND_QUEUE);
-  if (!live(image) || !image->is_image()) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
-  if (image->context.get() != q->context.get()) return fail(errcode_ret, CL_INVALID_CONTEXT);
-  if (!valid_map_flags(flags)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
+  if (!live(image) || !image->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(image) || !image->is_image()"));
+  if (image->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "image->context.get() != q->context.get()"));
+  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (image->context->multi()) {
-    if (!origin || !region || !row_pitch) return fail(errcode_ret, CL_INVALID_VALUE);
+    if (!origin || !region || !row_pitch) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!origin || !region || !row_pitch"));
     // The host copy is tightly packed: rows of width * element size.
     size_t rp = image->desc.image_width * image->element_size;
     size_t rows = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : std::max<size_t>(image->desc.image_height, 1);
@@ -376,7 +377,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (err == CL_SUCCESS) err = c.wait_for(n, events);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
   void *ptr = nullptr;
-  err = c.run([&](Launch &l) {
+  err = c.run([&](VendorCall &l) {
     cl_int e = CL_SUCCESS;
     ptr = vendor_enqueue::MapImage(l.on(), e, l.mem(0), blocking, flags, origin, region, row_pitch, slice_pitch);
     return e;
@@ -388,13 +389,13 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *mapped_ptr, cl_uint n,
                                            const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (m->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
+  if (m->context.get() != q->context.get()) return refuse(CL_INVALID_CONTEXT, "m->context.get() != q->context.get()");
   Command c(q, CL_COMMAND_UNMAP_MEM_OBJECT);
   if (m->context->multi() && !m->root()->vendor_shared) {
     auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.ptr == mapped_ptr; });
-    if (it == m->host_maps.end()) return CL_INVALID_VALUE;
+    if (it == m->host_maps.end()) return refuse(CL_INVALID_VALUE, "mapped_ptr is not a pointer a map of this memory object returned");
     if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
     // A map for writing handed the host copy to the application: when it
     // gives it back, the host copy is the only valid one.
@@ -405,7 +406,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
     auto mapping = *it;
     m->host_maps.erase(it);
     m->map_count.fetch_sub(1);
-    cl_int err = c.run([](Launch &l) {
+    cl_int err = c.run([](VendorCall &l) {
       return vendor_enqueue::MarkerWithWaitList(l.on());
     }, event);
     if (err != CL_SUCCESS) {
@@ -418,7 +419,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
   }
   if (cl_int err = c.use(m, kReadWrite); err != CL_SUCCESS) return err;
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  cl_int err = c.run([=](Launch &l) {
+  cl_int err = c.run([=](VendorCall &l) {
     return vendor_enqueue::UnmapMemObject(l.on(), l.mem(0), mapped_ptr);
   }, event);
   if (err == CL_SUCCESS) m->map_count.fetch_sub(1);
@@ -428,10 +429,10 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_mem_objects, const cl_mem *mem_objects,
                                               cl_mem_migration_flags flags, cl_uint n, const cl_event *events,
                                               cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (num_mem_objects == 0 || !mem_objects) return CL_INVALID_VALUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (num_mem_objects == 0 || !mem_objects) return refuse(CL_INVALID_VALUE, "num_mem_objects == 0 || !mem_objects");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
-    return CL_INVALID_VALUE;
+    return refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   Command c(q, CL_COMMAND_MIGRATE_MEM_OBJECTS);
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     cl_int err = (flags & CL_MIGRATE_MEM_OBJECT_HOST) && c.multi() ? c.use_host(mem_objects[i], kRead, kRead)
@@ -441,11 +442,11 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   if (c.multi()) {
     // The task moves the data where it is asked for; the marker orders the queue.
-    return c.run([](Launch &l) {
+    return c.run([](VendorCall &l) {
       return vendor_enqueue::MarkerWithWaitList(l.on());
     }, event);
   }
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
     return vendor_enqueue::MigrateMemObjects(l.on(), num_mem_objects, vmems.data(), flags);
   }, event);
@@ -466,50 +467,68 @@ Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_
   return {bytes->offset, bytes->size, false};
 }
 
-cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset, const size_t *global,
-              const size_t *local, cl_uint n, const cl_event *events, cl_event *event, cl_command_type type) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!live(k)) return CL_INVALID_KERNEL;
-  if (k->program->context.get() != q->context.get()) return CL_INVALID_CONTEXT;
-  if (!offset_fits(dim, offset, global)) return CL_INVALID_GLOBAL_OFFSET;
-  cl_kernel vk = q->scheduled ? nullptr : k->per_slot[q->slot].get();
-  if (!q->scheduled && !vk) return CL_INVALID_PROGRAM_EXECUTABLE;
-  // A kernel with a divide function, on a scheduled queue, outside any
-  // divide function: the granularity layer runs it, divided or not.
-  // So does a kernel that declared how it splits (the built-in divider).
-  if (q->scheduled && !DivisionScope::current()) {
-    DivideFunction divide;
-    std::optional<cl_uint> split_dim;
-    bool divisible = false, complete = false;
-    {
-      std::lock_guard lock(k->mutex);
-      divide = k->divide;
-      if (k->split) split_dim = k->split->dim;
-      divisible = divide.fn || (split_dim && *split_dim < dim && q->context->multi());
-      // Only then: every launch of a scheduled queue passes here.
-      complete = divisible && std::all_of(k->args.begin(), k->args.end(), [](const ArgValue &a) { return a.set; });
-    }
-    // Launches UniCL can see are invalid take the plain path, which
-    // reports their errors as usual.
-    bool sized = dim >= 1 && dim <= 3 && global && std::all_of(global, global + dim, [](size_t g) { return g > 0; });
-    auto *granularity = Runtime::get().granularity();
-    if (complete && sized && granularity)
-      return granularity->launch(
-          {q, k, divide, split_dim.value_or(0), type, dim, offset, global, local, n, events, event});
+// A kernel launch takes one of four routes, each a function below:
+// - divided: a kernel with a divide function, or one that declared how it
+//   splits, on a scheduled queue: the granularity layer runs it, divided or
+//   not (core/division.hpp);
+// - direct: the common launch of a one-device context with no wait list,
+//   no event and no trace, straight to the vendor;
+// - one-device: a command of a one-device context (wait list, event, trace);
+// - planned: a command of a multi-device context, whose arguments are made
+//   coherent on the device it is placed on, and whose vendor kernel is
+//   bound when it is issued.
+struct KernelLaunch {
+  cl_command_queue q;
+  cl_kernel k;
+  cl_uint dim;
+  const size_t *offset, *global, *local;
+  cl_uint n;
+  const cl_event *events;
+  cl_event *event;
+  cl_command_type type;
+};
+
+// Whether `l` goes to the granularity layer, and its launch there if so.
+std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
+  if (!l.q->scheduled || DivisionScope::current()) return std::nullopt;  // divide functions' pieces run plain
+  DivideFunction divide;
+  std::optional<cl_uint> split_dim;
+  bool divisible = false, complete = false;
+  {
+    std::lock_guard lock(l.k->mutex);
+    divide = l.k->divide;
+    if (l.k->split) split_dim = l.k->split->dim;
+    divisible = divide.fn || (split_dim && *split_dim < l.dim && l.q->context->multi());
+    // Only then: every launch of a scheduled queue passes here.
+    complete = divisible && std::all_of(l.k->args.begin(), l.k->args.end(), [](const ArgValue &a) { return a.set; });
   }
-  // The common launch of a one-device context (no wait list, no event, no
-  // trace; clpeak's kernel-latency pattern): straight to the vendor, with
-  // none of a command's bookkeeping, which is all it would do.
-  if (n == 0 && !events && !event && !q->scheduled && !q->context->multi() && !Runtime::get().trace().on())
-    return vendor_enqueue::NDRangeKernel({q->vendor.get(), 0, nullptr, nullptr}, vk, dim, offset, global, local);
-  Command c(q, type);
-  if (!c.multi()) {
-    if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-    if (Runtime::get().trace().on()) c.describe_launch(k->name, 0, {});
-    return c.run([&](Launch &l) {
-      return vendor_enqueue::NDRangeKernel(l.on(), vk, dim, offset, global, local);
-    }, event);
-  }
+  // Launches UniCL can see are invalid take the plain path, which reports
+  // their errors as usual.
+  bool sized = l.dim >= 1 && l.dim <= 3 && l.global && std::all_of(l.global, l.global + l.dim, [](size_t g) { return g > 0; });
+  if (!complete || !sized || !Runtime::get().granularity()) return std::nullopt;
+  return DividedLaunch{l.q, l.k, divide, split_dim.value_or(0), l.type, l.dim, l.offset, l.global, l.local, l.n, l.events, l.event};
+}
+
+// clpeak's kernel-latency pattern: none of a command's bookkeeping, which
+// is all it would do.
+bool direct_launch_fits(const KernelLaunch &l) {
+  return l.n == 0 && !l.events && !l.event && !l.q->scheduled && !l.q->context->multi() && !Runtime::get().trace().on();
+}
+
+cl_int direct_launch(const KernelLaunch &l, cl_kernel vk) {
+  return vendor_enqueue::NDRangeKernel({l.q->vendor.get(), 0, nullptr, nullptr}, vk, l.dim, l.offset, l.global, l.local);
+}
+
+cl_int one_device_launch(const KernelLaunch &l, Command &c, cl_kernel vk) {
+  if (cl_int err = c.wait_for(l.n, l.events); err != CL_SUCCESS) return err;
+  if (Runtime::get().trace().on()) c.describe_launch(l.k->name, 0, {});
+  return c.run([&](VendorCall &call) {
+    return vendor_enqueue::NDRangeKernel(call.on(), vk, l.dim, l.offset, l.global, l.local);
+  }, l.event);
+}
+
+cl_int planned_launch(const KernelLaunch &l, Command &c) {
+  _cl_kernel *k = l.k;
   // The arguments as they are now: the launch may be submitted after the
   // application has set others.
   std::vector<ArgValue> args;
@@ -522,30 +541,47 @@ cl_int launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset
   for (size_t i = 0; i < args.size(); ++i) {
     cl_mem m = args[i].mem;
     if (!m) continue;
-    if (!live(m)) return CL_INVALID_KERNEL_ARGS;
-    if (cl_int err = c.use(m, arg_access(k->meta[i], m), split_touched(split, i, dim, offset, global, m));
+    if (!live(m)) return refuse(CL_INVALID_KERNEL_ARGS, "a buffer argument is not a live memory object");
+    if (cl_int err = c.use(m, arg_access(k->meta[i], m), split_touched(split, i, l.dim, l.offset, l.global, m));
         err != CL_SUCCESS)
       return err;
   }
-  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(l.n, l.events); err != CL_SUCCESS) return err;
   // Where the kernel exists: a scheduled launch may go to any of those slots.
   std::vector<bool> runnable(k->per_slot.size());
   for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
-  if (std::find(runnable.begin(), runnable.end(), true) == runnable.end()) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (std::find(runnable.begin(), runnable.end(), true) == runnable.end())
+    return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the program is built for no device of the context");
   bool pinned = false;
-  if (size_t pin = PinnedSlot::current(); q->scheduled && pin < runnable.size() && runnable[pin]) {
+  if (size_t pin = PinnedSlot::current(); l.q->scheduled && pin < runnable.size() && runnable[pin]) {
     for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = s == pin;
     pinned = true;
   }
-  Sizes o(offset, dim), g(global, dim), lw(local, dim);
+  Sizes o(l.offset, l.dim), g(l.global, l.dim), lw(l.local, l.dim);
   size_t items = 1;
-  for (cl_uint i = 0; i < std::min<cl_uint>(dim, 3) && global; ++i) items *= global[i];
+  for (cl_uint i = 0; i < std::min<cl_uint>(l.dim, 3) && l.global; ++i) items *= l.global[i];
   c.describe_launch(k->name, items, std::move(runnable), pinned);
-  return c.run([=, kernel = Ref<_cl_kernel>(k), args = std::move(args)](Launch &l) {
+  return c.run([=, dim = l.dim, kernel = Ref<_cl_kernel>(k), args = std::move(args)](VendorCall &call) {
     cl_kernel vk = nullptr;
-    if (cl_int err = launch_kernel(kernel.get(), args, l.mems, l.slot, vk); err != CL_SUCCESS) return err;
-    return vendor_enqueue::NDRangeKernel(l.on(), vk, dim, o.get(), g.get(), lw.get());
-  }, event);
+    if (cl_int err = vendor_kernel_with_args(kernel.get(), args, call.mems, call.slot, vk); err != CL_SUCCESS) return err;
+    return vendor_enqueue::NDRangeKernel(call.on(), vk, dim, o.get(), g.get(), lw.get());
+  }, l.event);
+}
+
+// The checks every route shares, then the route.
+cl_int enqueue_kernel(const KernelLaunch &l) {
+  if (!live(l.q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (!live(l.k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (l.k->program->context.get() != l.q->context.get())
+    return refuse(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
+  if (!offset_fits(l.dim, l.offset, l.global))
+    return refuse(CL_INVALID_GLOBAL_OFFSET, "global_work_offset + global_work_size overflows size_t");
+  cl_kernel vk = l.q->scheduled ? nullptr : l.k->per_slot[l.q->slot].get();
+  if (!l.q->scheduled && !vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
+  if (auto divided = divided_launch(l)) return Runtime::get().granularity()->run_divided(*divided);
+  if (direct_launch_fits(l)) return direct_launch(l, vk);
+  Command c(l.q, l.type);
+  return c.multi() ? planned_launch(l, c) : one_device_launch(l, c, vk);
 }
 
 }  // namespace
@@ -554,23 +590,23 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
                                           const size_t *global_work_offset, const size_t *global_work_size,
                                           const size_t *local_work_size, cl_uint n, const cl_event *events,
                                           cl_event *event) {
-  return launch(q, k, work_dim, global_work_offset, global_work_size, local_work_size, n, events, event,
-                CL_COMMAND_NDRANGE_KERNEL);
+  return enqueue_kernel({q, k, work_dim, global_work_offset, global_work_size, local_work_size, n, events, event,
+                         CL_COMMAND_NDRANGE_KERNEL});
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *events, cl_event *event) {
   const size_t one = 1;
-  return launch(q, k, 1, nullptr, &one, &one, n, events, event, CL_COMMAND_TASK);
+  return enqueue_kernel({q, k, 1, nullptr, &one, &one, n, events, event, CL_COMMAND_TASK});
 }
 
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *user_func)(void *), void *args,
                                          size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
                                          const void **args_mem_loc, cl_uint n, const cl_event *events,
                                          cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return CL_INVALID_VALUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return refuse(CL_INVALID_VALUE, "!user_func || (args && cb_args == 0) || (!args && cb_args > 0)");
   if ((num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc))
-    return CL_INVALID_VALUE;
+    return refuse(CL_INVALID_VALUE, "(num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc)");
   Command c(q, CL_COMMAND_NATIVE_KERNEL);
   for (cl_uint i = 0; i < num_mem_objects; ++i)
     if (cl_int err = c.use(mem_list[i], kReadWrite); err != CL_SUCCESS) return err;
@@ -580,9 +616,9 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
   std::vector<size_t> at(num_mem_objects);
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     at[i] = static_cast<const std::byte *>(args_mem_loc[i]) - static_cast<std::byte *>(args);
-    if (!args || at[i] + sizeof(cl_mem) > cb_args) return CL_INVALID_VALUE;
+    if (!args || at[i] + sizeof(cl_mem) > cb_args) return refuse(CL_INVALID_VALUE, "!args || at[i] + sizeof(cl_mem) > cb_args");
   }
-  return c.run([=, copy = copy_bytes(args, cb_args)](Launch &l) mutable {
+  return c.run([=, copy = copy_bytes(args, cb_args)](VendorCall &l) mutable {
     std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
     std::vector<const void *> locs(num_mem_objects);
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
@@ -595,39 +631,39 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
 }
 
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_MARKER);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   if (n == 0) c.follow_all(false);
-  return c.run([](Launch &l) {
+  return c.run([](VendorCall &l) {
     return vendor_enqueue::MarkerWithWaitList(l.on());
   }, event);
 }
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, const cl_event *events,
                                                 cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_BARRIER);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   c.follow_all(true);
-  return c.run([](Launch &l) {
+  return c.run([](VendorCall &l) {
     return vendor_enqueue::BarrierWithWaitList(l.on());
   }, event);
 }
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (!event) return CL_INVALID_VALUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (!event) return refuse(CL_INVALID_VALUE, "!event");
   return api::clEnqueueMarkerWithWaitList(q, 0, nullptr, event);
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) { return api::clEnqueueBarrierWithWaitList(q, 0, nullptr, nullptr); }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event *events) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  if (n == 0 || !events) return CL_INVALID_VALUE;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (n == 0 || !events) return refuse(CL_INVALID_VALUE, "n == 0 || !events");
   for (cl_uint i = 0; i < n; ++i)
-    if (!live(events[i])) return CL_INVALID_EVENT;
+    if (!live(events[i])) return refuse(CL_INVALID_EVENT, "!live(events[i])");
   return api::clEnqueueBarrierWithWaitList(q, n, events, nullptr);
 }
 

@@ -8,6 +8,7 @@
 #include "core/event.hpp"
 #include "core/info.hpp"
 #include "CL/cl_ext_unicl.h"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -39,7 +40,7 @@ std::vector<cl_device_id> devices_of(cl_event e) {
 
 // A divided launch's times (host clock, see cl_ext_unicl.h), once complete.
 cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void *value, size_t *size_ret) {
-  if (e->status() != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (e->status() != CL_COMPLETE) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->status() != CL_COMPLETE");
   const DivisionRecord &d = *e->division;
   cl_ulong t = 0;
   switch (param) {
@@ -57,11 +58,11 @@ cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void
 namespace unicl::api {
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
-  if (num_events == 0 || !event_list) return CL_INVALID_VALUE;
+  if (num_events == 0 || !event_list) return refuse(CL_INVALID_VALUE, "num_events == 0 || !event_list");
   for (cl_uint i = 0; i < num_events; ++i)
-    if (!live(event_list[i])) return CL_INVALID_EVENT;
+    if (!live(event_list[i])) return refuse(CL_INVALID_EVENT, "!live(event_list[i])");
   for (cl_uint i = 1; i < num_events; ++i)
-    if (event_list[i]->context.get() != event_list[0]->context.get()) return CL_INVALID_CONTEXT;
+    if (event_list[i]->context.get() != event_list[0]->context.get()) return refuse(CL_INVALID_CONTEXT, "event_list[i]->context.get() != event_list[0]->context.get()");
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < num_events; ++i) {
     cl_int err = event_list[i]->wait();
@@ -71,7 +72,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
 }
 
 cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(e)) return CL_INVALID_EVENT;
+  if (!live(e)) return refuse(CL_INVALID_EVENT, "event is NULL or not a live event");
   switch (param) {
     case CL_EVENT_COMMAND_QUEUE: return info_value<cl_command_queue>(size, value, size_ret, e->queue.get());
     case CL_EVENT_CONTEXT: return info_value<cl_context>(size, value, size_ret, e->context.get());
@@ -85,7 +86,7 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
     case CL_EVENT_DEVICES_UNICL: return info_vector(size, value, size_ret, devices_of(e));
     case CL_EVENT_DIVIDE_FACTOR_UNICL:
       return info_value<cl_uint>(size, value, size_ret, e->division ? e->division->factor : 0);
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
@@ -94,12 +95,12 @@ cl_int CL_API_CALL clReleaseEvent(cl_event e) { return release_handle(e, CL_INVA
 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
                                            size_t *size_ret) {
-  if (!live(e)) return CL_INVALID_EVENT;
+  if (!live(e)) return refuse(CL_INVALID_EVENT, "event is NULL or not a live event");
   // Checked here: not every vendor refuses timestamps of unprofiled queues.
-  if (e->is_user() || !e->queue->profiling()) return CL_PROFILING_INFO_NOT_AVAILABLE;
-  if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return CL_INVALID_VALUE;
+  if (e->is_user() || !e->queue->profiling()) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->is_user() || !e->queue->profiling()");
+  if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return refuse(CL_INVALID_VALUE, "param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE");
   if (e->division) return division_profiling(e, param, size, value, size_ret);
-  if (e->task && e->task->state() != CL_SUBMITTED) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (e->task && e->task->state() != CL_SUBMITTED) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not finished yet");
   cl_event v = e->task ? e->task->vendor_event() : e->vendor.get();
   size_t slot = e->task ? e->task->slot() : e->queue->slot;
   unsigned version = e->context->slots[slot].device->vendor_version;
@@ -109,21 +110,21 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
 }
 
 cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   auto e = make_object<_cl_event>();
   e->context = Ref<_cl_context>(context);
   return hand_out(std::move(e), errcode_ret);
 }
 
 cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int execution_status) {
-  if (!live(e) || !e->is_user()) return CL_INVALID_EVENT;
+  if (!live(e) || !e->is_user()) return refuse(CL_INVALID_EVENT, "!live(e) || !e->is_user()");
   return e->set_user_status(execution_status);
 }
 
 cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *pfn)(cl_event, cl_int, void *),
                                       void *user_data) {
-  if (!live(e)) return CL_INVALID_EVENT;
-  if (!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return CL_INVALID_VALUE;
+  if (!live(e)) return refuse(CL_INVALID_EVENT, "event is NULL or not a live event");
+  if (!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return refuse(CL_INVALID_VALUE, "!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)");
   return e->add_callback(type, pfn, user_data);
 }
 

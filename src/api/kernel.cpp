@@ -12,10 +12,7 @@
 #include "core/program.hpp"
 #include "core/sampler.hpp"
 #include "memory/coherence.hpp"
-
-_cl_kernel::~_cl_kernel() {
-  if (program) program->attached_kernels.fetch_sub(1);
-}
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -68,7 +65,7 @@ cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_re
     if (result != CL_SUCCESS) read_arg_meta(*k, vk, program->context->slots[s].device->vendor_version);
     result = CL_SUCCESS;
   }
-  if (result != CL_SUCCESS) return fail(errcode_ret, result);
+  if (result != CL_SUCCESS) return fail(errcode_ret, refuse(result, "the program has no executable for any device of its context"));
   k->program = Ref<_cl_program>(program);
   program->attached_kernels.fetch_add(1);
   return hand_out(std::move(k), errcode_ret);
@@ -81,7 +78,7 @@ cl_kernel first_vendor_kernel(_cl_kernel *k) {
 }
 
 cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
-  if (index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "index >= k->meta.size()");
   const ArgMeta &meta = k->meta[index];
   _cl_context &ctx = *k->program->context;
   void *given = (value && size == sizeof(void *)) ? *static_cast<void *const *>(value) : nullptr;
@@ -94,24 +91,24 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   arg.set = true;
   arg.size = size;
   if (is_mem) {
-    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    if (size != sizeof(cl_mem)) return refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_mem)");
     if (given) {
       auto *m = static_cast<cl_mem>(given);
-      if (!live(m) || m->context.get() != &ctx) return CL_INVALID_MEM_OBJECT;
+      if (!live(m) || m->context.get() != &ctx) return refuse(CL_INVALID_MEM_OBJECT, "!live(m) || m->context.get() != &ctx");
       arg.mem = m;
     }
     arg.null_value = !given;
   } else if (is_sampler) {
-    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    if (size != sizeof(cl_sampler)) return refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_sampler)");
     auto *smp = static_cast<cl_sampler>(given);
-    if (!live(smp) || smp->context.get() != &ctx) return CL_INVALID_SAMPLER;
+    if (!live(smp) || smp->context.get() != &ctx) return refuse(CL_INVALID_SAMPLER, "!live(smp) || smp->context.get() != &ctx");
   }
   for (size_t s = 0; s < k->per_slot.size(); ++s) {
     cl_kernel vk = k->per_slot[s].get();
     if (!vk) continue;
     cl_int err;
     if (is_mem && arg.mem && ctx.multi()) {
-      // Set on the launch kernel when a launch is submitted (launch_kernel):
+      // Set on the launch kernel when a launch is submitted (vendor_kernel_with_args):
       // the device's replica may not exist before.
       continue;
     } else if (is_mem && arg.mem) {
@@ -140,8 +137,8 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
 // SVM (its devices share one vendor context), so set on each vendor kernel
 // now, and on the launch kernels as they launch.
 cl_int set_arg_svm(_cl_kernel *k, cl_uint index, const void *pointer) {
-  if (index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
-  if (!k->program->context->svm_capabilities) return CL_INVALID_OPERATION;
+  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "index >= k->meta.size()");
+  if (!k->program->context->svm_capabilities) return refuse(CL_INVALID_OPERATION, "the context offers no shared virtual memory");
   for (auto &vk : k->per_slot)
     if (vk)
       if (cl_int err = vendor_set_arg_svm(vk.get(), index, pointer); err != CL_SUCCESS) return err;
@@ -159,8 +156,8 @@ cl_int set_arg_svm(_cl_kernel *k, cl_uint index, const void *pointer) {
 // clSetKernelExecInfo: every vendor kernel of `k` gets it, those made later
 // too.
 cl_int set_exec_info(_cl_kernel *k, cl_kernel_exec_info param, size_t size, const void *value) {
-  if (!k->program->context->svm_capabilities) return CL_INVALID_OPERATION;
-  if (!value || size == 0) return CL_INVALID_VALUE;
+  if (!k->program->context->svm_capabilities) return refuse(CL_INVALID_OPERATION, "the context offers no shared virtual memory");
+  if (!value || size == 0) return refuse(CL_INVALID_VALUE, "!value || size == 0");
   for (auto &vk : k->per_slot)
     if (vk)
       if (cl_int err = vendor_set_exec_info(vk.get(), param, size, value); err != CL_SUCCESS) return err;
@@ -175,65 +172,19 @@ cl_int set_exec_info(_cl_kernel *k, cl_kernel_exec_info param, size_t size, cons
 
 }  // namespace
 
-cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
-                     cl_kernel &out) {
-  std::lock_guard lock(k->mutex);
-  if (k->launch_per_slot.empty()) k->launch_per_slot.resize(k->per_slot.size());
-  auto &dk = k->launch_per_slot[slot];
-  if (!dk) {
-    cl_program vp = k->program->per_slot[slot].get();
-    cl_int err = CL_SUCCESS;
-    VendorRef<cl_kernel> made = vendor_kernel(vp, k->name.c_str(), err);
-    if (err != CL_SUCCESS) return err;
-    for (const ExecInfo &info : k->exec_info)
-      if (err = vendor_set_exec_info(made.get(), info.param, info.value.size(), info.value.data()); err != CL_SUCCESS)
-        return err;
-    dk = std::move(made);
-  }
-  cl_kernel vk = dk.get();
-  size_t next_mem = 0;
-  for (cl_uint i = 0; i < args.size(); ++i) {
-    const ArgValue &a = args[i];
-    if (!a.set) continue;
-    const void *value = a.bytes.empty() ? nullptr : a.bytes.data();
-    void *given = nullptr;
-    if (a.bytes.size() == sizeof(void *)) std::memcpy(&given, a.bytes.data(), sizeof given);
-    bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
-    cl_int err;
-    if (a.svm) {
-      err = vendor_set_arg_svm(vk, i, given);
-    } else if (a.mem) {
-      // The launch's device copies, in the order of its memory arguments.
-      if (next_mem >= mems.size()) return CL_INVALID_KERNEL_ARGS;
-      cl_mem rep = mems[next_mem++];
-      err = vendor_set_arg(vk, i, a.size, &rep);
-    } else if (sampler && given) {
-      auto *smp = static_cast<cl_sampler>(given);
-      if (!live(smp)) return CL_INVALID_KERNEL_ARGS;
-      cl_sampler vs = smp->per_slot[slot].get();
-      err = vendor_set_arg(vk, i, a.size, &vs);
-    } else {
-      err = vendor_set_arg(vk, i, a.size, value);
-    }
-    if (err != CL_SUCCESS) return err;
-  }
-  out = vk;
-  return CL_SUCCESS;
-}
-
 }  // namespace unicl
 
 namespace unicl::api {
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
-  if (!live(program)) return fail(errcode_ret, CL_INVALID_PROGRAM);
-  if (!kernel_name) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(program)) return fail(errcode_ret, refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program"));
+  if (!kernel_name) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!kernel_name"));
   return create_kernel(program, kernel_name, errcode_ret);
 }
 
 cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
                                             cl_uint *num_kernels_ret) {
-  if (!live(program)) return CL_INVALID_PROGRAM;
+  if (!live(program)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   std::string names;
   cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
   for (auto &vp : program->per_slot) {
@@ -248,7 +199,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   std::stringstream ss(names);
   for (std::string n; std::getline(ss, n, ';');)
     if (!n.empty()) list.push_back(n);
-  if (kernels && num_kernels < list.size()) return CL_INVALID_VALUE;
+  if (kernels && num_kernels < list.size()) return refuse(CL_INVALID_VALUE, "kernels && num_kernels < list.size()");
   if (kernels) {
     for (size_t i = 0; i < list.size(); ++i) {
       kernels[i] = create_kernel(program, list[i].c_str(), &err);
@@ -279,7 +230,7 @@ cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
     // SOCL takes the value as the function pointer itself.
     d.fn = reinterpret_cast<cl_divide_function_unicl>(const_cast<void *>(value));
   } else if (index == kSoclFactors) {
-    if (!value) return CL_INVALID_ARG_VALUE;
+    if (!value) return refuse(CL_INVALID_ARG_VALUE, "!value");
     cl_uint n = *static_cast<const cl_uint *>(value);
     // SOCL tries the factors 1 .. n-1.
     d.min_factor = 1;
@@ -293,24 +244,24 @@ cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
 }  // namespace
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_size, const void *arg_value) {
-  if (!live(k)) return CL_INVALID_KERNEL;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   if (arg_index == kSoclFunction || arg_index == kSoclFactors || arg_index == kSoclUserData)
     return set_socl_divide(k, arg_index, arg_value);
   return set_arg(k, arg_index, arg_size, arg_value);
 }
 
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint arg_index, const void *arg_value) {
-  if (!live(k)) return CL_INVALID_KERNEL;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   return set_arg_svm(k, arg_index, arg_value);
 }
 
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k, cl_kernel_exec_info param, size_t size, const void *value) {
-  if (!live(k)) return CL_INVALID_KERNEL;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   return set_exec_info(k, param, size, value);
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(k)) return CL_INVALID_KERNEL;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   switch (param) {
     case CL_KERNEL_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, k->refs.load());
     case CL_KERNEL_CONTEXT: return info_value<cl_context>(size, value, size_ret, k->program->context.get());
@@ -321,23 +272,23 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
       cl_kernel vk = first_vendor_kernel(k);
       return vendor_info(vk, param, size, value, size_ret);
     }
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
-  if (!live(k)) return CL_INVALID_KERNEL;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   size_t slot = _cl_context::npos;
   if (!device) {
     size_t count = 0;
     for (size_t s = 0; s < k->per_slot.size(); ++s)
       if (k->per_slot[s]) slot = s, ++count;
-    if (count != 1) return CL_INVALID_DEVICE;
+    if (count != 1) return refuse(CL_INVALID_DEVICE, "device is NULL and the kernel's program is built for more than one device");
   } else {
-    if (!live(device)) return CL_INVALID_DEVICE;
+    if (!live(device)) return refuse(CL_INVALID_DEVICE, "device is NULL or not a live device");
     slot = k->program->context->slot_of(device);
-    if (slot == _cl_context::npos || !k->per_slot[slot]) return CL_INVALID_DEVICE;
+    if (slot == _cl_context::npos || !k->per_slot[slot]) return refuse(CL_INVALID_DEVICE, "device is not a device the kernel's program is built for");
   }
   cl_kernel vk = k->per_slot[slot].get();
   cl_device_id vdev = k->program->context->slots[slot].device->vendor;
@@ -346,11 +297,11 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
 
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_arg_info param, size_t size,
                                       void *value, size_t *size_ret) {
-  if (!live(k)) return CL_INVALID_KERNEL;
-  if (arg_index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "arg_index >= k->meta.size()");
   for (size_t s = 0; s < k->per_slot.size(); ++s) {
     if (!k->per_slot[s]) continue;
-    if (k->program->context->slots[s].device->vendor_version < 120) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+    if (k->program->context->slots[s].device->vendor_version < 120) return refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the device's vendor implements OpenCL before 1.2 (no argument information)");
     cl_kernel vk = k->per_slot[s].get();
     return vendor_arg_info(vk, arg_index, param, size, value, size_ret);
   }
@@ -358,7 +309,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_
 }
 
 cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
-  if (!live(source)) return fail(errcode_ret, CL_INVALID_KERNEL);
+  if (!live(source)) return fail(errcode_ret, refuse(CL_INVALID_KERNEL, "source_kernel is NULL or not a live kernel"));
   cl_int err = CL_SUCCESS;
   Ref<_cl_kernel> clone(create_kernel(source->program.get(), source->name.c_str(), &err), true);
   if (err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -394,15 +345,15 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
 
 cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_args,
                                          const cl_kernel_split_arg_unicl *args) {
-  if (!live(k)) return CL_INVALID_KERNEL;
-  if (dim > 2 || (num_args == 0) != (args == nullptr)) return CL_INVALID_VALUE;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (dim > 2 || (num_args == 0) != (args == nullptr)) return refuse(CL_INVALID_VALUE, "dim > 2 || (num_args == 0) != (args == nullptr)");
   KernelSplit split{dim, {}};
   for (cl_uint i = 0; i < num_args; ++i) {
     const cl_kernel_split_arg_unicl &a = args[i];
-    if (a.arg_index >= k->meta.size()) return CL_INVALID_ARG_INDEX;
+    if (a.arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "a.arg_index >= k->meta.size()");
     const ArgMeta &meta = k->meta[a.arg_index];
-    if (meta.known && (!meta.memory || meta.image)) return CL_INVALID_ARG_INDEX;
-    if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return CL_INVALID_VALUE;
+    if (meta.known && (!meta.memory || meta.image)) return refuse(CL_INVALID_ARG_INDEX, "meta.known && (!meta.memory || meta.image)");
+    if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return refuse(CL_INVALID_VALUE, "a.stride == 0 || a.size == 0 || split.find(a.arg_index)");
     split.args.push_back(a);
   }
   std::lock_guard lock(k->mutex);
@@ -413,8 +364,8 @@ cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_a
 
 cl_int CL_API_CALL clSetKernelDivideFunctionUNICL(cl_kernel k, cl_divide_function_unicl fn, void *user_data,
                                                   cl_uint min_factor, cl_uint max_factor) {
-  if (!live(k)) return CL_INVALID_KERNEL;
-  if (fn && (min_factor == 0 || min_factor > max_factor)) return CL_INVALID_VALUE;
+  if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (fn && (min_factor == 0 || min_factor > max_factor)) return refuse(CL_INVALID_VALUE, "fn && (min_factor == 0 || min_factor > max_factor)");
   std::lock_guard lock(k->mutex);
   k->divide = fn ? DivideFunction{fn, user_data, min_factor, max_factor} : DivideFunction{};
   return CL_SUCCESS;

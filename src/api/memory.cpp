@@ -9,6 +9,7 @@
 #include "backend/image_format.hpp"
 #include "core/info.hpp"
 #include "memory/coherence.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 
@@ -21,15 +22,17 @@ constexpr cl_mem_flags kHostAccessFlags = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_R
 bool more_than_one(cl_mem_flags f) { return (f & (f - 1)) != 0; }
 
 cl_int check_flags(cl_mem_flags flags) {
-  if (flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)) return CL_INVALID_VALUE;
-  if (more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)) return CL_INVALID_VALUE;
-  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return CL_INVALID_VALUE;
+  if (flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)) return refuse(CL_INVALID_VALUE, "flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)");
+  if (more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)) return refuse(CL_INVALID_VALUE, "more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)");
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return refuse(CL_INVALID_VALUE, "(flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))");
   return CL_SUCCESS;
 }
 
 cl_int check_host_ptr(cl_mem_flags flags, const void *host_ptr) {
   bool wants = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  return wants == (host_ptr != nullptr) ? CL_SUCCESS : CL_INVALID_HOST_PTR;
+  if (wants == (host_ptr != nullptr)) return CL_SUCCESS;
+  return refuse(CL_INVALID_HOST_PTR, wants ? "CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR without host_ptr"
+                                           : "host_ptr without CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
 }
 
 cl_mem_flags with_default_access(cl_mem_flags flags) {
@@ -39,7 +42,7 @@ cl_mem_flags with_default_access(cl_mem_flags flags) {
 cl_int check_properties(const cl_mem_properties *props, _cl_mem &m) {
   if (!props) return CL_SUCCESS;
   m.properties_given = true;
-  if (*props != 0) return CL_INVALID_PROPERTY;  // no buffer/image properties are defined by the core spec
+  if (*props != 0) return refuse(CL_INVALID_PROPERTY, "a memory property is given (the specification defines none)");  // no buffer/image properties are defined by the core spec
   m.property_list.push_back(0);
   return CL_SUCCESS;
 }
@@ -79,9 +82,9 @@ cl_int share_by_vendor(_cl_mem &m, Create &&create) {
 
 cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
                      void *host_ptr, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
-  if (size == 0) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "size == 0"));
   if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   auto m = new_mem(context, CL_MEM_OBJECT_BUFFER, flags, host_ptr);
   if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -102,22 +105,22 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
   for (auto &s : context->slots) {
     largest = std::max(largest, vendor_value<cl_ulong>(s.device->vendor, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
   }
-  if (size > largest) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (size > largest) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "size is above CL_DEVICE_MAX_MEM_ALLOC_SIZE of every device of the context"));
   if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   return hand_out(std::move(m), errcode_ret);
 }
 
 cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_flags flags,
                     const cl_image_format *format, const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
-  if (!format || image_element_size(*format) == 0) return fail(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-  if (!desc) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  if (!format || image_element_size(*format) == 0) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "!format || image_element_size(*format) == 0"));
+  if (!desc) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "!desc"));
   if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (cl_int err = check_image_desc(*context, *desc, image_element_size(*format), host_ptr); err != CL_SUCCESS)
     return fail(errcode_ret, err);
   cl_mem buffer = desc->buffer;
-  if (buffer && (!live(buffer) || buffer->is_image())) return fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
+  if (buffer && (!live(buffer) || buffer->is_image())) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "buffer && (!live(buffer) || buffer->is_image())"));
   auto m = new_mem(context, desc->image_type, flags, host_ptr);
   if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
   m->format = *format;
@@ -200,21 +203,21 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
                                      cl_int *errcode_ret) {
   if (!live(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent)
-    return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
-  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, CL_INVALID_VALUE);
+    return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent"));
+  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "type != CL_BUFFER_CREATE_TYPE_REGION || !info"));
   if (cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags))
-    return fail(errcode_ret, CL_INVALID_VALUE);
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags)"));
   cl_mem_flags pf = buffer->flags;
   if (((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
       ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
       ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
       ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
       ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-    return fail(errcode_ret, CL_INVALID_VALUE);
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) || ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) || ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) || ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) || ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))"));
   const auto *region = static_cast<const cl_buffer_region *>(info);
-  if (region->size == 0) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
+  if (region->size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "region->size == 0"));
   if (region->origin > buffer->size || region->size > buffer->size - region->origin)
-    return fail(errcode_ret, CL_INVALID_VALUE);
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "region->origin > buffer->size || region->size > buffer->size - region->origin"));
   cl_context ctx = buffer->context.get();
   // The sub-buffer inherits what it does not set from its parent.
   cl_mem_flags sub_flags = flags;
@@ -226,7 +229,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
     cl_uint bits = vendor_value<cl_uint>(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
     if (bits == 0 || region->origin % (bits / 8) == 0) aligned = true;
   }
-  if (!aligned) return fail(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+  if (!aligned) return fail(errcode_ret, refuse(CL_MISALIGNED_SUB_BUFFER_OFFSET, "region->origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN of a device of the context"));
   auto m = new_mem(ctx, CL_MEM_OBJECT_BUFFER, sub_flags, nullptr);
   m->flags = sub_flags;
   m->parent = Ref<_cl_mem>(buffer);
@@ -271,7 +274,7 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const
                                    size_t width, size_t height, size_t depth, size_t row_pitch, size_t slice_pitch,
                                    void *host_ptr, cl_int *errcode_ret) {
   // The 1.x entry point, unlike clCreateImage, wants a real third dimension.
-  if (depth <= 1 && live(context)) return fail(errcode_ret, CL_INVALID_IMAGE_SIZE);
+  if (depth <= 1 && live(context)) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_SIZE, "a 3D image has a depth of 1 or less"));
   cl_image_desc desc{};
   desc.image_type = CL_MEM_OBJECT_IMAGE3D;
   desc.image_width = width;
@@ -287,9 +290,9 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle(m, CL_IN
 
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
                                               cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats) {
-  if (!live(context)) return CL_INVALID_CONTEXT;
-  if (num_entries == 0 && formats) return CL_INVALID_VALUE;
-  if (check_flags(flags) != CL_SUCCESS) return CL_INVALID_VALUE;
+  if (!live(context)) return refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context");
+  if (num_entries == 0 && formats) return refuse(CL_INVALID_VALUE, "num_entries == 0 && formats");
+  if (check_flags(flags) != CL_SUCCESS) return refuse(CL_INVALID_VALUE, "check_flags(flags) != CL_SUCCESS");
   std::vector<cl_image_format> all;
   for (auto &s : context->slots) {
     cl_context v = s.vendor.get();
@@ -308,7 +311,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
 }
 
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
   switch (param) {
     case CL_MEM_TYPE: return info_value(size, value, size_ret, m->type);
     case CL_MEM_FLAGS: return info_value(size, value, size_ret, m->flags);
@@ -329,12 +332,12 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
       return info_value<cl_bool>(size, value, size_ret, svm ? CL_TRUE : CL_FALSE);
     }
     case CL_MEM_PROPERTIES: return info_vector(size, value, size_ret, m->property_list);
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(m) || !m->is_image()) return CL_INVALID_MEM_OBJECT;
+  if (!live(m) || !m->is_image()) return refuse(CL_INVALID_MEM_OBJECT, "!live(m) || !m->is_image()");
   switch (param) {
     case CL_IMAGE_FORMAT: return info_value(size, value, size_ret, m->format);
     case CL_IMAGE_ELEMENT_SIZE: return info_value(size, value, size_ret, m->element_size);
@@ -362,12 +365,12 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, vo
 // pipe, which the spec answers with CL_INVALID_MEM_OBJECT.
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void *, size_t *) {
   (void)pipe;
-  return CL_INVALID_MEM_OBJECT;
+  return refuse(CL_INVALID_MEM_OBJECT, "UniCL has no pipes: no memory object is one");
 }
 
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *pfn)(cl_mem, void *), void *user_data) {
-  if (!live(m)) return CL_INVALID_MEM_OBJECT;
-  if (!pfn) return CL_INVALID_VALUE;
+  if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
+  if (!pfn) return refuse(CL_INVALID_VALUE, "pfn_notify is NULL");
   std::lock_guard lock(m->notice->mutex);
   m->notice->callbacks.emplace_back(pfn, user_data);
   return CL_SUCCESS;

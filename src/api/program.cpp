@@ -9,6 +9,7 @@
 #include "core/info.hpp"
 #include "core/program.hpp"
 #include "core/runtime.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -43,16 +44,16 @@ void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots
 // Resolves an optional (num, list) of devices against the program's own:
 // every slot of `p` with a vendor program when the list is empty.
 cl_int target_slots(_cl_program *p, cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
-  if ((num == 0) != (list == nullptr)) return CL_INVALID_VALUE;
+  if ((num == 0) != (list == nullptr)) return refuse(CL_INVALID_VALUE, "(num == 0) != (list == nullptr)");
   if (!list) {
     for (size_t s = 0; s < p->per_slot.size(); ++s)
       if (p->per_slot[s]) slots.push_back(s);
     return CL_SUCCESS;
   }
   for (cl_uint i = 0; i < num; ++i) {
-    if (!live(list[i])) return CL_INVALID_DEVICE;
+    if (!live(list[i])) return refuse(CL_INVALID_DEVICE, "!live(list[i])");
     size_t s = p->context->slot_of(list[i]);
-    if (s == _cl_context::npos || !p->per_slot[s]) return CL_INVALID_DEVICE;
+    if (s == _cl_context::npos || !p->per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
     slots.push_back(s);
   }
   with_partition_relatives(*p->context, slots, [p](size_t s) { return bool(p->per_slot[s]); });
@@ -74,10 +75,10 @@ namespace unicl::api {
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
-  if (count == 0 || !strings) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
+  if (count == 0 || !strings) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "count == 0 || !strings"));
   for (cl_uint i = 0; i < count; ++i)
-    if (!strings[i]) return fail(errcode_ret, CL_INVALID_VALUE);
+    if (!strings[i]) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!strings[i]"));
   auto p = new_program(context);
   for (size_t s = 0; s < context->slots.size(); ++s) {
     cl_context v = context->vendor(s);
@@ -93,18 +94,18 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
 cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *devices,
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
-  if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
+  if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices == 0 || !devices || !lengths || !binaries"));
   for (cl_uint i = 0; i < num_devices; ++i)
     if (!live(devices[i]) || context->slot_of(devices[i]) == _cl_context::npos)
-      return fail(errcode_ret, CL_INVALID_DEVICE);
+      return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i]) || context->slot_of(devices[i]) == _cl_context::npos"));
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < num_devices; ++i) {
     bool bad = !binaries[i] || lengths[i] == 0;
     if (binary_status) binary_status[i] = bad ? CL_INVALID_VALUE : CL_SUCCESS;
     if (bad) result = CL_INVALID_VALUE;
   }
-  if (result != CL_SUCCESS) return fail(errcode_ret, result);
+  if (result != CL_SUCCESS) return fail(errcode_ret, refuse(result, "a binary is NULL or its length is 0"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
     size_t s = context->slot_of(devices[i]);
@@ -126,13 +127,13 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
 cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
                                                          const cl_device_id *devices, const char *kernel_names,
                                                          cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
-  if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
+  if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices == 0 || !devices || !kernel_names"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
-    if (!live(devices[i])) return fail(errcode_ret, CL_INVALID_DEVICE);
+    if (!live(devices[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i])"));
     size_t s = context->slot_of(devices[i]);
-    if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+    if (s == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
     cl_context v = context->vendor(s);
     cl_int err = CL_SUCCESS;
     VendorRef<cl_program> vp = vendor_program_with_built_in_kernels(v, devices[i]->vendor, kernel_names, err);
@@ -168,58 +169,67 @@ std::string options_for(_cl_program &p, size_t slot, const char *options) {
   return out + (options ? options : "");
 }
 
-}  // namespace
-
-cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-                                  const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
-                                  void *user_data) {
-  if (!live(program)) return CL_INVALID_PROGRAM;
-  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
+// What clBuildProgram and clCompileProgram share: the checks (with
+// `check_inputs(slots)` for the call's own arguments, given the slots of
+// the devices it names), then `step(slot, vendor program, vendor device)`
+// for each of those slots, under the build lock, then the notification.
+// Returns the first failure of a step.
+template <class CheckInputs, class Step>
+cl_int build_each_slot(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                       void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, CheckInputs &&check_inputs,
+                       Step &&step) {
+  if (!live(program)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
+  if (!pfn_notify && user_data) return refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify");
   std::vector<size_t> slots;
   if (cl_int err = target_slots(program, num_devices, device_list, slots); err != CL_SUCCESS) return err;
-  if (program->attached_kernels.load() > 0) return CL_INVALID_OPERATION;
+  if (cl_int err = check_inputs(slots); err != CL_SUCCESS) return err;
+  if (program->attached_kernels.load() > 0) return refuse(CL_INVALID_OPERATION, "kernels made from the program are still alive");
   cl_int result = CL_SUCCESS;
   {
     std::lock_guard lock(program->build_mutex);
     for (size_t s : slots) {
-      cl_program vp = program->per_slot[s].get();
-      cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vendor_build(vp, vdev, options_for(*program, s, options).c_str()));
+      result = combine(result, step(s, program->per_slot[s].get(), program->context->slots[s].device->vendor));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
   return result;
 }
 
+}  // namespace
+
+cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                  const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                  void *user_data) {
+  auto nothing_more = [](const std::vector<size_t> &) { return CL_SUCCESS; };
+  return build_each_slot(program, num_devices, device_list, pfn_notify, user_data, nothing_more,
+                         [&](size_t s, cl_program vp, cl_device_id vdev) {
+                           return vendor_build(vp, vdev, options_for(*program, s, options).c_str());
+                         });
+}
+
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                                     const char *options, cl_uint num_input_headers, const cl_program *input_headers,
                                     const char **header_include_names,
                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
-  if (!live(program)) return CL_INVALID_PROGRAM;
-  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
-  if ((num_input_headers == 0) != (input_headers == nullptr) ||
-      (num_input_headers == 0) != (header_include_names == nullptr))
-    return CL_INVALID_VALUE;
-  for (cl_uint i = 0; i < num_input_headers; ++i)
-    if (!live(input_headers[i])) return CL_INVALID_PROGRAM;
-  std::vector<size_t> slots;
-  if (cl_int err = target_slots(program, num_devices, device_list, slots); err != CL_SUCCESS) return err;
-  if (program->attached_kernels.load() > 0) return CL_INVALID_OPERATION;
-  cl_int result = CL_SUCCESS;
-  {
-    std::lock_guard lock(program->build_mutex);
-    for (size_t s : slots) {
-      std::vector<cl_program> headers;
-      for (cl_uint i = 0; i < num_input_headers; ++i) headers.push_back(input_headers[i]->per_slot[s].get());
-      if (std::count(headers.begin(), headers.end(), nullptr)) return CL_INVALID_OPERATION;
-      cl_program vp = program->per_slot[s].get();
-      cl_device_id vdev = program->context->slots[s].device->vendor;
-      result = combine(result, vendor_compile(vp, vdev, options_for(*program, s, options).c_str(), headers,
-                                              header_include_names));
+  auto check_headers = [&](const std::vector<size_t> &slots) -> cl_int {
+    if ((num_input_headers == 0) != (input_headers == nullptr) ||
+        (num_input_headers == 0) != (header_include_names == nullptr))
+      return refuse(CL_INVALID_VALUE, "num_input_headers, input_headers and header_include_names disagree (0 or NULL)");
+    for (cl_uint i = 0; i < num_input_headers; ++i) {
+      if (!live(input_headers[i])) return refuse(CL_INVALID_PROGRAM, "an input header is not a live program");
+      for (size_t s : slots)
+        if (!input_headers[i]->per_slot[s])
+          return refuse(CL_INVALID_OPERATION, "an input header has no program for a device of this compilation");
     }
-  }
-  if (pfn_notify) pfn_notify(program, user_data);
-  return result;
+    return CL_SUCCESS;
+  };
+  return build_each_slot(program, num_devices, device_list, pfn_notify, user_data, check_headers,
+                         [&](size_t s, cl_program vp, cl_device_id vdev) {
+                           std::vector<cl_program> headers;
+                           for (cl_uint i = 0; i < num_input_headers; ++i) headers.push_back(input_headers[i]->per_slot[s].get());
+                           return vendor_compile(vp, vdev, options_for(*program, s, options).c_str(), headers,
+                                                 header_include_names);
+                         });
 }
 
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
@@ -227,13 +237,13 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
                                      const cl_program *input_programs,
                                      void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
                                      cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
-  if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
-  if (num_input_programs == 0 || !input_programs) return fail(errcode_ret, CL_INVALID_VALUE);
-  if ((num_devices == 0) != (device_list == nullptr)) return fail(errcode_ret, CL_INVALID_VALUE);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
+  if (!pfn_notify && user_data) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify"));
+  if (num_input_programs == 0 || !input_programs) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_input_programs == 0 || !input_programs"));
+  if ((num_devices == 0) != (device_list == nullptr)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "(num_devices == 0) != (device_list == nullptr)"));
   for (cl_uint i = 0; i < num_input_programs; ++i)
     if (!live(input_programs[i]) || input_programs[i]->context.get() != context)
-      return fail(errcode_ret, CL_INVALID_PROGRAM);
+      return fail(errcode_ret, refuse(CL_INVALID_PROGRAM, "!live(input_programs[i]) || input_programs[i]->context.get() != context"));
   // Slot `s` has a vendor program of every input.
   auto has_all_inputs = [&](size_t s) {
     return std::all_of(input_programs, input_programs + num_input_programs,
@@ -242,9 +252,9 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
   std::vector<size_t> slots;
   if (device_list) {
     for (cl_uint i = 0; i < num_devices; ++i) {
-      if (!live(device_list[i])) return fail(errcode_ret, CL_INVALID_DEVICE);
+      if (!live(device_list[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(device_list[i])"));
       size_t s = context->slot_of(device_list[i]);
-      if (s == _cl_context::npos) return fail(errcode_ret, CL_INVALID_DEVICE);
+      if (s == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
       slots.push_back(s);
     }
     with_partition_relatives(*context, slots, has_all_inputs);
@@ -257,7 +267,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
   for (size_t s : slots) {
     std::vector<cl_program> inputs;
     for (cl_uint i = 0; i < num_input_programs; ++i) inputs.push_back(input_programs[i]->per_slot[s].get());
-    if (std::count(inputs.begin(), inputs.end(), nullptr)) return fail(errcode_ret, CL_INVALID_OPERATION);
+    if (std::count(inputs.begin(), inputs.end(), nullptr)) return fail(errcode_ret, refuse(CL_INVALID_OPERATION, "an input program is not compiled for a device of this link"));
     cl_context v = context->vendor(s);
     cl_device_id vdev = context->slots[s].device->vendor;
     cl_int err = CL_SUCCESS;
@@ -268,14 +278,15 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
       p->devices.push_back(context->slots[s].device.get());
     }
   }
-  if (p->devices.empty()) return fail(errcode_ret, result == CL_SUCCESS ? CL_INVALID_OPERATION : result);
+  if (p->devices.empty())
+    return fail(errcode_ret, result == CL_SUCCESS ? refuse(CL_INVALID_OPERATION, "no device of the inputs can link them") : result);
   if (pfn_notify) pfn_notify(p.get(), user_data);
   set_error(errcode_ret, result);
   return p.detach();
 }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(p)) return CL_INVALID_PROGRAM;
+  if (!live(p)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   auto slots_in_order = [p] {
     std::vector<size_t> slots;
     for (cl_device_id d : p->devices) slots.push_back(p->context->slot_of(d));
@@ -301,7 +312,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
     case CL_PROGRAM_BINARIES: {
       size_t n = p->devices.size() * sizeof(unsigned char *);
       if (value) {
-        if (size < n) return CL_INVALID_VALUE;
+        if (size < n) return refuse(CL_INVALID_VALUE, "param_value_size is below the size of the answer");
         auto **out = static_cast<unsigned char **>(value);
         size_t i = 0;
         for (size_t s : slots_in_order()) {
@@ -333,16 +344,16 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       cl_program vp = p->first_vendor();
       return vendor_info(vp, param, size, value, size_ret);
     }
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
                                          void *value, size_t *size_ret) {
-  if (!live(p)) return CL_INVALID_PROGRAM;
-  if (!live(device)) return CL_INVALID_DEVICE;
+  if (!live(p)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
+  if (!live(device)) return refuse(CL_INVALID_DEVICE, "device is NULL or not a live device");
   size_t s = p->context->slot_of(device);
-  if (s == _cl_context::npos || !p->per_slot[s]) return CL_INVALID_DEVICE;
+  if (s == _cl_context::npos || !p->per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
   cl_program vp = p->per_slot[s].get();
   if (param == CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE && device->vendor_version < 200)
     return info_value<size_t>(size, value, size_ret, 0);

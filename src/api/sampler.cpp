@@ -5,12 +5,13 @@
 #include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
 #include "core/sampler.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl::api {
 
 cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *properties,
                                                      cl_int *errcode_ret) {
-  if (!live(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
+  if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   cl_bool normalized = CL_TRUE;
   cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
   cl_filter_mode filter = CL_FILTER_NEAREST;
@@ -21,7 +22,7 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
     for (const cl_sampler_properties *p = properties; *p; p += 2) {
       unsigned bit = p[0] == CL_SAMPLER_NORMALIZED_COORDS ? 1 : p[0] == CL_SAMPLER_ADDRESSING_MODE ? 2
                    : p[0] == CL_SAMPLER_FILTER_MODE         ? 4 : 0;
-      if (!bit || (seen & bit)) return fail(errcode_ret, CL_INVALID_VALUE);
+      if (!bit || (seen & bit)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "a sampler property is unknown or given twice"));
       seen |= bit;
       if (bit == 1) normalized = static_cast<cl_bool>(p[1]);
       if (bit == 2) addressing = static_cast<cl_addressing_mode>(p[1]);
@@ -36,7 +37,7 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
                           addressing == CL_ADDRESS_MIRRORED_REPEAT;
   bool known_filter = filter == CL_FILTER_NEAREST || filter == CL_FILTER_LINEAR;
   if (!known_addressing || !known_filter || (normalized != CL_TRUE && normalized != CL_FALSE))
-    return fail(errcode_ret, CL_INVALID_VALUE);
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!known_addressing || !known_filter || (normalized != CL_TRUE && normalized != CL_FALSE)"));
   for (size_t i = 0; i < context->slots.size(); ++i) {
     cl_context v = context->vendor(i);
     cl_int err = CL_SUCCESS;
@@ -60,7 +61,7 @@ cl_int CL_API_CALL clRetainSampler(cl_sampler s) { return retain_handle(s, CL_IN
 cl_int CL_API_CALL clReleaseSampler(cl_sampler s) { return release_handle(s, CL_INVALID_SAMPLER); }
 
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(s)) return CL_INVALID_SAMPLER;
+  if (!live(s)) return refuse(CL_INVALID_SAMPLER, "sampler is NULL or not a live sampler");
   switch (param) {
     case CL_SAMPLER_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, s->refs.load());
     case CL_SAMPLER_CONTEXT: return info_value<cl_context>(size, value, size_ret, s->context.get());
@@ -71,7 +72,7 @@ cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t 
       cl_sampler v = s->per_slot[0].get();
       return vendor_info(v, param, size, value, size_ret);
     }
-    default: return CL_INVALID_VALUE;
+    default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 

@@ -14,14 +14,16 @@
 #include "backend/vendor_objects.hpp"
 #include "core/program.hpp"
 #include "core/svm.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
 
 // SVM commands: the queue's context must offer SVM.
 cl_int svm_queue(cl_command_queue q) {
-  if (!live(q)) return CL_INVALID_COMMAND_QUEUE;
-  return q->context->svm_capabilities ? CL_SUCCESS : CL_INVALID_OPERATION;
+  if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  return q->context->svm_capabilities ? CL_SUCCESS
+                                      : refuse(CL_INVALID_OPERATION, "the context offers no shared virtual memory (its devices do not share one vendor context)");
 }
 
 // The application's clEnqueueSVMFree callback gets the UniCL queue, where
@@ -82,13 +84,13 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num_pointers, vo
                                     void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void **, void *),
                                     void *user_data, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if ((num_pointers == 0) != (pointers == nullptr)) return CL_INVALID_VALUE;
+  if ((num_pointers == 0) != (pointers == nullptr)) return refuse(CL_INVALID_VALUE, "(num_pointers == 0) != (pointers == nullptr)");
   std::vector<void *> list(pointers, pointers + num_pointers);
   for (void *p : list)
-    if (!p) return CL_INVALID_VALUE;
+    if (!p) return refuse(CL_INVALID_VALUE, "a pointer of the list is NULL");
   Command c(q, CL_COMMAND_SVM_FREE);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  cl_int err = c.run([=, queue = Ref<_cl_command_queue>(q)](Launch &l) mutable {
+  cl_int err = c.run([=, queue = Ref<_cl_command_queue>(q)](VendorCall &l) mutable {
     std::unique_ptr<SvmFreeCallback> callback;
     if (pfn_free_func) callback = std::make_unique<SvmFreeCallback>(queue, pfn_free_func, user_data);
     cl_int status = vendor_enqueue::SVMFree(l.on(), static_cast<cl_uint>(list.size()), list.data(),
@@ -106,11 +108,11 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num_pointers, vo
 cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking, void *dst, const void *src, size_t size,
                                       cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!dst || !src) return CL_INVALID_VALUE;
-  if (overlap(dst, src, size)) return CL_MEM_COPY_OVERLAP;
+  if (!dst || !src) return refuse(CL_INVALID_VALUE, "!dst || !src");
+  if (overlap(dst, src, size)) return refuse(CL_MEM_COPY_OVERLAP, "overlap(dst, src, size)");
   Command c(q, CL_COMMAND_SVM_MEMCPY);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::SVMMemcpy(l.on(), l.blocking(blocking), dst, src, size);
   }, event, blocking);
 }
@@ -118,13 +120,13 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking, void
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *pointer, const void *pattern, size_t pattern_size,
                                        size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer || !valid_pattern(pattern, pattern_size)) return CL_INVALID_VALUE;
-  if (reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0) return CL_INVALID_VALUE;
+  if (!pointer || !valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "!pointer || !valid_pattern(pattern, pattern_size)");
+  if (reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0) return refuse(CL_INVALID_VALUE, "reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0");
   Command c(q, CL_COMMAND_SVM_MEMFILL);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   std::vector<std::byte> bytes(static_cast<const std::byte *>(pattern),
                                static_cast<const std::byte *>(pattern) + pattern_size);
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::SVMMemFill(l.on(), pointer, bytes.data(), pattern_size, size);
   }, event);
 }
@@ -132,10 +134,10 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *pointer, const 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking, cl_map_flags flags, void *pointer,
                                    size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer || size == 0 || !valid_map_flags(flags)) return CL_INVALID_VALUE;
+  if (!pointer || size == 0 || !valid_map_flags(flags)) return refuse(CL_INVALID_VALUE, "!pointer || size == 0 || !valid_map_flags(flags)");
   Command c(q, CL_COMMAND_SVM_MAP);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) {
+  return c.run([=](VendorCall &l) {
     return vendor_enqueue::SVMMap(l.on(), l.blocking(blocking), flags, pointer, size);
   }, event, blocking);
 }
@@ -143,10 +145,10 @@ cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking, cl_map_
 cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *pointer, cl_uint n, const cl_event *events,
                                      cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer) return CL_INVALID_VALUE;
+  if (!pointer) return refuse(CL_INVALID_VALUE, "!pointer");
   Command c(q, CL_COMMAND_SVM_UNMAP);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) { return vendor_enqueue::SVMUnmap(l.on(), pointer); }, event);
+  return c.run([=](VendorCall &l) { return vendor_enqueue::SVMUnmap(l.on(), pointer); }, event);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint num_pointers, const void **pointers,
@@ -155,17 +157,17 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint num_pointe
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
   // An OpenCL 2.1 call: every device the command may run on must have it.
   for (const DeviceSlot &slot : q->context->slots)
-    if (slot.device->vendor_version < 210) return CL_INVALID_OPERATION;
-  if (num_pointers == 0 || !pointers) return CL_INVALID_VALUE;
+    if (slot.device->vendor_version < 210) return refuse(CL_INVALID_OPERATION, "the device's vendor implements OpenCL before 2.1");
+  if (num_pointers == 0 || !pointers) return refuse(CL_INVALID_VALUE, "num_pointers == 0 || !pointers");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
-    return CL_INVALID_VALUE;
+    return refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   std::vector<const void *> list(pointers, pointers + num_pointers);
   for (const void *p : list)
-    if (!p) return CL_INVALID_VALUE;
+    if (!p) return refuse(CL_INVALID_VALUE, "a pointer of the list is NULL");
   std::vector<size_t> lengths = sizes ? std::vector<size_t>(sizes, sizes + num_pointers) : std::vector<size_t>();
   Command c(q, CL_COMMAND_SVM_MIGRATE_MEM);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  return c.run([=](Launch &l) mutable {
+  return c.run([=](VendorCall &l) mutable {
     return vendor_enqueue::SVMMigrateMem(l.on(), static_cast<cl_uint>(list.size()), list.data(),
                                          lengths.empty() ? nullptr : lengths.data(), flags);
   }, event);

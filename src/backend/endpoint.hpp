@@ -1,9 +1,10 @@
 // One device of a context as the memory layer reaches it: memory for the
 // copies of buffers and images, copies between that memory and host
-// memory, and the completions of those copies. The local implementation
+// memory, and the completions of those copies. Its one implementation
 // (local_device.hpp) calls the device's vendor through its ICD dispatch
-// table; a device of another node will implement the same interface with
-// messages, so that coherence and transfer planning need no second path.
+// table; devices of other nodes take the same path, their vendor being
+// UniCL's node client (src/cluster), so coherence and transfer planning
+// need no second one.
 #pragma once
 #include <functional>
 #include <memory>

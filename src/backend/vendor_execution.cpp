@@ -1,44 +1,118 @@
 #include "backend/vendor_execution.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "backend/error_names.hpp"
+
 namespace unicl {
 
-// Slot `Slot` of serialized vendor number I: the vendor's own entry, called
-// with the lock held.
+namespace {
+
+// The slots' names, in the table's order (one pointer per slot).
+constexpr const char *kSlotNames[] = {
+#define UNICL_DISPATCH_SLOT(name) #name,
+#include "dispatch_slots.hpp"
+#undef UNICL_DISPATCH_SLOT
+};
+
+// The name of the device a failed call was for, asked through `table`
+// (the vendor's, not the logging one: no message about the question).
+std::string device_name(const cl_icd_dispatch &table, cl_device_id device) {
+  char name[256] = {};
+  if (!device || table.clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr) != CL_SUCCESS) return {};
+  return name;
+}
+
+template <class T>
+std::string device_of(const cl_icd_dispatch &table, T arg, cl_int err) {
+  if constexpr (std::is_same_v<T, cl_device_id>) {
+    if (err != CL_INVALID_DEVICE) return device_name(table, arg);
+  } else if constexpr (std::is_same_v<T, cl_command_queue>) {
+    cl_device_id device = nullptr;
+    if (arg && err != CL_INVALID_COMMAND_QUEUE &&
+        table.clGetCommandQueueInfo(arg, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) == CL_SUCCESS)
+      return device_name(table, device);
+  }
+  return {};
+}
+
+template <class... A>
+void report_failure(const cl_icd_dispatch &table, const char *vendor, VendorExecution::FailureReport report,
+                    const char *call, cl_int err, A... args) {
+  std::string device;
+  ((device.empty() ? void(device = device_of(table, args, err)) : void()), ...);
+  std::string line = std::string("vendor ") + vendor + ": " + call + (device.empty() ? "" : " on device '" + device + "'") +
+                     " returned " + error_name(err);
+  report(line.c_str());
+}
+
+template <class... A>
+constexpr bool last_is_errcode() {
+  if constexpr (sizeof...(A) == 0) return false;
+  else return std::is_same_v<std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>, cl_int *>;
+}
+
+}  // namespace
+
+// Slot `Slot` (number `Index` of the table) of wrapped vendor number I.
 template <class R, class... A>
 struct VendorExecution::Entry<R(CL_API_CALL *)(A...)> {
-  template <size_t I, auto Slot>
-  static R CL_API_CALL call(A... args) {
+  // The vendor's own entry, called with the lock held.
+  template <size_t I, auto Slot, size_t Index>
+  static R CL_API_CALL locked(A... args) {
     VendorExecution &x = *active_.load(std::memory_order_acquire);
     std::lock_guard lock(x.mutex_);
-    return (x.serialized_[I].own->*Slot)(args...);
+    return (x.wrapped_[I].own->*Slot)(args...);
+  }
+  // The entry it wraps, then the failure named: a cl_int returned, or the
+  // error code of a call that makes an object (its last parameter, given
+  // one of UniCL's when the caller passed none).
+  template <size_t I, auto Slot, size_t Index>
+  static R CL_API_CALL logged(A... args) {
+    const Wrapped &w = active_.load(std::memory_order_acquire)->wrapped_[I];
+    if constexpr (std::is_same_v<R, cl_int>) {
+      cl_int err = (w.inner->*Slot)(args...);
+      if (err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], err, args...);
+      return err;
+    } else if constexpr (last_is_errcode<A...>()) {
+      std::tuple<A...> call_args{args...};
+      cl_int own_err = CL_SUCCESS;
+      cl_int *&err = std::get<sizeof...(A) - 1>(call_args);
+      if (!err) err = &own_err;
+      R made = std::apply([&](A... a) { return (w.inner->*Slot)(a...); }, call_args);
+      if (*err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], *err, args...);
+      return made;
+    } else {
+      return (w.inner->*Slot)(args...);
+    }
   }
 };
 
-template <size_t I>
-void VendorExecution::serialize(Serialized &s) {
-  s.table = *s.own;
-  // Slots the header declares as plain pointers (another platform's
-  // interop) and slots the vendor leaves empty stay as they are.
-  auto wrap = []<auto Slot>(auto &entry) {
+// `table`: a copy of `from` whose every entry is vendor I's locked or
+// logged entry. Slots the header declares as plain pointers (another
+// platform's interop) and slots the vendor leaves empty stay as they are.
+template <size_t I, bool Logging>
+void VendorExecution::fill(cl_icd_dispatch &table, const cl_icd_dispatch &from) {
+  table = from;
+  auto wrap = []<auto Slot, size_t Index>(auto &entry) {
     using Fn = std::remove_reference_t<decltype(entry)>;
-    if constexpr (std::is_pointer_v<Fn> && std::is_function_v<std::remove_pointer_t<Fn>>)
-      if (entry) entry = &Entry<Fn>::template call<I, Slot>;
+    if constexpr (std::is_pointer_v<Fn> && std::is_function_v<std::remove_pointer_t<Fn>>) {
+      if (!entry) return;
+      if constexpr (Logging) entry = &Entry<Fn>::template logged<I, Slot, Index>;
+      else entry = &Entry<Fn>::template locked<I, Slot, Index>;
+    }
   };
-#define UNICL_DISPATCH_SLOT(name) wrap.template operator()<&cl_icd_dispatch::name>(s.table.name);
+#define UNICL_DISPATCH_SLOT(name) \
+  wrap.template operator()<&cl_icd_dispatch::name, offsetof(cl_icd_dispatch, name) / sizeof(void *)>(table.name);
 #include "dispatch_slots.hpp"
 #undef UNICL_DISPATCH_SLOT
-  // The one call left unserialized: oclgrind waits for a user event by
-  // spinning inside the call that runs the command waiting for it (a
-  // flush, finish or wait, holding the lock) until another thread sets
-  // the event, which must therefore not need the lock. It only stores the
-  // status and runs the event's callbacks; UniCL registers none on the
-  // vendor user events it makes (core/event.cpp).
-  s.table.clSetUserEventStatus = s.own->clSetUserEventStatus;
 }
 
 VendorExecution::VendorExecution() {
@@ -51,24 +125,53 @@ VendorExecution::~VendorExecution() {
   active_.compare_exchange_strong(self, nullptr);
 }
 
-void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
-  // Already serialized (one vendor library showing several platforms), or
-  // one of the tables made here.
-  if (serialized(table)) return;
-  for (size_t i = 0; i < count_.load(std::memory_order_relaxed); ++i)
-    if (&serialized_[i].table == table) return;
-  size_t i = count_.load(std::memory_order_relaxed);
-  if (i == kMaxSerialized) {
-    // Calling such a vendor unserialized would corrupt it: stop at once.
-    std::fprintf(stderr, "unicl: more than %zu vendors that are not thread-safe\n", kMaxSerialized);
+VendorExecution::Wrapped *VendorExecution::wrapped(const cl_icd_dispatch *own) {
+  size_t n = count_.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < n; ++i)
+    if (wrapped_[i].own == own) return &wrapped_[i];
+  // One of the tables made here: the vendor is wrapped already.
+  for (size_t i = 0; i < n; ++i)
+    if (&wrapped_[i].serialized == own || &wrapped_[i].logged == own) return &wrapped_[i];
+  if (n == kMaxWrapped) {
+    // Calling a vendor that must be serialized without the lock would
+    // corrupt it: stop at once.
+    std::fprintf(stderr, "unicl: more than %zu vendor libraries\n", kMaxWrapped);
     std::abort();
   }
-  static constexpr auto kSerializers = []<size_t... I>(std::index_sequence<I...>) {
-    return std::array{&serialize<I>...};
-  }(std::make_index_sequence<kMaxSerialized>());
-  serialized_[i].own = table;
-  kSerializers[i](serialized_[i]);
-  count_.store(i + 1, std::memory_order_release);
+  wrapped_[n].own = wrapped_[n].inner = wrapped_[n].outer = own;
+  count_.store(n + 1, std::memory_order_release);
+  return &wrapped_[n];
+}
+
+void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
+  Wrapped &w = *wrapped(table);
+  if (w.inner == &w.serialized) return;  // one vendor library showing several platforms
+  static constexpr auto kFill = []<size_t... I>(std::index_sequence<I...>) {
+    return std::array{&fill<I, false>...};
+  }(std::make_index_sequence<kMaxWrapped>());
+  size_t i = static_cast<size_t>(&w - wrapped_.data());
+  kFill[i](w.serialized, *w.own);
+  // The one call left unserialized: oclgrind waits for a user event by
+  // spinning inside the call that runs the command waiting for it (a
+  // flush, finish or wait, holding the lock) until another thread sets
+  // the event, which must therefore not need the lock. It only stores the
+  // status and runs the event's callbacks; UniCL registers none on the
+  // vendor user events it makes (core/event.cpp).
+  w.serialized.clSetUserEventStatus = w.own->clSetUserEventStatus;
+  w.inner = &w.serialized;
+  if (w.outer != &w.logged) w.outer = w.inner;
+}
+
+void VendorExecution::log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report) {
+  Wrapped &w = *wrapped(table);
+  if (w.outer == &w.logged) return;
+  static constexpr auto kFill = []<size_t... I>(std::index_sequence<I...>) {
+    return std::array{&fill<I, true>...};
+  }(std::make_index_sequence<kMaxWrapped>());
+  w.vendor = vendor;
+  w.report = report;
+  kFill[static_cast<size_t>(&w - wrapped_.data())](w.logged, *w.own);
+  w.outer = &w.logged;
 }
 
 std::unique_lock<std::recursive_mutex> VendorExecution::hold(const cl_icd_dispatch *own) {

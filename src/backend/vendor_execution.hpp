@@ -35,34 +35,54 @@ class VendorExecution {
   // commands on the caller's thread). Called while vendors are discovered,
   // before any object of that vendor is handed out.
   void add_runs_on_caller(const cl_icd_dispatch *table);
+  // Calls of the vendor whose objects start with `table` that fail are
+  // passed to `report` as one line naming `vendor`, the call, the device
+  // and the error. Called while vendors are discovered, after
+  // add_runs_on_caller().
+  using FailureReport = void (*)(const char *line);
+  void log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report);
 
   // The table to call an object whose own dispatch table is `own` through.
   static const cl_icd_dispatch &table_for(const cl_icd_dispatch *own) {
     if (const VendorExecution *x = active_.load(std::memory_order_acquire))
       for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)
-        if (x->serialized_[i].own == own) return x->serialized_[i].table;
+        if (x->wrapped_[i].own == own) return *x->wrapped_[i].outer;
     return *own;
   }
   // Whether calls to that vendor are serialized.
-  static bool serialized(const cl_icd_dispatch *own) { return &table_for(own) != own; }
+  static bool serialized(const cl_icd_dispatch *own) {
+    if (const VendorExecution *x = active_.load(std::memory_order_acquire))
+      for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)
+        if (x->wrapped_[i].own == own) return x->wrapped_[i].inner == &x->wrapped_[i].serialized;
+    return false;
+  }
   // The lock of a serialized vendor, held: no call of another thread runs
   // in the vendor until it is released, so several calls form one step.
   // Empty for other vendors.
   static std::unique_lock<std::recursive_mutex> hold(const cl_icd_dispatch *own);
 
  private:
-  struct Serialized {
+  // A vendor called through tables of UniCL's.
+  struct Wrapped {
     const cl_icd_dispatch *own = nullptr;
-    cl_icd_dispatch table{};  // each entry locks, then calls own's
+    cl_icd_dispatch serialized{};  // each entry locks, then calls own's
+    cl_icd_dispatch logged{};      // each entry calls inner's, and names a failure
+    const cl_icd_dispatch *inner = nullptr;  // own, or &serialized
+    const cl_icd_dispatch *outer = nullptr;  // what table_for() hands out
+    const char *vendor = "";
+    FailureReport report = nullptr;
   };
-  // One serialized vendor is known (oclgrind); a few more cost nothing.
-  static constexpr size_t kMaxSerialized = 4;
-  template <class Slot> struct Entry;  // a locking entry (vendor_execution.cpp)
-  template <size_t I> static void serialize(Serialized &s);
+  // The vendors of one process (PoCL, oclgrind, the node client, ...): one
+  // entry per vendor library, and wrapped only if serialized or logged.
+  static constexpr size_t kMaxWrapped = 8;
+  template <class Slot> struct Entry;  // the entries (vendor_execution.cpp)
+  template <size_t I, bool Logging>
+  static void fill(cl_icd_dispatch &table, const cl_icd_dispatch &from);
+  Wrapped *wrapped(const cl_icd_dispatch *own);  // own's entry, added if new
 
   static inline std::atomic<VendorExecution *> active_{nullptr};
-  std::array<Serialized, kMaxSerialized> serialized_{};
-  std::atomic<size_t> count_{0};  // entries of serialized_ in use; written once each, by discovery
+  std::array<Wrapped, kMaxWrapped> wrapped_{};
+  std::atomic<size_t> count_{0};  // entries of wrapped_ in use; written once each, by discovery
   std::recursive_mutex mutex_;
 };
 

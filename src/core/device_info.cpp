@@ -7,11 +7,32 @@
 
 #include "backend/vendor_info.hpp"
 #include "core/info.hpp"
+#include "core/refusal.hpp"
 #include "core/runtime.hpp"
 #include "core/svm.hpp"
 
 namespace unicl {
+
+template <>
+void release<_cl_device_id>(_cl_device_id *d) {
+  if (d->is_root()) return;
+  if (d->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  cl_device_id parent = d->parent;
+  d->kind.store(Kind::Dead, std::memory_order_release);
+  std::destroy_at(d);
+  void *slot = static_cast<void *>(d);
+  std::construct_at(static_cast<ObjectHeader *>(slot), Kind::Dead);
+  pool_for(Kind::Device, sizeof(_cl_device_id)).give_back(slot);
+  release(parent);  // a sub-device holds its parent
+}
+
 namespace {
+
+bool valid_device_type(cl_device_type t) {
+  constexpr cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                   CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+  return t == CL_DEVICE_TYPE_ALL || (t != 0 && (t & ~known) == 0);
+}
 
 template <class T>
 T vendor_scalar(cl_device_id d, cl_device_info param, T fallback) {
@@ -216,6 +237,27 @@ cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *valu
       return unsupported_feature_answer(d, param, size, value, size_ret, true);
   }
   return err;
+}
+
+cl_platform_id platform_or_default(cl_platform_id p) {
+  cl_platform_id ours = Runtime::get().platform();
+  return (p == nullptr || p == ours) ? ours : nullptr;
+}
+
+cl_int devices_of_type(cl_device_type type, std::vector<cl_device_id> &out) {
+  if (!valid_device_type(type)) return refuse(CL_INVALID_DEVICE_TYPE, "device_type is not a combination of the device types");
+  const auto &all = Runtime::get().platform()->devices;
+  if (type == CL_DEVICE_TYPE_DEFAULT) {
+    if (cl_device_id d = default_device()) out.push_back(d);
+  } else {
+    for (cl_device_id d : all) {
+      cl_device_type t = vendor_device_type(d);
+      bool match = type == CL_DEVICE_TYPE_ALL ? !(t & CL_DEVICE_TYPE_CUSTOM) : (t & type) != 0;
+      if (type & CL_DEVICE_TYPE_DEFAULT && d == default_device()) match = true;
+      if (match) out.push_back(d);
+    }
+  }
+  return out.empty() ? CL_DEVICE_NOT_FOUND : CL_SUCCESS;
 }
 
 }  // namespace unicl

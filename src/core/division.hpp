@@ -123,7 +123,7 @@ class GranularityService {
   virtual ~GranularityService() = default;
   // Runs `launch` undivided or through its divide function; returns what
   // clEnqueueNDRangeKernel returns.
-  virtual cl_int launch(const DividedLaunch &launch) = 0;
+  virtual cl_int run_divided(const DividedLaunch &launch) = 0;
   // The strategy names, the default first: the one list for messages and
   // usage text.
   virtual const std::vector<std::string> &strategy_names() const = 0;

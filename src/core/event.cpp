@@ -4,9 +4,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/runtime.hpp"
-
-_cl_command_queue::_cl_command_queue() : ObjectHeader(kKind) {}
-_cl_command_queue::~_cl_command_queue() = default;
+#include "core/refusal.hpp"
 
 namespace unicl {
 
@@ -18,7 +16,7 @@ cl_int wait_event_in(cl_event e, VendorRef<cl_event> &out) {
   // The vendor sees a user event of its own, as when used directly.
   cl_int err = CL_SUCCESS;
   out = vendor_user_event(e->context->vendor(0), err);
-  if (err != CL_SUCCESS || !out) return CL_OUT_OF_RESOURCES;
+  if (err != CL_SUCCESS || !out) return refuse(CL_OUT_OF_RESOURCES, "the vendor made no user event to stand for a user event of UniCL");
   e->on_complete([target = out](cl_int status) {
     vendor_set_user_event_status(target.get(), status < 0 ? status : CL_COMPLETE);
   });
@@ -44,11 +42,11 @@ Ref<_cl_event> make_task_event(_cl_command_queue *q, cl_command_type type, std::
 }
 
 cl_int WaitList::add_user_list(_cl_context *ctx, cl_uint n, const cl_event *events) {
-  if ((n > 0) != (events != nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
+  if ((n > 0) != (events != nullptr)) return refuse(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list and event_wait_list disagree (one is 0 or NULL, the other not)");
   for (cl_uint i = 0; i < n; ++i)
-    if (!live(events[i])) return CL_INVALID_EVENT_WAIT_LIST;
+    if (!live(events[i])) return refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is NULL or not a live event");
   for (cl_uint i = 0; i < n; ++i)
-    if (events[i]->context.get() != ctx) return CL_INVALID_CONTEXT;
+    if (events[i]->context.get() != ctx) return refuse(CL_INVALID_CONTEXT, "an event of the wait list belongs to another context");
   if (ctx->multi()) return CL_SUCCESS;  // the task graph takes them (Command)
   for (cl_uint i = 0; i < n; ++i) {
     VendorRef<cl_event> e;
@@ -137,11 +135,11 @@ void _cl_event::on_complete(std::function<void(cl_int)> fn) {
 }
 
 cl_int _cl_event::set_user_status(cl_int s) {
-  if (s > CL_COMPLETE) return CL_INVALID_VALUE;
+  if (s > CL_COMPLETE) return refuse(CL_INVALID_VALUE, "execution_status is neither CL_COMPLETE nor a negative error");
   std::vector<Pending> fire;
   {
     std::lock_guard lock(mutex_);
-    if (user_status_ <= CL_COMPLETE) return CL_INVALID_OPERATION;
+    if (user_status_ <= CL_COMPLETE) return refuse(CL_INVALID_OPERATION, "the user event's status is already set");
     user_status_ = s;
     fire.swap(pending_);
   }

@@ -21,7 +21,10 @@
 
 namespace unicl {
 
-namespace api { extern const cl_icd_dispatch dispatch_table; }
+// The table every new object carries: UniCL's entry points, or with
+// UNICL_LOG=2 the same entries recording their names for the refusals they
+// make (core/refusal.hpp). Generated with the table (icd/gen_dispatch.py).
+namespace api { const cl_icd_dispatch *dispatch_in_use(); }
 
 enum class Kind : std::uint32_t {
   Dead = 0xdeadu,
@@ -38,7 +41,7 @@ enum class Kind : std::uint32_t {
 };
 
 struct ObjectHeader {
-  const cl_icd_dispatch *dispatch = &api::dispatch_table;
+  const cl_icd_dispatch *dispatch = api::dispatch_in_use();
   std::atomic<Kind> kind;
   std::atomic<cl_uint> refs{1};
   explicit ObjectHeader(Kind k) : kind(k) {}

@@ -78,9 +78,11 @@ struct _cl_kernel : unicl::ObjectHeader {
 };
 
 namespace unicl {
-// The launch kernel of `slot` with `args` applied, memory arguments taken
-// in order from `mems` (the launch's device copies). Called when the
-// launch is issued, outside the context lock.
-cl_int launch_kernel(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
-                     cl_kernel &out);
+// The vendor kernel a launch on `slot` runs (one per slot, apart from the
+// kernel the application sets arguments on), with `args` applied, memory
+// arguments taken in order from `mems` (the launch's device copies).
+// Called when the launch is issued, outside the context lock
+// (core/kernel.cpp).
+cl_int vendor_kernel_with_args(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
+                             cl_kernel &out);
 }  // namespace unicl

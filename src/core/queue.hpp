@@ -10,7 +10,7 @@ struct _cl_event;
 
 struct _cl_command_queue : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Queue;
-  // In event.cpp: divided_before needs the whole _cl_event.
+  // In queue.cpp: the members' destructors need the whole _cl_event.
   _cl_command_queue();
   ~_cl_command_queue();
   unicl::Ref<_cl_context> context;

@@ -7,6 +7,7 @@
 
 #include "backend/vendor_call_scope.hpp"
 #include "backend/vendor_objects.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -119,6 +120,12 @@ void Runtime::discover() {
     }
   }
   log(2, "%zu vendor platform(s), %zu device(s)", vendors_.size(), platform_->devices.size());
+  // From here on (the optional queries of the devices above may fail
+  // without harm), a failed vendor call is named with the refusals.
+  if (config_.log_level >= kLogRefusals)
+    for (const auto &v : vendors_)
+      log_vendor_failures(execution_, v.platform, v.name.c_str(),
+                          [](const char *line) { Runtime::get().log(kLogRefusals, "%s", line); });
 }
 
 }  // namespace unicl

@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 
-#include "core/task.hpp"
 #include "backend/profiling.hpp"
 #include "backend/vendor.hpp"
 #include "backend/vendor_status.hpp"

@@ -7,6 +7,7 @@
 #include "core/event.hpp"
 #include "memory/context_memory.hpp"
 #include "memory/transfers.hpp"
+#include "core/refusal.hpp"
 
 namespace unicl {
 namespace {
@@ -115,11 +116,11 @@ void *host_copy(_cl_mem *m) {
 }
 
 cl_int check_image_region(_cl_mem *m, const size_t *origin, const size_t *region) {
-  if (!origin || !region) return CL_INVALID_VALUE;
+  if (!origin || !region) return refuse(CL_INVALID_VALUE, "!origin || !region");
   size_t dims[3];
   m->full_region(dims);
   for (int i = 0; i < 3; ++i)
-    if (region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return CL_INVALID_VALUE;
+    if (region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return refuse(CL_INVALID_VALUE, "region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]");
   return CL_SUCCESS;
 }
 

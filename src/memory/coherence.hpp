@@ -9,8 +9,10 @@
 // remembers the vendor events that last wrote and read it: a transfer or a
 // command is ordered after exactly the accesses of the bytes it touches.
 //
-// Transfers go through the host copy (the local backend has no direct
-// device-to-device route); each is timed for the link models and counted in
+// Transfers take the route the transfer planner picks
+// (transfer_planner.hpp): through the host copy, or straight between two
+// devices whose vendor library copies between its own contexts (the node
+// client, node to node); each is timed for the link models and counted in
 // the context's bytes moved. Images are kept whole: one range.
 //
 // Everything here runs under the context lock and only plans: copies and
