@@ -24,24 +24,20 @@ import sys
 # folder -> folders it may include (besides itself)
 ALLOWED = {
     'src/backend': set(),
-    'icd/discovery': {'src/backend'},
-    'src/core': {'src/backend', 'icd/discovery'},
-    'src/memory': {'src/core', 'src/backend', 'icd/discovery'},
-    'src/api': {'src/memory', 'src/core', 'src/backend', 'icd/discovery', 'icd/generated'},
-    'schedulers': {'src/core', 'src/backend', 'icd/discovery'},
+    'src/core': {'src/backend'},
+    'src/memory': {'src/core', 'src/backend'},
+    'src/api': {'src/memory', 'src/core', 'src/backend', 'icd/generated'},
+    'schedulers': {'src/core', 'src/backend'},
     # Above the API: a divided launch is built from UniCL's own entry points.
-    'granularity': {'schedulers', 'src/core', 'src/backend', 'icd/discovery', 'icd/generated'},
+    'granularity': {'schedulers', 'src/core', 'src/backend', 'icd/generated'},
     # Beside the core: the node client (a vendor library of its own) and
-    # unicl-node reach vendors only as discovery and the backend do.
-    'src/cluster': {'src/backend', 'icd/discovery'},
-    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity', 'icd/discovery',
-                'icd/generated'},
+    # unicl-node reach vendors only as the backend does.
+    'src/cluster': {'src/backend'},
+    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity', 'icd/generated'},
 }
 
 
 def layer_of_file(rel):
-    if rel.startswith('icd/vendor_discovery'):
-        return 'icd/discovery'
     if rel.startswith('icd/'):
         return 'icd/top'
     for layer in ALLOWED:
@@ -53,8 +49,6 @@ def layer_of_file(rel):
 def layer_of_include(inc):
     if inc == 'api_decls.hpp':
         return 'icd/generated'
-    if inc == 'vendor_discovery.hpp':
-        return 'icd/discovery'
     if inc == 'remote_api_decls.hpp':  # generated for the node client
         return 'src/cluster'
     if inc == 'dispatch_slots.hpp':  # generated from cl_icd.h for the backend

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tool_config.hpp"
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 
 namespace unicl_tool {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 
 namespace unicl_tool {
 namespace {
@@ -40,7 +40,7 @@ std::vector<VendorDevice> list_vendor_devices(const std::string &vendors) {
   using IcdGetPlatforms = cl_int(CL_API_CALL *)(cl_uint, cl_platform_id *, cl_uint *);
   std::vector<VendorDevice> found;
   std::vector<void *> seen;
-  // The libraries named the way UniCL reads the list (icd/vendor_discovery).
+  // The libraries named the way UniCL reads the list (backend/vendor_discovery).
   unicl::VendorSources sources;
   sources.unicl_vendors = vendors;
   for (const auto &lib : unicl::vendor_library_names(sources)) {

@@ -17,7 +17,7 @@
 #include "cluster/node_server.hpp"
 #include "cluster/topology_text.hpp"
 #include "cluster/protocol.hpp"
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 
 using namespace unicl;
 using namespace unicl::cluster;

@@ -39,7 +39,7 @@ struct Config {
   // UniCL's per-user cache folder: $XDG_CACHE_HOME/unicl, else
   // $HOME/.cache/unicl; empty when neither variable is set.
   std::string cache_dir;
-  // Where vendor discovery looks (icd/vendor_discovery.hpp). UNICL_VENDORS
+  // Where vendor discovery looks (backend/vendor_discovery.hpp). UNICL_VENDORS
   // set but empty means no vendor, hence the optional.
   std::optional<std::string> unicl_vendors;
   std::string icd_filenames;  // OCL_ICD_FILENAMES

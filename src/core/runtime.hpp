@@ -14,7 +14,7 @@
 #include "backend/vendor_execution.hpp"
 #include "core/config.hpp"
 #include "core/device.hpp"
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 #include "core/division.hpp"
 #include "core/scheduling.hpp"
 #include "core/trace.hpp"

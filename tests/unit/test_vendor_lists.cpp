@@ -3,7 +3,7 @@
 // (a node never serves UniCL itself) never.
 #include <catch2/catch.hpp>
 
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 
 using unicl::VendorSources;
 using unicl::vendor_library_names;

@@ -1,4 +1,4 @@
-#include "vendor_discovery.hpp"
+#include "backend/vendor_discovery.hpp"
 
 #include "backend/vendor_info.hpp"
 
