@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "core/context.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "core/scheduling.hpp"
 #include "schedulers/perf_model.hpp"

@@ -6,7 +6,7 @@
 
 #include "core/context.hpp"
 #include "core/mem_object.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "schedulers/perf_model.hpp"
 

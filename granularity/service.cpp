@@ -31,7 +31,7 @@
 
 #include "api_decls.hpp"
 #include "core/event.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "core/runtime.hpp"
 #include "factor_choice.hpp"

@@ -11,7 +11,7 @@
 #include "backend/vendor_objects.hpp"
 #include "core/command_buffer.hpp"
 #include "core/info.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/refusal.hpp"
 
 namespace unicl {

@@ -8,7 +8,7 @@
 #include "api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/runtime.hpp"
 #include "core/refusal.hpp"
 

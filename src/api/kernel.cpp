@@ -9,7 +9,7 @@
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/info.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/sampler.hpp"
 #include "memory/coherence.hpp"
 #include "core/refusal.hpp"

@@ -11,66 +11,6 @@
 #include "core/runtime.hpp"
 #include "core/refusal.hpp"
 
-namespace unicl {
-namespace {
-
-Ref<_cl_program> new_program(cl_context ctx) {
-  auto p = make_object<_cl_program>();
-  p->context = Ref<_cl_context>(ctx);
-  p->per_slot.resize(ctx->slots.size());
-  return p;
-}
-
-// Adds to `slots` every slot `usable` accepts whose device shares its root
-// device with a slot listed. Each device has a vendor program of its own,
-// but vendors give one build to a device and the devices partitioned from
-// it (PoCL's program knows only root devices): a program built for a parent
-// device runs on its sub-devices there, and applications rely on it (the
-// Khronos CTS device_partition builds for the parent, then launches on the
-// sub-devices). So a build for one device of a partition is a build for
-// every device of that partition in the context.
-template <typename Usable>
-void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, Usable usable) {
-  size_t listed = slots.size();
-  for (size_t s = 0; s < ctx.slots.size(); ++s) {
-    if (std::find(slots.begin(), slots.end(), s) != slots.end() || !usable(s)) continue;
-    const _cl_device_id *root = ctx.slots[s].device->root();
-    bool related = std::any_of(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(listed),
-                               [&](size_t l) { return ctx.slots[l].device->root() == root; });
-    if (related) slots.push_back(s);
-  }
-}
-
-// Resolves an optional (num, list) of devices against the program's own:
-// every slot of `p` with a vendor program when the list is empty.
-cl_int target_slots(_cl_program *p, cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
-  if ((num == 0) != (list == nullptr)) return refuse(CL_INVALID_VALUE, "(num == 0) != (list == nullptr)");
-  if (!list) {
-    for (size_t s = 0; s < p->per_slot.size(); ++s)
-      if (p->per_slot[s]) slots.push_back(s);
-    return CL_SUCCESS;
-  }
-  for (cl_uint i = 0; i < num; ++i) {
-    if (!live(list[i])) return refuse(CL_INVALID_DEVICE, "!live(list[i])");
-    size_t s = p->context->slot_of(list[i]);
-    if (s == _cl_context::npos || !p->per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
-    slots.push_back(s);
-  }
-  with_partition_relatives(*p->context, slots, [p](size_t s) { return bool(p->per_slot[s]); });
-  return CL_SUCCESS;
-}
-
-// Combines per-device results: a build failure wins over other errors.
-cl_int combine(cl_int so_far, cl_int next) {
-  if (so_far == CL_SUCCESS) return next;
-  if (next == CL_BUILD_PROGRAM_FAILURE || next == CL_COMPILE_PROGRAM_FAILURE || next == CL_LINK_PROGRAM_FAILURE)
-    return next;
-  return so_far;
-}
-
-}  // namespace
-}  // namespace unicl
-
 namespace unicl::api {
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
@@ -149,26 +89,6 @@ cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle(p, CL_
 
 namespace {
 
-// What a build for `slot` gets before the application's options: the
-// device's type as a macro (UNICL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, or
-// _UNKNOWN for a device of none or several of them, as SOCL decides it), so
-// that one source can specialize per device; in SOCL compatibility mode
-// also SOCL's SOCL_DEVICE_TYPE_<type>. Records the application's options
-// for CL_PROGRAM_BUILD_OPTIONS (caller holds build_mutex).
-std::string options_for(_cl_program &p, size_t slot, const char *options) {
-  cl_device_type type = vendor_value<cl_device_type>(p.context->slots[slot].device->vendor, CL_DEVICE_TYPE);
-  type &= ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
-  const char *name = type == CL_DEVICE_TYPE_GPU           ? "GPU"
-                     : type == CL_DEVICE_TYPE_CPU         ? "CPU"
-                     : type == CL_DEVICE_TYPE_ACCELERATOR ? "ACCELERATOR"
-                                                          : "UNKNOWN";
-  std::string out = std::string("-DUNICL_DEVICE_TYPE_") + name + " ";
-  if (Runtime::get().config().socl_compat) out += std::string("-DSOCL_DEVICE_TYPE_") + name + " ";
-  if (p.build_options.size() < p.per_slot.size()) p.build_options.resize(p.per_slot.size());
-  p.build_options[slot] = options ? options : "";
-  return out + (options ? options : "");
-}
-
 // What clBuildProgram and clCompileProgram share: the checks (with
 // `check_inputs(slots)` for the call's own arguments, given the slots of
 // the devices it names), then `step(slot, vendor program, vendor device)`
@@ -181,14 +101,14 @@ cl_int build_each_slot(cl_program program, cl_uint num_devices, const cl_device_
   if (!live(program)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   if (!pfn_notify && user_data) return refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify");
   std::vector<size_t> slots;
-  if (cl_int err = target_slots(program, num_devices, device_list, slots); err != CL_SUCCESS) return err;
+  if (cl_int err = program->slots_for(num_devices, device_list, slots); err != CL_SUCCESS) return err;
   if (cl_int err = check_inputs(slots); err != CL_SUCCESS) return err;
   if (program->attached_kernels.load() > 0) return refuse(CL_INVALID_OPERATION, "kernels made from the program are still alive");
   cl_int result = CL_SUCCESS;
   {
     std::lock_guard lock(program->build_mutex);
     for (size_t s : slots) {
-      result = combine(result, step(s, program->per_slot[s].get(), program->context->slots[s].device->vendor));
+      result = _cl_program::combine_build_results(result, step(s, program->per_slot[s].get(), program->context->slots[s].device->vendor));
     }
   }
   if (pfn_notify) pfn_notify(program, user_data);
@@ -203,7 +123,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
   auto nothing_more = [](const std::vector<size_t> &) { return CL_SUCCESS; };
   return build_each_slot(program, num_devices, device_list, pfn_notify, user_data, nothing_more,
                          [&](size_t s, cl_program vp, cl_device_id vdev) {
-                           return vendor_build(vp, vdev, options_for(*program, s, options).c_str());
+                           return vendor_build(vp, vdev, program->options_for(s, options).c_str());
                          });
 }
 
@@ -227,7 +147,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
                          [&](size_t s, cl_program vp, cl_device_id vdev) {
                            std::vector<cl_program> headers;
                            for (cl_uint i = 0; i < num_input_headers; ++i) headers.push_back(input_headers[i]->per_slot[s].get());
-                           return vendor_compile(vp, vdev, options_for(*program, s, options).c_str(), headers,
+                           return vendor_compile(vp, vdev, program->options_for(s, options).c_str(), headers,
                                                  header_include_names);
                          });
 }
@@ -272,7 +192,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
     cl_device_id vdev = context->slots[s].device->vendor;
     cl_int err = CL_SUCCESS;
     VendorRef<cl_program> vp = vendor_link(v, vdev, options, inputs, err);
-    result = combine(result, err);
+    result = _cl_program::combine_build_results(result, err);
     if (vp) {
       p->per_slot[s] = std::move(vp);
       p->devices.push_back(context->slots[s].device.get());

@@ -2,7 +2,7 @@
 #include <cstring>
 
 #include "backend/vendor_objects.hpp"
-#include "core/program.hpp"
+#include "core/kernel.hpp"
 #include "core/refusal.hpp"
 #include "core/sampler.hpp"
 

@@ -1,18 +1,13 @@
-// Programs and kernels: one vendor program (and kernel) per device slot of
-// the program's devices; a kernel's arguments are recorded so that memory
-// arguments can be kept coherent and kernels cloned.
+// Programs: one vendor program per device slot of the program's devices.
 #pragma once
-#include <span>
 #include <atomic>
-#include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/division.hpp"
-#include "core/kernel_split.hpp"
-#include "core/mem_object.hpp"
+#include "core/context.hpp"
 
 struct _cl_program : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Program;
@@ -31,58 +26,21 @@ struct _cl_program : unicl::ObjectHeader {
       if (p) return p.get();
     return nullptr;
   }
+  // The slots a call naming (num, list) devices reaches: every slot with a
+  // vendor program when the list is empty; with a list, those devices and
+  // the devices of their partitions (with_partition_relatives).
+  cl_int slots_for(cl_uint num, const cl_device_id *list, std::vector<size_t> &slots);
+  // The options a build for `slot` passes to its vendor; records the
+  // application's own (caller holds build_mutex).
+  std::string options_for(size_t slot, const char *options);
+  // Combines per-device results: a build failure wins over other errors.
+  static cl_int combine_build_results(cl_int so_far, cl_int next);
 };
 
 namespace unicl {
-struct ArgMeta {
-  bool known = false;        // arg info was available
-  bool memory = false;       // global/constant pointer or image
-  bool image = false;
-  bool sampler = false;
-  bool local = false;
-  Access access = kReadWrite;
-};
-struct ArgValue {
-  bool set = false;
-  size_t size = 0;
-  std::vector<std::byte> bytes;  // value as given (for cloning)
-  cl_mem mem = nullptr;          // UniCL memory object, when the argument is one
-  bool null_value = false;
-  bool svm = false;              // an SVM pointer (clSetKernelArgSVMPointer), in `bytes`
-};
-// clSetKernelExecInfo's settings, in the order given.
-struct ExecInfo {
-  cl_kernel_exec_info param;
-  std::vector<std::byte> value;
-};
-}  // namespace unicl
-
-struct _cl_kernel : unicl::ObjectHeader {
-  static constexpr unicl::Kind kKind = unicl::Kind::Kernel;
-  _cl_kernel() : ObjectHeader(kKind) {}
-  ~_cl_kernel();
-  unicl::Ref<_cl_program> program;
-  std::string name;
-  std::vector<unicl::VendorRef<cl_kernel>> per_slot;
-  std::vector<unicl::ArgMeta> meta;
-  std::vector<unicl::ArgValue> args;
-  // Multi-device contexts: per slot, a second vendor kernel that launches
-  // use, set up when each is submitted with the arguments it captured (it
-  // may be submitted after the application set others, and the replicas of
-  // its buffers exist only from then).
-  std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
-  std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
-  unicl::DivideFunction divide;             // clSetKernelDivideFunctionUNICL's (fn null: none)
-  std::vector<unicl::ExecInfo> exec_info;   // applied to each launch kernel as it is made
-  std::mutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
-};
-
-namespace unicl {
-// The vendor kernel a launch on `slot` runs (one per slot, apart from the
-// kernel the application sets arguments on), with `args` applied, memory
-// arguments taken in order from `mems` (the launch's device copies).
-// Called when the launch is issued, outside the context lock
-// (core/kernel.cpp).
-cl_int vendor_kernel_with_args(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
-                             cl_kernel &out);
+// A program of `ctx` with no vendor program yet.
+Ref<_cl_program> new_program(cl_context ctx);
+// Adds to `slots` every slot `usable` accepts whose device shares its root
+// device with a slot listed (see program.cpp).
+void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, const std::function<bool(size_t)> &usable);
 }  // namespace unicl

@@ -9,9 +9,9 @@ namespace unicl {
 
 namespace {
 
-// "cl_int unicl::api::clGetPlatformInfo(cl_platform_id, ...)" ->
-// "clGetPlatformInfo": the entry point, when no dispatch table recorded it
-// (the loader calls a few exports directly), else the function's name.
+// A function's signature as the compiler spells it, reduced to its name:
+// the entry point's, when no dispatch table recorded it (the loader calls
+// a few exports directly), else the helper's that refused.
 std::string_view caller_name(std::string_view signature) {
   if (auto paren = signature.find('('); paren != std::string_view::npos) signature = signature.substr(0, paren);
   if (auto scope = signature.rfind("::"); scope != std::string_view::npos) signature = signature.substr(scope + 2);

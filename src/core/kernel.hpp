@@ -1,0 +1,69 @@
+// Kernels: one vendor kernel per device slot its program was built for; a
+// kernel's arguments are recorded so that memory arguments can be kept
+// coherent and kernels cloned.
+#pragma once
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/division.hpp"
+#include "core/kernel_split.hpp"
+#include "core/mem_object.hpp"
+#include "core/program.hpp"
+
+namespace unicl {
+struct ArgMeta {
+  bool known = false;        // arg info was available
+  bool memory = false;       // global/constant pointer or image
+  bool image = false;
+  bool sampler = false;
+  bool local = false;
+  Access access = kReadWrite;
+};
+struct ArgValue {
+  bool set = false;
+  size_t size = 0;
+  std::vector<std::byte> bytes;  // value as given (for cloning)
+  cl_mem mem = nullptr;          // UniCL memory object, when the argument is one
+  bool null_value = false;
+  bool svm = false;              // an SVM pointer (clSetKernelArgSVMPointer), in `bytes`
+};
+// clSetKernelExecInfo's settings, in the order given.
+struct ExecInfo {
+  cl_kernel_exec_info param;
+  std::vector<std::byte> value;
+};
+}  // namespace unicl
+
+struct _cl_kernel : unicl::ObjectHeader {
+  static constexpr unicl::Kind kKind = unicl::Kind::Kernel;
+  _cl_kernel() : ObjectHeader(kKind) {}
+  ~_cl_kernel();
+  unicl::Ref<_cl_program> program;
+  std::string name;
+  std::vector<unicl::VendorRef<cl_kernel>> per_slot;
+  std::vector<unicl::ArgMeta> meta;
+  std::vector<unicl::ArgValue> args;
+  // Multi-device contexts: per slot, a second vendor kernel that launches
+  // use, set up when each is submitted with the arguments it captured (it
+  // may be submitted after the application set others, and the replicas of
+  // its buffers exist only from then).
+  std::vector<unicl::VendorRef<cl_kernel>> launch_per_slot;
+  std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
+  unicl::DivideFunction divide;             // clSetKernelDivideFunctionUNICL's (fn null: none)
+  std::vector<unicl::ExecInfo> exec_info;   // applied to each launch kernel as it is made
+  std::mutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
+};
+
+namespace unicl {
+// The vendor kernel a launch on `slot` runs (one per slot, apart from the
+// kernel the application sets arguments on), with `args` applied, memory
+// arguments taken in order from `mems` (the launch's device copies).
+// Called when the launch is issued, outside the context lock
+// (core/kernel.cpp).
+cl_int vendor_kernel_with_args(_cl_kernel *k, const std::vector<ArgValue> &args, std::span<const cl_mem> mems, size_t slot,
+                             cl_kernel &out);
+}  // namespace unicl

@@ -1,0 +1,86 @@
+// A program's builds: which of its per-device vendor programs a call with a
+// device list reaches, and what each build gets before the application's
+// options.
+#include "core/program.hpp"
+
+#include <algorithm>
+
+#include "backend/vendor_info.hpp"
+#include "core/refusal.hpp"
+#include "core/runtime.hpp"
+
+namespace unicl {
+
+Ref<_cl_program> new_program(cl_context ctx) {
+  auto p = make_object<_cl_program>();
+  p->context = Ref<_cl_context>(ctx);
+  p->per_slot.resize(ctx->slots.size());
+  return p;
+}
+
+// Adds to `slots` every slot `usable` accepts whose device shares its root
+// device with a slot listed. Each device has a vendor program of its own,
+// but vendors give one build to a device and the devices partitioned from
+// it (PoCL's program knows only root devices): a program built for a parent
+// device runs on its sub-devices there, and applications rely on it (the
+// Khronos CTS device_partition builds for the parent, then launches on the
+// sub-devices). So a build for one device of a partition is a build for
+// every device of that partition in the context.
+void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, const std::function<bool(size_t)> &usable) {
+  size_t listed = slots.size();
+  for (size_t s = 0; s < ctx.slots.size(); ++s) {
+    if (std::find(slots.begin(), slots.end(), s) != slots.end() || !usable(s)) continue;
+    const _cl_device_id *root = ctx.slots[s].device->root();
+    bool related = std::any_of(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(listed),
+                               [&](size_t l) { return ctx.slots[l].device->root() == root; });
+    if (related) slots.push_back(s);
+  }
+}
+
+}  // namespace unicl
+
+cl_int _cl_program::slots_for(cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
+  using namespace unicl;
+  if ((num == 0) != (list == nullptr)) return refuse(CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
+  if (!list) {
+    for (size_t s = 0; s < per_slot.size(); ++s)
+      if (per_slot[s]) slots.push_back(s);
+    return CL_SUCCESS;
+  }
+  for (cl_uint i = 0; i < num; ++i) {
+    if (!live(list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
+    size_t s = context->slot_of(list[i]);
+    if (s == _cl_context::npos || !per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
+    slots.push_back(s);
+  }
+  with_partition_relatives(*context, slots, [this](size_t s) { return bool(per_slot[s]); });
+  return CL_SUCCESS;
+}
+
+cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {
+  if (so_far == CL_SUCCESS) return next;
+  if (next == CL_BUILD_PROGRAM_FAILURE || next == CL_COMPILE_PROGRAM_FAILURE || next == CL_LINK_PROGRAM_FAILURE)
+    return next;
+  return so_far;
+}
+
+// What a build for `slot` gets before the application's options: the
+// device's type as a macro (UNICL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, or
+// _UNKNOWN for a device of none or several of them, as SOCL decides it), so
+// that one source can specialize per device; in SOCL compatibility mode
+// also SOCL's SOCL_DEVICE_TYPE_<type>. Records the application's options
+// for CL_PROGRAM_BUILD_OPTIONS (caller holds build_mutex).
+std::string _cl_program::options_for(size_t slot, const char *options) {
+  using namespace unicl;
+  cl_device_type type = vendor_value<cl_device_type>(context->slots[slot].device->vendor, CL_DEVICE_TYPE);
+  type &= ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
+  const char *name = type == CL_DEVICE_TYPE_GPU           ? "GPU"
+                     : type == CL_DEVICE_TYPE_CPU         ? "CPU"
+                     : type == CL_DEVICE_TYPE_ACCELERATOR ? "ACCELERATOR"
+                                                          : "UNKNOWN";
+  std::string out = std::string("-DUNICL_DEVICE_TYPE_") + name + " ";
+  if (Runtime::get().config().socl_compat) out += std::string("-DSOCL_DEVICE_TYPE_") + name + " ";
+  if (build_options.size() < per_slot.size()) build_options.resize(per_slot.size());
+  build_options[slot] = options ? options : "";
+  return out + (options ? options : "");
+}
