@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # From a fresh Debian 12 to a working UniCL, in one command (run as root):
 #
-#   bash tools/bootstrap.sh demo   installs what is missing, builds, shows
+#   bash tools/bootstrap.sh demo   installs what is missing, builds what the
+#                                  demo runs (the library, the tool, two
+#                                  samples), shows
 #                                  `unicl info` and runs the vector_scale sample
 #                                  on PoCL (two devices) and oclgrind at once,
 #                                  then the tiled Cholesky sample on a
 #                                  device-less queue (UniCL places each task)
-#   bash tools/bootstrap.sh test   installs what is missing, builds, runs the
+#   bash tools/bootstrap.sh test   installs what is missing, builds everything
+#                                  (warnings are errors), runs the
 #                                  whole test suite, then the threaded tests in
 #                                  a build with ThreadSanitizer; exits non-zero
 #                                  on any failure (CI, about 18 minutes on two
