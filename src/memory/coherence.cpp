@@ -76,15 +76,6 @@ cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool ove
   return add_waits(c, c.ranges.command_waits(slot, range, access & kWrite), slot, wait);
 }
 
-cl_int undo_failed_transfer(Coherence &c, const AccessToken &t) {
-  if (!t->transfer || t->failure_seen) return CL_SUCCESS;
-  cl_int s = t->done->status();
-  if (s >= 0) return CL_SUCCESS;
-  t->failure_seen = true;
-  c.ranges.copy_failed(t->dst, t->range);
-  return s;
-}
-
 AccessToken access_token(std::shared_ptr<Completion> done, size_t slot) {
   return std::make_shared<SlotAccess>(SlotAccess{std::move(done), slot});
 }

@@ -98,10 +98,6 @@ bool apply_mem_limits(_cl_context &ctx, const std::string &spec);
 // command overwrites all of it, and adds to `wait` what a command accessing
 // it with `access` must wait for.
 cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool overwrites, WaitList &wait);
-// A transfer that `t` stands for, failed on its device, undone the first
-// time it is found (see SlotAccess): its error, which the command that
-// needed it fails with; CL_SUCCESS otherwise. Caller holds the context lock.
-cl_int undo_failed_transfer(Coherence &c, const AccessToken &t);
 // The token of a command's access, made once per command whatever the
 // number of its memory objects: its completion `done`, run on `slot`.
 AccessToken access_token(std::shared_ptr<Completion> done, size_t slot);

@@ -143,6 +143,15 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
 
 }  // namespace
 
+cl_int undo_failed_transfer(Coherence &c, const AccessToken &t) {
+  if (!t->transfer || t->failure_seen) return CL_SUCCESS;
+  cl_int s = t->done->status();
+  if (s >= 0) return CL_SUCCESS;
+  t->failure_seen = true;
+  c.ranges.copy_failed(t->dst, t->range);
+  return s;
+}
+
 cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   _cl_context &ctx = *root->context;
