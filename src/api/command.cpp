@@ -82,7 +82,9 @@ cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
   for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
   for (auto &e : deps_) {
     if (e->task) task->depend_on(e->task);
-    else task->depend_on(e.get());
+    else
+      task->depend_on(Task::Awaited{[e] { return e->status(); },
+                                    [e](std::function<void(cl_int)> fn) { e->on_complete(std::move(fn)); }});
   }
   // Earlier commands of the same queue it must follow (see queue.hpp): on a
   // device queue only those not yet planned, since the device's issue

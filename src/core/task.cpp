@@ -3,7 +3,7 @@
 #include "core/task.hpp"
 
 #include "core/scheduling.hpp"
-#include "core/event.hpp"
+#include "core/queue.hpp"
 #include "core/runtime.hpp"
 
 namespace unicl {
@@ -31,7 +31,7 @@ void Task::depend_on(std::shared_ptr<Task> task) {
   deps_.push_back({std::move(task), {}});
 }
 
-void Task::depend_on(_cl_event *user_event) { deps_.push_back({nullptr, Ref<_cl_event>(user_event)}); }
+void Task::depend_on(Awaited awaited) { deps_.push_back({nullptr, std::move(awaited)}); }
 
 cl_int Task::start() {
   advance(false);
@@ -62,11 +62,11 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
   auto self = shared_from_this();
   auto again = [self](cl_int) { self->retry(); };
   for (auto &d : deps_) {
-    if (d.user) {
-      cl_int s = d.user->status();
+    if (!d.task) {
+      cl_int s = d.awaited.status();
       if (s < 0) return kFailed;
       if (s != CL_COMPLETE) {
-        d.user->on_complete(again);
+        d.awaited.on_complete(again);
         return kWaiting;
       }
       continue;

@@ -33,7 +33,6 @@
 
 struct _cl_context;
 struct _cl_command_queue;
-struct _cl_event;
 struct _cl_mem;
 
 namespace unicl {
@@ -86,7 +85,15 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // for the policies' priorities); guarded by the context mutex.
   std::vector<std::weak_ptr<Task>> successors;
   void depend_on(std::shared_ptr<Task> task);
-  void depend_on(_cl_event *user_event);
+  // What a task may wait for besides another task (an application's user
+  // event), seen through its status now and a way to be told once it
+  // completes; the callables keep it alive. The task knows no event type:
+  // events hold tasks, not the other way round.
+  struct Awaited {
+    std::function<cl_int()> status;
+    std::function<void(std::function<void(cl_int)>)> on_complete;
+  };
+  void depend_on(Awaited awaited);
 
   // Plans now if every dependency allows, else defers. Caller holds the
   // context lock. Returns the error when planning now failed (the vendor's
@@ -134,7 +141,7 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
  private:
   struct Dep {
     std::shared_ptr<Task> task;
-    Ref<_cl_event> user;
+    Awaited awaited;  // when task is null
   };
   void retry();
   enum Readiness { kReady, kWaiting, kFailed };
