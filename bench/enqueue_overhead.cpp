@@ -15,14 +15,13 @@
 // against UniCL on a one-device context (target <= 1.03x).
 #include <args.hpp>
 #include <cl_env.hpp>
-#include <child_process.hpp>
+#include <socl_child.hpp>
 #include <stats.hpp>
 #include <table.hpp>
 
 #include <cstring>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 namespace {
 
@@ -145,33 +144,6 @@ int only_one(const Options &o) {
   return 0;
 }
 
-// Per-launch microseconds on SOCL by device prefix; empty with `why` set when
-// it could not be measured.
-std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
-  std::map<std::string, double> out;
-  if (o.socl_vendors.empty()) {
-    why = "not requested (--socl-vendors DIR)";
-    return out;
-  }
-  // SOCL costs ~50x more per launch: fewer launches give the same precision.
-  int n = std::max(100, o.launches / 10);
-  child_process::Result r = child_process::run_self(
-      {"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
-      {{"OCL_ICD_VENDORS", o.socl_vendors},
-       {"STARPU_OPENCL_ON_CPUS", "1"},
-       // StarPU's own CPU workers would only compete for the two cores.
-       {"STARPU_NCPU", "0"},
-       {"STARPU_SILENT", "1"}},
-      120);
-  std::istringstream lines(r.out);
-  std::string tag, dev;
-  double us;
-  while (lines >> tag >> dev >> us)
-    if (tag == "SOCL") out[dev] = us;
-  if (!r.ok()) why = r.why();
-  return out;
-}
-
 int run(const Options &o) {
   cl::Platform pocl = bench::platform(bench::kPoCL);
   cl::Platform unicl = bench::platform(bench::kUniCL);
@@ -211,7 +183,7 @@ int run(const Options &o) {
   }
 
   std::string socl_why;
-  auto socl = measure_socl(o, socl_why);
+  auto socl = bench::measure_socl_child(o.socl_vendors, o.launches, socl_why);
 
   bench::Table t({"device", "PoCL us", "PoCL#2/PoCL", "UniCL us", "UniCL/PoCL", "target", "UniCL 2-dev ctx us", "2-dev/PoCL",
                   "SOCL us", "SOCL/PoCL"});

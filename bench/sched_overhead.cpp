@@ -17,7 +17,7 @@
 // through CL_CONTEXT_SCHEDULER_SOCL) in a child process: it needs its own
 // vendors folder and may crash or hang.
 #include <args.hpp>
-#include <child_process.hpp>
+#include <socl_child.hpp>
 #include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
@@ -25,7 +25,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 namespace {
 
@@ -138,29 +137,6 @@ int socl_child(const Options &o) {
   return 0;
 }
 
-std::map<std::string, double> measure_socl(const Options &o, std::string &why) {
-  std::map<std::string, double> out;
-  if (o.socl_vendors.empty()) {
-    why = "not requested (--socl-vendors DIR)";
-    return out;
-  }
-  // SOCL costs tens of microseconds per command: fewer launches suffice.
-  int n = std::max(100, o.launches / 10);
-  child_process::Result r = child_process::run_self({"--socl-child", "--launches", std::to_string(n), "--reps", "3"},
-                                                    {{"OCL_ICD_VENDORS", o.socl_vendors},
-                                                     {"STARPU_OPENCL_ON_CPUS", "1"},
-                                                     {"STARPU_NCPU", "0"},
-                                                     {"STARPU_SILENT", "1"}},
-                                                    120);
-  std::istringstream lines(r.out);
-  std::string tag, w;
-  double us;
-  while (lines >> tag >> w >> us)
-    if (tag == "SOCL") out[w] = us;
-  if (!r.ok()) why = r.why();
-  return out;
-}
-
 struct Result {
   std::string config;
   double us = 0, enqueue_us = 0;
@@ -224,7 +200,7 @@ int run(const Options &o) {
   std::vector<std::vector<Result>> per_workload;
   std::vector<double> bases;  // per workload: the cheapest plain PoCL queue's us/command
   for (auto &w : kWorkloads) per_workload.push_back(measure(o, w));
-  auto socl = measure_socl(o, socl_why);
+  auto socl = bench::measure_socl_child(o.socl_vendors, o.launches, socl_why);
 
   for (size_t wi = 0; wi < kWorkloads.size(); ++wi) {
     auto &w = kWorkloads[wi];
