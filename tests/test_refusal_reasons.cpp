@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cl_test.hpp"
+#include "CL/cl_ext_unicl.h"
 
 namespace {
 
@@ -143,4 +144,24 @@ TEST_CASE("a call a vendor fails names the vendor, the call and the device", "[r
   CHECK(err == CL_BUILD_PROGRAM_FAILURE);
   CHECK_THAT(said, Catch::Contains("vendor Portable Computing Language: clBuildProgram returned CL_BUILD_PROGRAM_FAILURE"));
   clReleaseProgram(p);
+}
+
+// Run by the refusal_reasons-nodes test only (UNICL_NODES=1: a node this
+// process starts serves PoCL's device): the node client, UniCL's vendor for
+// the nodes' devices, says why it refused too.
+TEST_CASE("a refusal of the node client says why", "[nodes]") {
+  REQUIRE(cltest::testing_unicl());
+  cl::Device remote;
+  for (auto &d : cltest::devices()) {
+    cl_uint node = 0;
+    clGetDeviceInfo(d(), CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+    if (node != 0) remote = d;
+  }
+  REQUIRE(remote());
+  cl_uint unknown = 0;
+  std::string said = stderr_of([&] { clGetDeviceInfo(remote(), 0x7fff, sizeof unknown, &unknown, nullptr); });
+  CHECK_THAT(said, Catch::Contains("unicl nodes: clGetDeviceInfo: CL_INVALID_VALUE: param_name is not a query the "
+                                   "device answers"));
+  CHECK_THAT(said, Catch::Contains(": clGetDeviceInfo on device '" + cltest::device_name(remote) +
+                                   "' returned CL_INVALID_VALUE"));
 }

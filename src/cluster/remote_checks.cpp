@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::cluster {
 namespace {
@@ -25,10 +26,10 @@ cl_int host_access_error(cl_mem m, bool reads) {
 cl_int map_flags_error(cl_mem m, cl_map_flags flags) {
   const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
   if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
-    return CL_INVALID_VALUE;
-  if ((flags & CL_MAP_READ) && host_access_error(m, true)) return CL_INVALID_OPERATION;
+    return cluster::refuse(CL_INVALID_VALUE, "(flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))");
+  if ((flags & CL_MAP_READ) && host_access_error(m, true)) return cluster::refuse(CL_INVALID_OPERATION, "(flags & CL_MAP_READ) && host_access_error(m, true)");
   if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && host_access_error(m, false))
-    return CL_INVALID_OPERATION;
+    return cluster::refuse(CL_INVALID_OPERATION, "(flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && host_access_error(m, false)");
   return CL_SUCCESS;
 }
 
@@ -38,8 +39,8 @@ cl_int range_error(cl_mem m, size_t offset, size_t size) {
 
 cl_int fill_error(cl_mem m, const void *pattern, size_t pattern_size, size_t offset, size_t size) {
   // A power of two from 1 to 128 bytes, whole patterns only.
-  if (!pattern || pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1))) return CL_INVALID_VALUE;
-  if (offset % pattern_size || size % pattern_size) return CL_INVALID_VALUE;
+  if (!pattern || pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1))) return cluster::refuse(CL_INVALID_VALUE, "!pattern || pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1))");
+  if (offset % pattern_size || size % pattern_size) return cluster::refuse(CL_INVALID_VALUE, "offset % pattern_size || size % pattern_size");
   return range_error(m, offset, size);
 }
 
@@ -57,9 +58,9 @@ bool resolve_pitches(const Rect &r, size_t &row, size_t &slice) {
 }
 
 cl_int rect_error(cl_mem m, const Rect &r) {
-  if (!r.origin || !r.region || !r.region[0] || !r.region[1] || !r.region[2]) return CL_INVALID_VALUE;
+  if (!r.origin || !r.region || !r.region[0] || !r.region[1] || !r.region[2]) return cluster::refuse(CL_INVALID_VALUE, "!r.origin || !r.region || !r.region[0] || !r.region[1] || !r.region[2]");
   size_t row = 0, slice = 0;
-  if (!resolve_pitches(r, row, slice)) return CL_INVALID_VALUE;
+  if (!resolve_pitches(r, row, slice)) return cluster::refuse(CL_INVALID_VALUE, "!resolve_pitches(r, row, slice)");
   if (!m) return CL_SUCCESS;
   // The last byte the rectangle touches, inside the buffer.
   const size_t end = (r.origin[2] + r.region[2] - 1) * slice + (r.origin[1] + r.region[1] - 1) * row + r.origin[0] +
@@ -91,7 +92,7 @@ cl_int rect_overlap_error(cl_mem src, const Rect &s, cl_mem dst, const Rect &d) 
       for (size_t dz = 0; dz < d.region[2]; ++dz)
         for (size_t dy = 0; dy < d.region[1]; ++dy)
           if (ranges_overlap(a, s.region[0], row_at(d, dst_base, drow, dslice, dy, dz), d.region[0]))
-            return CL_MEM_COPY_OVERLAP;
+            return cluster::refuse(CL_MEM_COPY_OVERLAP, "ranges_overlap(a, s.region[0], row_at(d, dst_base, drow, dslice, dy, dz), d.region[0])");
     }
   return CL_SUCCESS;
 }

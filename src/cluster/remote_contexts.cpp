@@ -6,6 +6,7 @@
 #include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
 using namespace unicl::cluster;
@@ -39,7 +40,7 @@ cl_int CL_API_CALL clRetainContext(cl_context c) { return retain_handle<ObjectKi
 cl_int CL_API_CALL clReleaseContext(cl_context c) { return release_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(c); }
 
 cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(c, ObjectKind::kContext)) return CL_INVALID_CONTEXT;
+  if (!live(c, ObjectKind::kContext)) return cluster::refuse(CL_INVALID_CONTEXT, "c is NULL or not a live context of the node client");
   switch (param) {
     case CL_CONTEXT_REFERENCE_COUNT: return answer_value(c->refs.load(), size, value, size_ret);
     case CL_CONTEXT_NUM_DEVICES: return answer_value(cl_uint{1}, size, value, size_ret);
@@ -93,7 +94,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size, void *value,
                                          size_t *size_ret) {
-  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
   switch (param) {
     case CL_QUEUE_CONTEXT: return answer_value(q->context, size, value, size_ret);
     case CL_QUEUE_DEVICE: return answer_value(q->device, size, value, size_ret);
@@ -112,7 +113,7 @@ cl_int CL_API_CALL clFlush(cl_command_queue q) {
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
-  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
   // The commands sent without an event since the last wait end before a
   // marker after them, which is followed as any command.
   bool untracked = false;
@@ -162,7 +163,7 @@ cl_int CL_API_CALL clRetainSampler(cl_sampler s) { return retain_handle<ObjectKi
 cl_int CL_API_CALL clReleaseSampler(cl_sampler s) { return release_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(s); }
 
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(s, ObjectKind::kSampler)) return CL_INVALID_SAMPLER;
+  if (!live(s, ObjectKind::kSampler)) return cluster::refuse(CL_INVALID_SAMPLER, "s is NULL or not a live sampler of the node client");
   switch (param) {
     case CL_SAMPLER_REFERENCE_COUNT: return answer_value(s->refs.load(), size, value, size_ret);
     case CL_SAMPLER_CONTEXT: return answer_value(s->context, size, value, size_ret);

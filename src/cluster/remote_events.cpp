@@ -16,6 +16,7 @@
 #include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::cluster {
 namespace {
@@ -225,23 +226,23 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
 }
 
 cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
-  if (!live(e, ObjectKind::kEvent) || e->queue) return CL_INVALID_EVENT;
-  if (status > CL_COMPLETE) return CL_INVALID_VALUE;
+  if (!live(e, ObjectKind::kEvent) || e->queue) return cluster::refuse(CL_INVALID_EVENT, "!live(e, ObjectKind::kEvent) || e->queue");
+  if (status > CL_COMPLETE) return cluster::refuse(CL_INVALID_VALUE, "status > CL_COMPLETE");
   {
     std::lock_guard lock(e->mutex);
-    if (e->status <= CL_COMPLETE) return CL_INVALID_OPERATION;
+    if (e->status <= CL_COMPLETE) return cluster::refuse(CL_INVALID_OPERATION, "e->status <= CL_COMPLETE");
   }
   Writer w;
   w.put(e->id).put(status);
-  if (!post(e->rank, Op::kSetUserEventStatus, w)) return CL_DEVICE_NOT_AVAILABLE;
+  if (!post(e->rank, Op::kSetUserEventStatus, w)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "!post(e->rank, Op::kSetUserEventStatus, w)");
   run_callbacks(e, status, complete(e, status));
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
-  if (!n || !events) return CL_INVALID_VALUE;
+  if (!n || !events) return cluster::refuse(CL_INVALID_VALUE, "!n || !events");
   for (cl_uint i = 0; i < n; ++i)
-    if (!live(events[i], ObjectKind::kEvent)) return CL_INVALID_EVENT;
+    if (!live(events[i], ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "!live(events[i], ObjectKind::kEvent)");
   // The ends the nodes may still hold are asked for, once per queue.
   std::vector<cl_command_queue> asked;
   for (cl_uint i = 0; i < n; ++i) {
@@ -261,7 +262,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
 }
 
 cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
   switch (param) {
     case CL_EVENT_COMMAND_QUEUE: return answer_value(e->queue, size, value, size_ret);
     case CL_EVENT_CONTEXT: return answer_value(e->context, size, value, size_ret);
@@ -277,10 +278,10 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
                                            size_t *size_ret) {
-  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
-  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
+  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)");
   std::lock_guard lock(e->mutex);
-  if (e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (e->status != CL_COMPLETE) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->status != CL_COMPLETE");
   switch (param) {
     case CL_PROFILING_COMMAND_QUEUED: return answer_value(e->times[0], size, value, size_ret);
     case CL_PROFILING_COMMAND_SUBMIT: return answer_value(e->times[1], size, value, size_ret);
@@ -293,8 +294,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
 
 cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                       void *user_data) {
-  if (!live(e, ObjectKind::kEvent)) return CL_INVALID_EVENT;
-  if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return CL_INVALID_VALUE;
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
+  if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return cluster::refuse(CL_INVALID_VALUE, "!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)");
   std::unique_lock lock(e->mutex);
   if (e->status > CL_COMPLETE) {
     // Only the end is reported: earlier levels are reached with it.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cluster/remote_enqueue.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
 using namespace unicl::cluster;
@@ -38,12 +39,12 @@ bool non_uniform(cl_kernel k, cl_device_id d) {
 // What clEnqueueNDRangeKernel must refuse, from the device's limits and the
 // kernel's build (the node's vendor is not asked).
 cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *global, const size_t *local) {
-  if (dims < 1 || dims > d->value<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)) return CL_INVALID_WORK_DIMENSION;
-  if (!global) return CL_INVALID_GLOBAL_WORK_SIZE;
+  if (dims < 1 || dims > d->value<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)) return cluster::refuse(CL_INVALID_WORK_DIMENSION, "dims < 1 || dims > d->value<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)");
+  if (!global) return cluster::refuse(CL_INVALID_GLOBAL_WORK_SIZE, "!global");
   // From OpenCL 2.1 a range of 0 is an empty launch, before an error.
   if (version_of(d) < 21)
     for (cl_uint i = 0; i < dims; ++i)
-      if (global[i] == 0) return CL_INVALID_GLOBAL_WORK_SIZE;
+      if (global[i] == 0) return cluster::refuse(CL_INVALID_GLOBAL_WORK_SIZE, "global[i] == 0");
   size_t required[3] = {0, 0, 0};
   if (auto it = k->facts.work_group.find(CL_KERNEL_COMPILE_WORK_GROUP_SIZE);
       it != k->facts.work_group.end() && it->second.size() >= sizeof required)
@@ -55,18 +56,18 @@ cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *glo
     std::memcpy(sizes, it->second.data(), std::min(it->second.size(), sizeof sizes));
   size_t items = 1;
   for (cl_uint i = 0; i < dims; ++i) {
-    if (local[i] == 0) return CL_INVALID_WORK_GROUP_SIZE;
-    if (reqd && local[i] != (required[i] ? required[i] : 1)) return CL_INVALID_WORK_GROUP_SIZE;
+    if (local[i] == 0) return cluster::refuse(CL_INVALID_WORK_GROUP_SIZE, "local[i] == 0");
+    if (reqd && local[i] != (required[i] ? required[i] : 1)) return cluster::refuse(CL_INVALID_WORK_GROUP_SIZE, "reqd && local[i] != (required[i] ? required[i] : 1)");
     items *= local[i];
   }
   // The whole group first, as vendors check it.
   const size_t device_max = d->value<size_t>(CL_DEVICE_MAX_WORK_GROUP_SIZE, ~size_t{0});
   const size_t kernel_max = info_value<size_t>(k->facts.work_group, CL_KERNEL_WORK_GROUP_SIZE, device_max);
-  if (items > std::min(device_max, kernel_max)) return CL_INVALID_WORK_GROUP_SIZE;
+  if (items > std::min(device_max, kernel_max)) return cluster::refuse(CL_INVALID_WORK_GROUP_SIZE, "items > std::min(device_max, kernel_max)");
   for (cl_uint i = 0; i < dims; ++i)
-    if (sizes[i] && local[i] > sizes[i]) return CL_INVALID_WORK_ITEM_SIZE;
+    if (sizes[i] && local[i] > sizes[i]) return cluster::refuse(CL_INVALID_WORK_ITEM_SIZE, "sizes[i] && local[i] > sizes[i]");
   for (cl_uint i = 0; i < dims; ++i)
-    if (global[i] % local[i] != 0 && !non_uniform(k, d)) return CL_INVALID_WORK_GROUP_SIZE;
+    if (global[i] % local[i] != 0 && !non_uniform(k, d)) return cluster::refuse(CL_INVALID_WORK_GROUP_SIZE, "global[i] % local[i] != 0 && !non_uniform(k, d)");
   return CL_SUCCESS;
 }
 
@@ -75,9 +76,9 @@ cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *glo
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                                           const size_t *global, const size_t *local, cl_uint num_wait,
                                           const cl_event *wait, cl_event *event) {
-  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!live(k, ObjectKind::kKernel) || k->rank != q->rank) return CL_INVALID_KERNEL;
-  if (k->program->context != q->context) return CL_INVALID_CONTEXT;
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  if (!live(k, ObjectKind::kKernel) || k->rank != q->rank) return cluster::refuse(CL_INVALID_KERNEL, "!live(k, ObjectKind::kKernel) || k->rank != q->rank");
+  if (k->program->context != q->context) return cluster::refuse(CL_INVALID_CONTEXT, "k->program->context != q->context");
   return enqueue(q, Op::kNDRange, CL_COMMAND_NDRANGE_KERNEL, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = launch_error(k, q->device, dims, global, local); err != CL_SUCCESS) return err;
     w.put(k->id);

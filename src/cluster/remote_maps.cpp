@@ -2,6 +2,7 @@
 // by a read of the node's object at the map and written back at the unmap
 // (the write sent once the map's read has ended: remote_enqueue.hpp).
 #include "cluster/remote_enqueue.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
 using namespace unicl::cluster;
@@ -95,13 +96,13 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void *ptr, cl_uint num_wait,
                                            const cl_event *wait, cl_event *event) {
-  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
-  if (!ours(memobj, q)) return CL_INVALID_MEM_OBJECT;
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  if (!ours(memobj, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(memobj, q)");
   _cl_mem::Mapping m;
   {
     std::lock_guard lock(memobj->maps_mutex);
     auto it = std::find_if(memobj->maps.begin(), memobj->maps.end(), [&](auto &p) { return p.first == ptr; });
-    if (it == memobj->maps.end()) return CL_INVALID_VALUE;
+    if (it == memobj->maps.end()) return cluster::refuse(CL_INVALID_VALUE, "mapped_ptr is not a pointer a map of this memory object returned");
     m = std::move(it->second);
     memobj->maps.erase(it);
   }

@@ -9,6 +9,7 @@
 
 #include "cluster/remote_session.hpp"
 #include "remote_api_decls.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
 extern const cl_icd_dispatch dispatch_table;
@@ -21,7 +22,7 @@ const cl_icd_dispatch &client_dispatch() { return api::dispatch_table; }
 std::string node_label(const std::string &host, int rank) { return " @ " + host + ":" + std::to_string(rank); }
 
 cl_int answer(const void *value, size_t n, size_t size, void *out, size_t *size_ret) {
-  if (out && size < n) return CL_INVALID_VALUE;
+  if (out && size < n) return cluster::refuse(CL_INVALID_VALUE, "param_value_size is below the size of the answer");
   if (out && n) std::memcpy(out, value, n);
   if (size_ret) *size_ret = n;
   return CL_SUCCESS;
@@ -39,7 +40,7 @@ cl_int node_info(const Proxy *p, ObjectKind kind, cl_uint param, uint64_t second
 
 cl_int answer_from(const InfoAnswers &info, cl_uint param, size_t size, void *out, size_t *size_ret) {
   auto it = info.find(param);
-  if (it == info.end()) return CL_INVALID_VALUE;
+  if (it == info.end()) return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   return answer(it->second.data(), it->second.size(), size, out, size_ret);
 }
 
@@ -62,7 +63,7 @@ namespace unicl::api {
 using namespace unicl::cluster;
 
 cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return cluster::refuse(CL_INVALID_VALUE, "(num_entries == 0 && platforms) || (!platforms && !num_platforms)");
   auto &all = Session::get().platforms();
   if (num_platforms) *num_platforms = static_cast<cl_uint>(all.size());
   for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i) platforms[i] = all[i];
@@ -71,17 +72,17 @@ cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *p
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param, size_t size, void *value,
                                      size_t *size_ret) {
-  if (!ours(platform)) return CL_INVALID_PLATFORM;
+  if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
   if (param == CL_PLATFORM_ICD_SUFFIX_KHR) return answer("UNICLNODE", 10, size, value, size_ret);
   auto it = platform->info.find(param);
-  if (it == platform->info.end()) return CL_INVALID_VALUE;
+  if (it == platform->info.end()) return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query the platform answers");
   return answer(it->second.data(), it->second.size(), size, value, size_ret);
 }
 
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
                                   cl_device_id *devices, cl_uint *num_devices) {
-  if (!ours(platform)) return CL_INVALID_PLATFORM;
-  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
+  if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
+  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return cluster::refuse(CL_INVALID_VALUE, "(num_entries == 0 && devices) || (!devices && !num_devices)");
   std::vector<cl_device_id> matching;
   for (auto &d : platform->devices) {
     cl_device_type t = 0;
@@ -98,7 +99,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, 
 
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size, void *value,
                                    size_t *size_ret) {
-  if (!ours(device)) return CL_INVALID_DEVICE;
+  if (!ours(device)) return cluster::refuse(CL_INVALID_DEVICE, "device is not a device of the node client");
   switch (param) {
     case CL_DEVICE_PLATFORM: return answer(&device->platform, sizeof(cl_platform_id), size, value, size_ret);
     case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
@@ -126,7 +127,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     default: break;
   }
   auto it = device->info.find(param);
-  if (it == device->info.end()) return CL_INVALID_VALUE;
+  if (it == device->info.end()) return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query the device answers");
   return answer(it->second.data(), it->second.size(), size, value, size_ret);
 }
 

@@ -9,6 +9,7 @@
 
 #include "cluster/remote_objects.hpp"
 #include "remote_api_decls.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::cluster {
 namespace {
@@ -70,7 +71,7 @@ cl_int changed_args(cl_kernel k, Writer &w, bool require_all) {
   for (cl_uint i = 0; i < k->args.size(); ++i) {
     const auto &a = k->args[i];
     if (!a) {
-      if (require_all) return CL_INVALID_KERNEL_ARGS;
+      if (require_all) return cluster::refuse(CL_INVALID_KERNEL_ARGS, "require_all");
       continue;
     }
     // An object released since it was set (its id would name nothing, or,
@@ -78,7 +79,7 @@ cl_int changed_args(cl_kernel k, Writer &w, bool require_all) {
     if (a->kind == ArgKind::kMemory || a->kind == ArgKind::kSampler) {
       const auto kind = a->kind == ArgKind::kMemory ? ObjectKind::kMemory : ObjectKind::kSampler;
       if (!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id)
-        return CL_INVALID_KERNEL_ARGS;
+        return cluster::refuse(CL_INVALID_KERNEL_ARGS, "!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id");
     }
     if (k->sent[i] != a) changed.emplace_back(i, &*a);
   }
@@ -143,9 +144,9 @@ namespace {
 // the callback, and no kernel attached.
 cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
                    void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
-  if ((num_devices && !devices) || (!num_devices && devices)) return CL_INVALID_VALUE;
-  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return CL_INVALID_DEVICE;
-  if (!notify && user_data) return CL_INVALID_VALUE;
+  if ((num_devices && !devices) || (!num_devices && devices)) return cluster::refuse(CL_INVALID_VALUE, "(num_devices && !devices) || (!num_devices && devices)");
+  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "num_devices && (num_devices != 1 || devices[0] != p->context->device)");
+  if (!notify && user_data) return cluster::refuse(CL_INVALID_VALUE, "!notify && user_data");
   std::lock_guard lock(p->mutex);
   return p->kernels_attached ? CL_INVALID_OPERATION : CL_SUCCESS;
 }
@@ -168,7 +169,7 @@ cl_int build_on_node(cl_program p, Op op, const Writer &w, const char *options,
 
 cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
                                   void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   Writer w;
   w.put(p->id).put(p->context->device->handle).text(options ? options : "");
@@ -179,16 +180,16 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
                                     const char *options, cl_uint num_headers, const cl_program *headers,
                                     const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
                                     void *user_data) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
-    return CL_INVALID_VALUE;
+    return cluster::refuse(CL_INVALID_VALUE, "(num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names))");
   Writer w;
   w.put(p->id).put(p->context->device->handle).text(options ? options : "").put(uint64_t{num_headers});
   for (cl_uint i = 0; i < num_headers; ++i) {
     // Headers are programs of the same node's context.
     if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
-      return CL_INVALID_VALUE;
+      return cluster::refuse(CL_INVALID_VALUE, "!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i]");
     w.put(headers[i]->id).text(header_names[i]);
   }
   return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
@@ -232,7 +233,7 @@ cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle<ObjectKi
 cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return answer_value(p->refs.load(), size, value, size_ret);
     case CL_PROGRAM_CONTEXT: return answer_value(p->context, size, value, size_ret);
@@ -248,7 +249,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       // An array of one pointer to the caller's memory, sized by
       // CL_PROGRAM_BINARY_SIZES: the node sends the bytes.
       if (!value) return answer(nullptr, sizeof(unsigned char *), 0, nullptr, size_ret);
-      if (size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
+      if (size < sizeof(unsigned char *)) return cluster::refuse(CL_INVALID_VALUE, "size < sizeof(unsigned char *)");
       Writer w;
       w.put(ObjectKind::kProgram).put(p->id).put(param).put(uint64_t{0});
       std::vector<char> reply;
@@ -266,8 +267,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
 
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
                                          void *value, size_t *size_ret) {
-  if (!live(p, ObjectKind::kProgram)) return CL_INVALID_PROGRAM;
-  if (device != p->context->device) return CL_INVALID_DEVICE;
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  if (device != p->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device != p->context->device");
   {
     std::lock_guard lock(p->mutex);
     // The options the application gave (the node adds its own).
@@ -322,29 +323,29 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle<ObjectKi
 // Checked here from what the build told of the argument (ArgShape), and
 // kept until a launch: nothing is sent.
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
-  if (index >= k->shapes.size()) return CL_INVALID_ARG_INDEX;
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
   const cl_context context = k->program->context;
   const void *given = value && size == sizeof(void *) ? *static_cast<void *const *>(value) : nullptr;
   KernelArg a;
   const void *object = nullptr;
   auto memory = [&](bool image) {
-    if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+    if (size != sizeof(cl_mem)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_mem)");
     auto m = static_cast<cl_mem>(const_cast<void *>(given));
     if (!m) {
-      if (image) return CL_INVALID_MEM_OBJECT;
+      if (image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image");
       a.kind = ArgKind::kNullMemory;
       return CL_SUCCESS;
     }
-    if (!live(m, ObjectKind::kMemory) || m->context != context) return CL_INVALID_MEM_OBJECT;
-    if (image != (m->type != CL_MEM_OBJECT_BUFFER)) return CL_INVALID_MEM_OBJECT;
+    if (!live(m, ObjectKind::kMemory) || m->context != context) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!live(m, ObjectKind::kMemory) || m->context != context");
+    if (image != (m->type != CL_MEM_OBJECT_BUFFER)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image != (m->type != CL_MEM_OBJECT_BUFFER)");
     a.kind = ArgKind::kMemory, a.id = m->id, object = m;
     return CL_SUCCESS;
   };
   auto sampler = [&] {
-    if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+    if (size != sizeof(cl_sampler)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_sampler)");
     auto s = static_cast<cl_sampler>(const_cast<void *>(given));
-    if (!live(s, ObjectKind::kSampler) || s->context != context) return CL_INVALID_SAMPLER;
+    if (!live(s, ObjectKind::kSampler) || s->context != context) return cluster::refuse(CL_INVALID_SAMPLER, "!live(s, ObjectKind::kSampler) || s->context != context");
     a.kind = ArgKind::kSampler, a.id = s->id, object = s;
     return CL_SUCCESS;
   };
@@ -357,16 +358,16 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   cl_int err = CL_SUCCESS;
   switch (shape.kind) {
     case ArgShape::kLocal:
-      if (value) return CL_INVALID_ARG_VALUE;
-      if (size == 0) return CL_INVALID_ARG_SIZE;
+      if (value) return cluster::refuse(CL_INVALID_ARG_VALUE, "value");
+      if (size == 0) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0");
       a.kind = ArgKind::kLocal, a.size = size;
       break;
     case ArgShape::kMemory: err = memory(false); break;
     case ArgShape::kImage: err = memory(true); break;
     case ArgShape::kSampler: err = sampler(); break;
     case ArgShape::kValue:
-      if (!value) return CL_INVALID_ARG_VALUE;
-      if (size == 0 || (shape.size && size != shape.size)) return CL_INVALID_ARG_SIZE;
+      if (!value) return cluster::refuse(CL_INVALID_ARG_VALUE, "!value");
+      if (size == 0 || (shape.size && size != shape.size)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0 || (shape.size && size != shape.size)");
       err = bytes();
       break;
     case ArgShape::kUnknown:
@@ -386,7 +387,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
   switch (param) {
     case CL_KERNEL_REFERENCE_COUNT: return answer_value(k->refs.load(), size, value, size_ret);
     case CL_KERNEL_PROGRAM: return answer_value(k->program, size, value, size_ret);
@@ -399,8 +400,8 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
 
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
-  if (device && device != k->program->context->device) return CL_INVALID_DEVICE;
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (device && device != k->program->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device && device != k->program->context->device");
   if (k->facts.work_group.count(param)) return answer_from(k->facts.work_group, param, size, value, size_ret);
   // The local memory of a kernel counts its local arguments: the node's
   // kernel gets them first.
@@ -416,11 +417,11 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
 
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
                                       size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return CL_INVALID_KERNEL;
-  if (index >= k->shapes.size()) return CL_INVALID_ARG_INDEX;
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
   if (index < k->facts.args.size() && k->facts.args[index].count(param))
     return answer_from(k->facts.args[index], param, size, value, size_ret);
-  if (index < k->facts.args.size() && k->facts.args[index].empty()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  if (index < k->facts.args.size() && k->facts.args[index].empty()) return cluster::refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "index < k->facts.args.size() && k->facts.args[index].empty()");
   return node_info(k, ObjectKind::kKernelArg, param, index, size, value, size_ret);
 }
 

@@ -15,6 +15,7 @@
 
 #include "cluster/node_list.hpp"
 #include "cluster/ping_pong.hpp"
+#include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
 extern const cl_icd_dispatch dispatch_table;
@@ -320,7 +321,7 @@ constexpr auto kCallTimeout = std::chrono::minutes(10);
 
 cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply) {
   MpiLink *link = Session::get().link();
-  if (!link) return CL_DEVICE_NOT_AVAILABLE;
+  if (!link) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "!link");
   std::vector<char> ignored;
   return link->call(rank, op, args, reply ? *reply : ignored, kCallTimeout);
 }
