@@ -19,15 +19,6 @@ bool refusals_logged() {
   return logged;
 }
 
-// A function's signature as the compiler spells it, reduced to its name (an
-// entry point's, or the helper's that refused).
-std::string_view function_name(std::string_view signature) {
-  if (auto paren = signature.find('('); paren != std::string_view::npos) signature = signature.substr(0, paren);
-  if (auto scope = signature.rfind("::"); scope != std::string_view::npos) signature = signature.substr(scope + 2);
-  if (auto space = signature.rfind(' '); space != std::string_view::npos) signature = signature.substr(space + 1);
-  return signature;
-}
-
 }  // namespace
 
 cl_int refuse(cl_int code, const char *why, std::source_location where) {
