@@ -143,14 +143,19 @@ VendorExecution::Wrapped *VendorExecution::wrapped(const cl_icd_dispatch *own) {
   return &wrapped_[n];
 }
 
+template <bool Logging>
+void VendorExecution::fill_entries(Wrapped &w, cl_icd_dispatch &table) {
+  // The entries of vendor i are fill<i, Logging>'s: one per index, chosen here.
+  static constexpr auto kFill = []<size_t... I>(std::index_sequence<I...>) {
+    return std::array{&fill<I, Logging>...};
+  }(std::make_index_sequence<kMaxWrapped>());
+  kFill[static_cast<size_t>(&w - wrapped_.data())](table, *w.own);
+}
+
 void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
   Wrapped &w = *wrapped(table);
   if (w.inner == &w.serialized) return;  // one vendor library showing several platforms
-  static constexpr auto kFill = []<size_t... I>(std::index_sequence<I...>) {
-    return std::array{&fill<I, false>...};
-  }(std::make_index_sequence<kMaxWrapped>());
-  size_t i = static_cast<size_t>(&w - wrapped_.data());
-  kFill[i](w.serialized, *w.own);
+  fill_entries<false>(w, w.serialized);
   // The one call left unserialized: oclgrind waits for a user event by
   // spinning inside the call that runs the command waiting for it (a
   // flush, finish or wait, holding the lock) until another thread sets
@@ -165,12 +170,9 @@ void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
 void VendorExecution::log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report) {
   Wrapped &w = *wrapped(table);
   if (w.outer == &w.logged) return;
-  static constexpr auto kFill = []<size_t... I>(std::index_sequence<I...>) {
-    return std::array{&fill<I, true>...};
-  }(std::make_index_sequence<kMaxWrapped>());
   w.vendor = vendor;
   w.report = report;
-  kFill[static_cast<size_t>(&w - wrapped_.data())](w.logged, *w.own);
+  fill_entries<true>(w, w.logged);
   w.outer = &w.logged;
 }
 

@@ -44,17 +44,13 @@ class VendorExecution {
 
   // The table to call an object whose own dispatch table is `own` through.
   static const cl_icd_dispatch &table_for(const cl_icd_dispatch *own) {
-    if (const VendorExecution *x = active_.load(std::memory_order_acquire))
-      for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)
-        if (x->wrapped_[i].own == own) return *x->wrapped_[i].outer;
-    return *own;
+    const Wrapped *w = find(own);
+    return w ? *w->outer : *own;
   }
   // Whether calls to that vendor are serialized.
   static bool serialized(const cl_icd_dispatch *own) {
-    if (const VendorExecution *x = active_.load(std::memory_order_acquire))
-      for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)
-        if (x->wrapped_[i].own == own) return x->wrapped_[i].inner == &x->wrapped_[i].serialized;
-    return false;
+    const Wrapped *w = find(own);
+    return w && w->inner == &w->serialized;
   }
   // The lock of a serialized vendor, held: no call of another thread runs
   // in the vendor until it is released, so several calls form one step.
@@ -78,7 +74,18 @@ class VendorExecution {
   template <class Slot> struct Entry;  // the entries (vendor_execution.cpp)
   template <size_t I, bool Logging>
   static void fill(cl_icd_dispatch &table, const cl_icd_dispatch &from);
+  // `table` (w.serialized or w.logged): w's own table with every entry
+  // wrapped, locking or logging.
+  template <bool Logging>
+  void fill_entries(Wrapped &w, cl_icd_dispatch &table);
   Wrapped *wrapped(const cl_icd_dispatch *own);  // own's entry, added if new
+  // own's entry, if it has one (every vd() call passes here).
+  static const Wrapped *find(const cl_icd_dispatch *own) {
+    if (const VendorExecution *x = active_.load(std::memory_order_acquire))
+      for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)
+        if (x->wrapped_[i].own == own) return &x->wrapped_[i];
+    return nullptr;
+  }
 
   static inline std::atomic<VendorExecution *> active_{nullptr};
   std::array<Wrapped, kMaxWrapped> wrapped_{};
