@@ -29,7 +29,7 @@
 #include <atomic>
 #include <chrono>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "core/event.hpp"
 #include "core/kernel.hpp"
 #include "core/queue.hpp"

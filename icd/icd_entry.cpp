@@ -1,7 +1,7 @@
 // The only symbols libunicl.so exports: what an ICD loader looks up. The
 // loader calls one of them before it has any UniCL handle, so each starts
 // the runtime with every layer installed (startup.hpp).
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "startup.hpp"
 
 #define UNICL_EXPORT extern "C" __attribute__((visibility("default")))

@@ -15,7 +15,8 @@ other layers reach vendors only through the backend's named operations
 never through a vendor's dispatch table (vd()); and that src/api holds
 entry points only: it defines no member of a core object and no function a
 core header declares (an object's behaviour lives in the core file named
-after it, as the core library defines what the core headers declare).
+after it, as the core library defines what the core headers declare); and
+that the include folders all layers share are src/ and include/ only.
 """
 import pathlib
 import re
@@ -26,14 +27,14 @@ ALLOWED = {
     'src/backend': set(),
     'src/core': {'src/backend'},
     'src/memory': {'src/core', 'src/backend'},
-    'src/api': {'src/memory', 'src/core', 'src/backend', 'icd/generated'},
+    'src/api': {'src/memory', 'src/core', 'src/backend'},
     'schedulers': {'src/core', 'src/backend'},
     # Above the API: a divided launch is built from UniCL's own entry points.
-    'granularity': {'schedulers', 'src/core', 'src/backend', 'icd/generated'},
+    'granularity': {'src/api', 'schedulers', 'src/core', 'src/backend'},
     # Beside the core: the node client (a vendor library of its own) and
     # unicl-node reach vendors only as the backend does.
     'src/cluster': {'src/backend'},
-    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity', 'icd/generated'},
+    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity'},
 }
 
 
@@ -47,12 +48,6 @@ def layer_of_file(rel):
 
 
 def layer_of_include(inc):
-    if inc == 'api_decls.hpp':
-        return 'icd/generated'
-    if inc == 'remote_api_decls.hpp':  # generated for the node client
-        return 'src/cluster'
-    if inc == 'dispatch_slots.hpp':  # generated from cl_icd.h for the backend
-        return 'src/backend'
     if inc.startswith('CL/'):
         return 'public'
     for prefix, layer in (('backend/', 'src/backend'), ('core/', 'src/core'), ('memory/', 'src/memory'),
@@ -97,9 +92,24 @@ def api_defines_core(root):
     return errors
 
 
+# The include folders every layer shares: src/ and include/ only. With the
+# root or icd/ among them, any layer could name any folder from there (and a
+# generated header could be reached by a bare name from anywhere).
+SHARED_INCLUDES = re.compile(r"^unicl_inc = include_directories\(([^)]*)\)", re.M)
+
+
+def shared_include_folders(root):
+    m = SHARED_INCLUDES.search((root / 'meson.build').read_text())
+    if not m:
+        return ['meson.build: no unicl_inc = include_directories(...) found']
+    folders = {f.strip().strip("'") for f in m.group(1).split(',')}
+    extra = folders - {'src', 'include'}
+    return [f'meson.build: unicl_inc shares {sorted(extra)} with every layer (only src and include)'] if extra else []
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
-    errors = api_defines_core(root)
+    errors = api_defines_core(root) + shared_include_folders(root)
     for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('schedulers/*.[ch]pp')) +
                        list(root.glob('granularity/*.[ch]pp')) +
                        list(root.glob('icd/*.[ch]pp'))):

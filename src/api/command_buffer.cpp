@@ -4,7 +4,7 @@
 // sync points and the rest of the recording rules are the vendor's.
 #include <initializer_list>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
 #include "backend/vendor_info.hpp"

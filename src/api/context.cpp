@@ -3,7 +3,7 @@
 #include <string>
 #include <type_traits>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

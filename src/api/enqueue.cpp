@@ -5,7 +5,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
 #include "core/kernel.hpp"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "core/event.hpp"

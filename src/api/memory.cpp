@@ -1,7 +1,7 @@
 // Buffer, sub-buffer and image entry points.
 #include <algorithm>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

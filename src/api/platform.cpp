@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"

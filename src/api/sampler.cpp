@@ -1,5 +1,5 @@
 // Sampler entry points: one vendor sampler per slot.
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "api_decls.hpp"
+#include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
 #include "backend/vendor_info.hpp"

@@ -18,7 +18,7 @@ namespace {
 // The slots' names, in the table's order (one pointer per slot).
 constexpr const char *kSlotNames[] = {
 #define UNICL_DISPATCH_SLOT(name) #name,
-#include "dispatch_slots.hpp"
+#include "backend/dispatch_slots.hpp"
 #undef UNICL_DISPATCH_SLOT
 };
 
@@ -111,7 +111,7 @@ void VendorExecution::fill(cl_icd_dispatch &table, const cl_icd_dispatch &from) 
   };
 #define UNICL_DISPATCH_SLOT(name) \
   wrap.template operator()<&cl_icd_dispatch::name, offsetof(cl_icd_dispatch, name) / sizeof(void *)>(table.name);
-#include "dispatch_slots.hpp"
+#include "backend/dispatch_slots.hpp"
 #undef UNICL_DISPATCH_SLOT
 }
 

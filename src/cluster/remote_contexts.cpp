@@ -5,7 +5,7 @@
 // here, the rest by the node.
 #include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {

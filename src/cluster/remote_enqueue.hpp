@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cluster/remote_checks.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 
 namespace unicl::cluster {
 

@@ -15,7 +15,7 @@
 
 #include "cluster/idle_backoff.hpp"
 #include "cluster/remote_objects.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::cluster {

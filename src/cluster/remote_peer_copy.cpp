@@ -4,7 +4,7 @@
 // sender's (kPeerSend) and waits for neither; the receiving node reports the
 // copy's end. The nodes' side: node_peer_copies.cpp.
 #include "cluster/remote_objects.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {

@@ -8,7 +8,7 @@
 #include <mpi.h>
 
 #include "cluster/remote_session.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "cluster/remote_objects.hpp"
-#include "remote_api_decls.hpp"
+#include "cluster/remote_api_decls.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::cluster {
