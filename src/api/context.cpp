@@ -53,18 +53,19 @@ bool parse_factor(const std::string &text, cl_uint &out) {
 
 // Sets `target` from a context property when it was given, else from the
 // environment variable `name` (`text` as read at start; empty: unset) when
-// `parse` accepts it. False, with a line saying what was expected, when the
-// variable holds something else.
-template <class T, class Given, class Parse>
+// `parse` accepts it. False, with a line saying what was expected (`expected()`,
+// built only then: every context creation passes here), when the variable
+// holds something else.
+template <class T, class Given, class Expected, class Parse>
 bool choose_setting(T &target, const Given &property, const std::string &text, const char *name,
-                    const std::string &expected, Parse &&parse) {
+                    Expected &&expected, Parse &&parse) {
   if (property) {
     if constexpr (std::is_pointer_v<Given>) target = property;  // a name
     else target = *property;                                     // an optional value
     return true;
   }
   if (text.empty() || parse(text, target)) return true;
-  Runtime::get().log(1, "%s=%s is not %s", name, text.c_str(), expected.c_str());
+  Runtime::get().log(1, "%s=%s is not %s", name, text.c_str(), expected().c_str());
   return false;
 }
 
@@ -139,12 +140,13 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   auto named = [](const std::vector<std::string> &names) {
     return [&names](const std::string &text, std::string &out) { return is_named(names, text) && (out = text, true); };
   };
-  if (!choose_setting(ctx->scheduler, own.scheduler, config.scheduler, "UNICL_SCHEDULER", "a policy (" + name_list(policies()) + ")",
-                      named(policies())) ||
+  if (!choose_setting(ctx->scheduler, own.scheduler, config.scheduler, "UNICL_SCHEDULER",
+                      [] { return "a policy (" + name_list(policies()) + ")"; }, named(policies())) ||
       !choose_setting(ctx->granularity, own.granularity, config.granularity, "UNICL_GRANULARITY",
-                      "a factor strategy (" + name_list(strategies()) + ")", named(strategies())) ||
+                      [] { return "a factor strategy (" + name_list(strategies()) + ")"; }, named(strategies())) ||
       !choose_setting(ctx->divide_factor, own.divide_factor, config.divide_factor, "UNICL_DIVIDE_FACTOR",
-                      "a factor (a whole number; 0 runs launches undivided)", [](const std::string &text, std::optional<cl_uint> &out) {
+                      [] { return std::string("a factor (a whole number; 0 runs launches undivided)"); },
+                      [](const std::string &text, std::optional<cl_uint> &out) {
                         cl_uint f = 0;
                         return parse_factor(text, f) && (out = f, true);
                       }))

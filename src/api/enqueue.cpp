@@ -477,58 +477,48 @@ Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_
 // - planned: a command of a multi-device context, whose arguments are made
 //   coherent on the device it is placed on, and whose vendor kernel is
 //   bound when it is issued.
-struct KernelLaunch {
-  cl_command_queue q;
-  cl_kernel k;
-  cl_uint dim;
-  const size_t *offset, *global, *local;
-  cl_uint n;
-  const cl_event *events;
-  cl_event *event;
-  cl_command_type type;
-};
-
+// Each gets the call as made (KernelLaunch, core/division.hpp).
 // Whether `l` goes to the granularity layer, and its launch there if so.
 std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
-  if (!l.q->scheduled || DivisionScope::current()) return std::nullopt;  // divide functions' pieces run plain
+  if (!l.queue->scheduled || DivisionScope::current()) return std::nullopt;  // divide functions' pieces run plain
   DivideFunction divide;
   std::optional<cl_uint> split_dim;
   bool divisible = false, complete = false;
   {
-    std::lock_guard lock(l.k->mutex);
-    divide = l.k->divide;
-    if (l.k->split) split_dim = l.k->split->dim;
-    divisible = divide.fn || (split_dim && *split_dim < l.dim && l.q->context->multi());
+    std::lock_guard lock(l.kernel->mutex);
+    divide = l.kernel->divide;
+    if (l.kernel->split) split_dim = l.kernel->split->dim;
+    divisible = divide.fn || (split_dim && *split_dim < l.dim && l.queue->context->multi());
     // Only then: every launch of a scheduled queue passes here.
-    complete = divisible && std::all_of(l.k->args.begin(), l.k->args.end(), [](const ArgValue &a) { return a.set; });
+    complete = divisible && std::all_of(l.kernel->args.begin(), l.kernel->args.end(), [](const ArgValue &a) { return a.set; });
   }
   // Launches UniCL can see are invalid take the plain path, which reports
   // their errors as usual.
   bool sized = l.dim >= 1 && l.dim <= 3 && l.global && std::all_of(l.global, l.global + l.dim, [](size_t g) { return g > 0; });
   if (!complete || !sized || !Runtime::get().granularity()) return std::nullopt;
-  return DividedLaunch{l.q, l.k, divide, split_dim.value_or(0), l.type, l.dim, l.offset, l.global, l.local, l.n, l.events, l.event};
+  return DividedLaunch{l, divide, split_dim.value_or(0)};
 }
 
 // clpeak's kernel-latency pattern: none of a command's bookkeeping, which
 // is all it would do.
 bool direct_launch_fits(const KernelLaunch &l) {
-  return l.n == 0 && !l.events && !l.event && !l.q->scheduled && !l.q->context->multi() && !Runtime::get().trace().on();
+  return l.num_events == 0 && !l.events && !l.event && !l.queue->scheduled && !l.queue->context->multi() && !Runtime::get().trace().on();
 }
 
 cl_int direct_launch(const KernelLaunch &l, cl_kernel vk) {
-  return vendor_enqueue::NDRangeKernel({l.q->vendor.get(), 0, nullptr, nullptr}, vk, l.dim, l.offset, l.global, l.local);
+  return vendor_enqueue::NDRangeKernel({l.queue->vendor.get(), 0, nullptr, nullptr}, vk, l.dim, l.offset, l.global, l.local);
 }
 
 cl_int one_device_launch(const KernelLaunch &l, Command &c, cl_kernel vk) {
-  if (cl_int err = c.wait_for(l.n, l.events); err != CL_SUCCESS) return err;
-  if (Runtime::get().trace().on()) c.describe_launch(l.k->name, 0, {});
+  if (cl_int err = c.wait_for(l.num_events, l.events); err != CL_SUCCESS) return err;
+  if (Runtime::get().trace().on()) c.describe_launch(l.kernel->name, 0, {});
   return c.run([&](VendorCall &call) {
     return vendor_enqueue::NDRangeKernel(call.on(), vk, l.dim, l.offset, l.global, l.local);
   }, l.event);
 }
 
 cl_int planned_launch(const KernelLaunch &l, Command &c) {
-  _cl_kernel *k = l.k;
+  _cl_kernel *k = l.kernel;
   // The arguments as they are now: the launch may be submitted after the
   // application has set others.
   std::vector<ArgValue> args;
@@ -546,14 +536,14 @@ cl_int planned_launch(const KernelLaunch &l, Command &c) {
         err != CL_SUCCESS)
       return err;
   }
-  if (cl_int err = c.wait_for(l.n, l.events); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(l.num_events, l.events); err != CL_SUCCESS) return err;
   // Where the kernel exists: a scheduled launch may go to any of those slots.
   std::vector<bool> runnable(k->per_slot.size());
   for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
   if (std::find(runnable.begin(), runnable.end(), true) == runnable.end())
     return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the program is built for no device of the context");
   bool pinned = false;
-  if (size_t pin = PinnedSlot::current(); l.q->scheduled && pin < runnable.size() && runnable[pin]) {
+  if (size_t pin = PinnedSlot::current(); l.queue->scheduled && pin < runnable.size() && runnable[pin]) {
     for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = s == pin;
     pinned = true;
   }
@@ -570,17 +560,17 @@ cl_int planned_launch(const KernelLaunch &l, Command &c) {
 
 // The checks every route shares, then the route.
 cl_int enqueue_kernel(const KernelLaunch &l) {
-  if (!live(l.q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (!live(l.k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
-  if (l.k->program->context.get() != l.q->context.get())
+  if (!live(l.queue)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
+  if (!live(l.kernel)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  if (l.kernel->program->context.get() != l.queue->context.get())
     return refuse(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
   if (!offset_fits(l.dim, l.offset, l.global))
     return refuse(CL_INVALID_GLOBAL_OFFSET, "global_work_offset + global_work_size overflows size_t");
-  cl_kernel vk = l.q->scheduled ? nullptr : l.k->per_slot[l.q->slot].get();
-  if (!l.q->scheduled && !vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
+  cl_kernel vk = l.queue->scheduled ? nullptr : l.kernel->per_slot[l.queue->slot].get();
+  if (!l.queue->scheduled && !vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
   if (auto divided = divided_launch(l)) return Runtime::get().granularity()->run_divided(*divided);
   if (direct_launch_fits(l)) return direct_launch(l, vk);
-  Command c(l.q, l.type);
+  Command c(l.queue, l.type);
   return c.multi() ? planned_launch(l, c) : one_device_launch(l, c, vk);
 }
 

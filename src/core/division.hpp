@@ -95,20 +95,16 @@ class PinnedSlot {
   size_t previous_;
 };
 
-// A launch of a kernel carrying a divide function, or a split declaration
-// (clSetKernelSplitUNICL: the built-in divider cuts it), on a scheduled
-// queue, as clEnqueueNDRangeKernel was called (validated).
-struct DividedLaunch {
+// A kernel launch as clEnqueueNDRangeKernel (or clEnqueueTask) was called.
+struct KernelLaunch {
   _cl_command_queue *queue;
   _cl_kernel *kernel;
-  DivideFunction divide;  // as it was at the call; fn null: the built-in divider
-  cl_uint split_dim;      // the built-in divider's dimension
-  cl_command_type type;
   cl_uint dim;
   const size_t *offset, *global, *local;
   cl_uint num_events;
   const cl_event *events;
   cl_event *event;
+  cl_command_type type;
 
   // Work-items of the whole launch.
   size_t items() const {
@@ -116,6 +112,14 @@ struct DividedLaunch {
     for (cl_uint i = 0; i < dim; ++i) n *= global[i];
     return n;
   }
+};
+
+// A launch of a kernel carrying a divide function, or a split declaration
+// (clSetKernelSplitUNICL: the built-in divider cuts it), on a scheduled
+// queue (validated).
+struct DividedLaunch : KernelLaunch {
+  DivideFunction divide;  // as it was at the call; fn null: the built-in divider
+  cl_uint split_dim;      // the built-in divider's dimension
 };
 
 class GranularityService {
