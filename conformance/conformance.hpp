@@ -71,3 +71,13 @@ struct StringMaker<conformance::Status> {
 // CHECK_CL(expr, CL_INVALID_VALUE): the status `expr` gives is the expected one.
 #define CHECK_CL(expr, expected) CHECK(::conformance::Status{(expr)} == ::conformance::Status{(expected)})
 #define REQUIRE_CL(expr, expected) REQUIRE(::conformance::Status{(expr)} == ::conformance::Status{(expected)})
+
+namespace conformance {
+// One scalar of clGetMemObjectInfo (buffers and images alike).
+template <class T>
+T mem_scalar(const cl::Memory &m, cl_mem_info param) {
+  T v{};
+  REQUIRE_CL(clGetMemObjectInfo(m(), param, sizeof v, &v, nullptr), CL_SUCCESS);
+  return v;
+}
+}  // namespace conformance

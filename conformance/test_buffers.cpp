@@ -13,13 +13,6 @@ namespace {
 constexpr size_t kInts = 1024;
 constexpr size_t kBytes = kInts * sizeof(cl_int);
 
-template <class T>
-T mem_scalar(const cl::Memory &m, cl_mem_info param) {
-  T v{};
-  REQUIRE_CL(clGetMemObjectInfo(m(), param, sizeof v, &v, nullptr), CL_SUCCESS);
-  return v;
-}
-
 std::vector<cl_int> read_all(Env &env, const cl::Buffer &b, size_t count) {
   std::vector<cl_int> out(count, -1);
   env.queue.enqueueReadBuffer(b, CL_TRUE, 0, count * sizeof(cl_int), out.data());

@@ -226,6 +226,8 @@ TEST_CASE("images: a 1D image buffer shares its buffer's storage", "[images]") {
   desc.buffer = buffer();
   auto img = make_image(env, CL_MEM_READ_WRITE, kRGBA8, desc);
   CHECK(image_scalar<cl_mem>(img, CL_IMAGE_BUFFER) == buffer());
+  // "the mem_object specified in cl_image_desc", as for a sub-buffer's parent.
+  CHECK(mem_scalar<cl_mem>(img, CL_MEM_ASSOCIATED_MEMOBJECT) == buffer());
   std::vector<cl_uchar> back(data.size());
   std::array<size_t, 3> origin{0, 0, 0}, region{w, 1, 1};
   REQUIRE_CL(clEnqueueReadImage(env.queue(), img(), CL_TRUE, origin.data(), region.data(), 0, 0, back.data(), 0,
@@ -246,6 +248,7 @@ TEST_CASE("images: image info", "[images][oclgrind]") {
   CHECK(image_scalar<size_t>(img, CL_IMAGE_HEIGHT) == 5);
   CHECK(image_scalar<size_t>(img, CL_IMAGE_DEPTH) == 0);
   CHECK(image_scalar<cl_mem>(img, CL_IMAGE_BUFFER) == nullptr);
+  CHECK(mem_scalar<cl_mem>(img, CL_MEM_ASSOCIATED_MEMOBJECT) == nullptr);
   CHECK(image_scalar<cl_uint>(img, CL_IMAGE_NUM_MIP_LEVELS) == 0);
   CHECK(image_scalar<cl_uint>(img, CL_IMAGE_NUM_SAMPLES) == 0);
   cl_mem_object_type type = 0;

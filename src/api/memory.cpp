@@ -320,8 +320,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
     case CL_MEM_MAP_COUNT: return info_value<cl_uint>(size, value, size_ret, m->map_count.load());
     case CL_MEM_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, m->refs.load());
     case CL_MEM_CONTEXT: return info_value<cl_context>(size, value, size_ret, m->context.get());
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return info_value<cl_mem>(size, value, size_ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent.get() : nullptr);
+    // A sub-buffer's buffer, or the buffer an image was created over
+    // (cl_image_desc's mem_object); NULL otherwise.
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return info_value<cl_mem>(size, value, size_ret, m->parent.get());
     case CL_MEM_OFFSET: return info_value(size, value, size_ret, m->origin);
     case CL_MEM_USES_SVM_POINTER: {
       // A buffer over memory of one of the context's SVM allocations (a
