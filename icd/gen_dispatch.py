@@ -12,10 +12,10 @@ entry points UniCL implements, one name per line). Outputs:
                        UniCL does not implement (returns the spec's error), and
                        the name -> address table used by
                        clGetExtensionFunctionAddress.
-With --slots FILE: also FILE, one UNICL_DISPATCH_SLOT(name) line per member of
-cl_icd_dispatch in the header's order (an X-macro: the backend visits every slot
-of a vendor's table with it, backend/vendor_execution.cpp); `--slots FILE
-cl_icd.h` writes only that file.
+`gen_dispatch.py --slots FILE cl_icd.h` writes only FILE, one
+UNICL_DISPATCH_SLOT(name) line per member of cl_icd_dispatch in the header's
+order (an X-macro: the backend visits every slot of a vendor's table with it,
+backend/vendor_execution.cpp).
 With --refusals (libunicl.so's table, not the node client's): the stubs say why
 they refuse (core/refusal.hpp), and a second table whose entries record their
 names for those messages, which objects carry when UNICL_LOG is 2 or more
@@ -120,8 +120,9 @@ def main():
         del argv[i:i + 2]
     args = [a for a in argv if a != '--refusals']
     refusals = '--refusals' in argv
-    if slots_out and len(args) == 1:  # only the slots, for the backend
-        write_slots(slots_out, parse_slots(open(args[0]).read()))
+    if slots_out:  # only the slots, for the backend
+        (header_path,) = args
+        write_slots(slots_out, parse_slots(open(header_path).read()))
         return
     header_path, ext_header_path, list_path, decls_out, table_out = args
     header = open(header_path).read()
@@ -137,8 +138,6 @@ def main():
         preprocess(khr_header, os.path.dirname(os.path.dirname(os.path.abspath(khr_header)))),
         r'(\w+KHR)_fn').items() if name not in sigs})
     slots = parse_slots(header)
-    if slots_out:
-        write_slots(slots_out, slots)
     implemented = [l.split('#')[0].strip() for l in open(list_path)]
     implemented = [n for n in implemented if n]
     missing = [n for n in implemented if n not in sigs and n != 'clIcdGetPlatformIDsKHR']

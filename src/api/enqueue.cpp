@@ -478,6 +478,7 @@ Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_
 //   coherent on the device it is placed on, and whose vendor kernel is
 //   bound when it is issued.
 // Each gets the call as made (KernelLaunch, core/division.hpp).
+
 // Whether `l` goes to the granularity layer, and its launch there if so.
 std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
   if (!l.queue->scheduled || DivisionScope::current()) return std::nullopt;  // divide functions' pieces run plain
