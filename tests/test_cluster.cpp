@@ -285,6 +285,7 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
     INFO((tcp ? "tcp" : "shared memory"));
     Ranks app = application({env("UNICL_TRANSFER_APP"), "8"});
     app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+    app.vars["UNICL_LOG"] = "1";      // the networks measured: the route's first guess, shown on failure
     std::vector<std::string> flags;
     if (tcp) flags = {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"};
     auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})}, 120, flags);
@@ -459,6 +460,7 @@ TEST_CASE("nodes in network namespaces of their own: separate addresses, TCP bet
   // different hosts).
   Ranks app = application({env("UNICL_TRANSFER_APP"), "8"});
   app.vars["UNICL_VENDORS"] = "";
+  app.vars["UNICL_LOG"] = "1";  // the networks measured: the route's first guess, shown on failure
   app.hosts = ns.address(0);
   Ranks two = nodes(2, {{"POCL_DEVICES", "pthread"}});
   two.hosts = ns.address(1) + "," + ns.address(2);

@@ -101,6 +101,14 @@ NetworkLink measured_link(const std::function<double(size_t)> &round_trip) {
   return l;
 }
 
+// With UNICL_LOG=1: what the transfer models start from (a route through
+// the host copy or straight between nodes is first chosen on these).
+void log_link(int from, int to, const NetworkLink &l) {
+  if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1)
+    std::fprintf(stderr, "UniCL cluster: network rank %d <-> rank %d: latency %.1f us, %.2f GB/s\n", from, to,
+                 l.latency * 1e6, l.bandwidth / 1e9);
+}
+
 }  // namespace
 
 double raw_round_trips(MpiLink &link, int rank, size_t bytes, size_t count) {
@@ -238,6 +246,7 @@ void Session::join() {
 // timed transfers then refine.
 void Session::measure_link(int rank) {
   links_[rank] = measured_link([&](size_t bytes) { return raw_round_trips(*link_, rank, bytes, 1); });
+  log_link(0, rank, links_[rank]);
 }
 
 // The network between every two nodes that joined, measured in the same
@@ -260,6 +269,7 @@ void Session::measure_node_pairs() {
         return r.get<double>();
       });
       if (l.bandwidth > 0) pair_links_[{from, to}] = pair_links_[{to, from}] = l;
+      log_link(from, to, l);
     }
 }
 
