@@ -5,8 +5,7 @@
 //
 //   unicl nodes: clEnqueueReadBuffer: CL_INVALID_VALUE: offset + size is past the buffer's end
 //
-// The client is a vendor library of its own (it links no core): it reads
-// the level itself, once.
+// The level is the client's own reading of UNICL_LOG (remote_log.hpp).
 #pragma once
 #include <source_location>
 

@@ -15,6 +15,7 @@
 
 #include "cluster/node_list.hpp"
 #include "cluster/ping_pong.hpp"
+#include "cluster/remote_log.hpp"
 #include "cluster/remote_refusal.hpp"
 
 namespace unicl::api {
@@ -104,7 +105,7 @@ NetworkLink measured_link(const std::function<double(size_t)> &round_trip) {
 // With UNICL_LOG=1: what the transfer models start from (a route through
 // the host copy or straight between nodes is first chosen on these).
 void log_link(int from, int to, const NetworkLink &l) {
-  if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1)
+  if (log_level() >= 1)
     std::fprintf(stderr, "UniCL cluster: network rank %d <-> rank %d: latency %.1f us, %.2f GB/s\n", from, to,
                  l.latency * 1e6, l.bandwidth / 1e9);
 }
@@ -131,7 +132,7 @@ const std::vector<cl_platform_id> &Session::platforms() {
 
 void Session::shutdown() {
   if (!link_) return;
-  if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1) {
+  if (log_level() >= 1) {
     const auto c = link_->counts();
     std::fprintf(stderr,
                  "UniCL cluster: rank 0 sent %llu messages (%llu bytes) to the nodes and received %llu (%llu "
@@ -297,7 +298,7 @@ void Session::add_node(int rank, NodeDescription node) {
       hide_what_is_not_forwarded(device->info);
       platform->devices.push_back(std::move(device));
     }
-    if (const char *level = std::getenv("UNICL_LOG"); level && std::atoi(level) >= 1)
+    if (log_level() >= 1)
       std::fprintf(stderr, "UniCL cluster: node%s: a platform joins\n", label.c_str());
     handles_.push_back(platform.get());
     owned_.push_back(std::move(platform));
