@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -1123,16 +1124,31 @@ namespace {
 // UNICL_LOG=2 and returns, per divided launch of bs_round at `factor`, its
 // pieces in order: (device, work-items), from the lines
 // "divided bs_round along dimension 0, factor F: cpu N, gpu0 N, ...".
-std::vector<std::vector<std::pair<std::string, double>>> pieces_logged(const std::string &name, cl_uint factor) {
+// `time_scale` stretches every simulated duration (the machine file's
+// `time_scale` line replaced): the simulator sleeps its modelled times, and
+// a thread that wakes some milliseconds late on a loaded host adds the same
+// milliseconds to a short piece's measured time as to a long one's.
+std::vector<std::vector<std::pair<std::string, double>>> pieces_logged(const std::string &name, cl_uint factor,
+                                                                       double time_scale = 1.0) {
   const char *sim = std::getenv("TEST_SIM_ICD");
   const char *machine = std::getenv("TEST_SIM_MACHINE");
   REQUIRE(sim);
   REQUIRE(machine);
   std::filesystem::path cache = std::filesystem::temp_directory_path() / ("unicl-split-" + std::to_string(getpid()));
   std::filesystem::remove_all(cache);
+  std::filesystem::create_directories(cache);
+  std::filesystem::path config = cache / "machine.conf";
+  {
+    std::ifstream in(machine);
+    REQUIRE(in);
+    std::ofstream out(config);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("time_scale", 0) != 0) out << line << "\n";
+    out << "time_scale " << time_scale << "\n";
+  }
   auto run = cltest::run_hidden(name,
                                 {{"UNICL_VENDORS", std::string(sim)},
-                                 {"UNICL_SIM_CONFIG", std::string(machine)},
+                                 {"UNICL_SIM_CONFIG", config.string()},
                                  {"XDG_CACHE_HOME", cache.string()},
                                  {"UNICL_LOG", std::string("2")}},
                                 120);
@@ -1162,7 +1178,7 @@ std::vector<std::vector<std::pair<std::string, double>>> pieces_logged(const std
 TEST_CASE("the built-in divider gives each device a share proportional to its measured rate", "[divide]") {
   // One piece per device (factor 1): the shares.
   std::vector<std::map<std::string, double>> launches;
-  for (auto &pieces : pieces_logged("isolated: the built-in divider on the simulated machine", 1))
+  for (auto &pieces : pieces_logged("isolated: the built-in divider on the simulated machine", 1, 10.0))
     launches.emplace_back(pieces.begin(), pieces.end());
   REQUIRE(launches.size() == 4);
   // The first launch knows no rate: equal shares, which measure every device.
@@ -1171,7 +1187,10 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   // the CPU's. The shares follow measured rates, and the simulator sleeps its
   // modelled times and wakes up late under load, more so in sanitizer builds
   // (one GPU measured 1.4 times slow under TSan): a single GPU may stray
-  // further, 5 to 15 times.
+  // further, 5 to 15 times. Durations 10 times the machine file's: a GPU's
+  // first piece sleeps 21 ms, not 2.1, so a wake-up some ms late on a loaded
+  // host moves its measured rate by a fraction (at 2.1 ms, beside a build,
+  // one GPU measured 3 times slow and kept a share 3.3 times the CPU's).
   if (!cltest::timing_checked()) return;
   for (size_t i = 1; i < launches.size(); ++i) {
     INFO("launch " << i);
@@ -1450,21 +1469,31 @@ TEST_CASE("an enqueue call returns without running device work, oclgrind in the 
   // PoCL's kernel cache is kept apart and warmed by a first run whose
   // times are not checked: PoCL compiles a kernel for each new piece size
   // inside its clEnqueueNDRangeKernel, as it does called directly, and a
-  // cold cache would measure that.
+  // cold cache would measure that. The piece sizes follow measured times,
+  // so on a loaded host a measured run can still meet sizes the warm-up did
+  // not (beside a build: the N-body pattern's enqueue 46 of 47 ms, once):
+  // up to three measured runs, each warming the cache further. A caller
+  // that runs device work fails every one of them.
   auto tmp = std::filesystem::temp_directory_path();
   auto models = tmp / ("unicl-caller-" + std::to_string(getpid()));
   auto pocl_cache = tmp / ("unicl-caller-pocl-" + std::to_string(getpid()));
-  child_process::Result run;
-  for (const char *pass : {"warm-up", "measured"}) {
+  auto run_once = [&] {
     std::filesystem::remove_all(models);
-    run = cltest::run_hidden("isolated: enqueue calls return while oclgrind runs",
-                             {{"XDG_CACHE_HOME", models.string()}, {"POCL_CACHE_DIR", pocl_cache.string()}}, 240);
-    INFO(pass << ":\n" << run.out << run.err);
-    REQUIRE(run.exit_code >= 0);  // ended, not killed
+    auto r = cltest::run_hidden("isolated: enqueue calls return while oclgrind runs",
+                                {{"XDG_CACHE_HOME", models.string()}, {"POCL_CACHE_DIR", pocl_cache.string()}}, 240);
+    REQUIRE(r.exit_code >= 0);  // ended, not killed
+    return r;
+  };
+  std::string tries;
+  child_process::Result run = run_once();  // warm-up
+  for (int measured = 1; measured <= 3; ++measured) {
+    run = run_once();
+    tries += "measured run " + std::to_string(measured) + ":\n" + run.out + run.err;
+    if (run.exit_code == 0) break;
   }
   std::filesystem::remove_all(models);
   std::filesystem::remove_all(pocl_cache);
-  INFO(run.out << run.err);
+  INFO(tries);
   CHECK(run.exit_code == 0);
 }
 
