@@ -338,12 +338,14 @@ TEST_CASE("several host threads submit to device-less queues of one context", "[
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
   cl::Context ctx = scheduling_context(devices, "heft");
   std::vector<int> ok(4, 0);
+  // The queues are made here: device_less_queue asserts, and Catch2's
+  // assertions may only be made from one thread (ThreadSanitizer saw two
+  // threads write Catch's state at once).
+  std::vector<cl::CommandQueue> queues;
+  for (int t = 0; t < 4; ++t) queues.push_back(device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-      ok[t] = run_dag(ctx, q, 60, 100 + t).results_match;
-    });
+    threads.emplace_back([&, t] { ok[t] = run_dag(ctx, queues[t], 60, 100 + t).results_match; });
   for (auto &th : threads) th.join();
   CHECK(ok == std::vector<int>(4, 1));
 }
