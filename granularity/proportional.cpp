@@ -39,7 +39,7 @@ void ProportionalDivider::enqueued(const DividedLaunch &l, const std::string &sh
 std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape,
                                                                   size_t per_device, bool in_place) {
   _cl_context &ctx = *l.queue->context;
-  const cl_uint dim = l.split_dim;
+  const cl_uint dim = l.split_dim();
   const size_t n = l.global[dim];
   // Pieces are whole work-groups along the dimension.
   const size_t unit = l.local ? std::max<size_t>(l.local[dim], 1) : 1;

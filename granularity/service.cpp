@@ -197,6 +197,7 @@ class Granularity final : public GranularityService {
   cl_int enqueue_division(const DividedLaunch &l, DivisionRecord &record, cl_command_queue pieces, cl_event before,
                           cl_event *after, FactorChoice::Choice &choice) {
     DivisionScope scope(record);
+    if (!l.divide.fn) record.split = l.split;
     // The built-in divider's factor f: 2^(f-1) pieces per device.
     DividedLaunch shaped = l;
     if (!l.divide.fn) shaped.divide.min_factor = 1, shaped.divide.max_factor = kBuiltinFactors;
@@ -217,7 +218,7 @@ class Granularity final : public GranularityService {
       for (auto &p : cut)
         parts += (parts.empty() ? "" : ", ") + l.queue->context->slots[p.slot].device->name + " " +
                  std::to_string(p.count);
-      Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim,
+      Runtime::get().log(2, "divided %s along dimension %u, factor %u: %s", l.kernel->name.c_str(), l.split_dim(),
                          choice.factor, parts.c_str());
     }
     cl_int err = enqueue_pieces(l, cut, pieces, before, after);
@@ -252,8 +253,8 @@ class Granularity final : public GranularityService {
     for (auto &piece : cut) {
       size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1};
       for (cl_uint i = 0; i < l.dim; ++i) offset[i] = l.offset ? l.offset[i] : 0, global[i] = l.global[i];
-      offset[l.split_dim] += piece.first;
-      global[l.split_dim] = piece.count;
+      offset[l.split_dim()] += piece.first;
+      global[l.split_dim()] = piece.count;
       PinnedSlot pin(piece.slot);
       cl_event e = nullptr;
       err = api::clEnqueueNDRangeKernel(q, l.kernel, l.dim, offset, global, l.local, 1, &before, &e);

@@ -25,16 +25,21 @@ import sys
 # folder -> folders it may include (besides itself)
 ALLOWED = {
     'src/backend': set(),
-    'src/core': {'src/backend'},
-    'src/memory': {'src/core', 'src/backend'},
-    'src/api': {'src/memory', 'src/core', 'src/backend'},
-    'schedulers': {'src/core', 'src/backend'},
+    # What a kernel touches, as data: below the core, beside the backend.
+    'src/access': set(),
+    'src/core': {'src/access', 'src/backend'},
+    'src/memory': {'src/core', 'src/access', 'src/backend'},
+    'src/api': {'src/memory', 'src/core', 'src/access', 'src/backend'},
+    'schedulers': {'src/core', 'src/access', 'src/backend'},
     # Above the API: a divided launch is built from UniCL's own entry points.
-    'granularity': {'src/api', 'schedulers', 'src/core', 'src/backend'},
+    'granularity': {'src/api', 'schedulers', 'src/core', 'src/access', 'src/backend'},
+    # The kernel analysis (Clang, LLVM): a process of its own, writing what
+    # it finds in src/access's terms; nothing of libunicl.so includes it.
+    'analysis': {'src/access'},
     # Beside the core: the node client (a vendor library of its own) and
     # unicl-node reach vendors only as the backend does.
     'src/cluster': {'src/backend'},
-    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/backend', 'schedulers', 'granularity'},
+    'icd/top': {'src/api', 'src/memory', 'src/core', 'src/access', 'src/backend', 'schedulers', 'granularity'},
 }
 
 
@@ -50,7 +55,8 @@ def layer_of_file(rel):
 def layer_of_include(inc):
     if inc.startswith('CL/'):
         return 'public'
-    for prefix, layer in (('backend/', 'src/backend'), ('core/', 'src/core'), ('memory/', 'src/memory'),
+    for prefix, layer in (('backend/', 'src/backend'), ('access/', 'src/access'), ('analysis/', 'analysis'),
+                          ('core/', 'src/core'), ('memory/', 'src/memory'),
                           ('api/', 'src/api'), ('schedulers/', 'schedulers'),
                           ('granularity/', 'granularity'), ('cluster/', 'src/cluster')):
         if inc.startswith(prefix):
@@ -111,7 +117,7 @@ def main():
     root = pathlib.Path(sys.argv[1])
     errors = api_defines_core(root) + shared_include_folders(root)
     for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('schedulers/*.[ch]pp')) +
-                       list(root.glob('granularity/*.[ch]pp')) +
+                       list(root.glob('granularity/*.[ch]pp')) + list(root.glob('analysis/*.[ch]pp')) +
                        list(root.glob('icd/*.[ch]pp'))):
         rel = path.relative_to(root).as_posix()
         layer = layer_of_file(rel)

@@ -29,6 +29,7 @@ readonly PACKAGES=(
   opencl-headers opencl-c-headers opencl-clhpp-headers ocl-icd-libopencl1 ocl-icd-opencl-dev
   libhwloc-dev libopenmpi-dev openmpi-bin catch2 meson ninja-build pkg-config g++ python3
   pocl-opencl-icd oclgrind clinfo python3-pyopencl python3-matplotlib libsocl-1.3-0 iproute2
+  llvm-15-dev libclang-15-dev libclang-cpp15-dev libclang-common-15-dev
 )
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,7 +84,7 @@ configure() {
 # The ninja targets the demo runs: the library, the tool and two samples.
 # Tests, benchmarks and sanitizer helpers are most of the build (about 300
 # targets) and the demo needs none of them.
-readonly DEMO_TARGETS=(libunicl.so tools/unicl samples/vector_scale samples/cholesky)
+readonly DEMO_TARGETS=(libunicl.so tools/unicl analysis/unicl-analyze samples/vector_scale samples/cholesky)
 
 demo() {
   step "building what the demo runs ($build_dir)"

@@ -170,6 +170,13 @@ typedef cl_int(CL_API_CALL *clSetKernelDivideFunctionUNICL_fn)(cl_kernel kernel,
  * UNICL_DIVIDE_FACTOR. For experiments and comparisons. */
 #define CL_CONTEXT_DIVIDE_FACTOR_UNICL 0x55C10005
 
+/* Context property (value: cl_bool, cast to cl_context_properties): whether
+ * launches of kernels that declared no split of their own may be split by
+ * UniCL when the analysis of the kernel's source proves it safe (see
+ * "cl_unicl_auto_split" below). Default CL_TRUE, or UNICL_AUTO_SPLIT=0.
+ * Also a clGetContextInfo query (cl_bool). */
+#define CL_CONTEXT_AUTO_SPLIT_UNICL 0x55C10006
+
 /* clGetEventInfo query (cl_uint): the factor a divided launch ran with (for
  * the built-in divider of cl_unicl_split kernels, f means 2^(f-1) pieces per
  * device, f in 1..4); 0 for a launch that ran undivided and for every other

@@ -75,6 +75,7 @@ struct UniclProperties {
   cl_ulong mem_limit = 0;
   const char *granularity = nullptr;
   std::optional<cl_uint> divide_factor;
+  std::optional<bool> auto_split;
 };
 
 // Checks a context property list; fills `interop_user_sync`.
@@ -103,6 +104,11 @@ cl_int check_context_properties(const cl_context_properties *props, std::vector<
         if (unicl.divide_factor || p[1] < 0 || p[1] > static_cast<cl_context_properties>(CL_UINT_MAX))
           return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DIVIDE_FACTOR_UNICL is given twice or is not a cl_uint");
         unicl.divide_factor = static_cast<cl_uint>(p[1]);
+        break;
+      case CL_CONTEXT_AUTO_SPLIT_UNICL:
+        if (unicl.auto_split || (p[1] != CL_TRUE && p[1] != CL_FALSE))
+          return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_AUTO_SPLIT_UNICL is given twice or is not CL_TRUE or CL_FALSE");
+        unicl.auto_split = p[1] == CL_TRUE;
         break;
       case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
         if (seen_limit || p[1] <= 0) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL is given twice or is not positive");
@@ -152,6 +158,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
                       }))
     return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "an environment variable setting the context is malformed"));
   ctx->mem_limit = own.mem_limit;
+  ctx->auto_split = own.auto_split.value_or(config.auto_split);
   ctx->notify = notify;
   ctx->notify_data = user_data;
   std::vector<cl_device_id> unique;  // duplicates are ignored
@@ -317,6 +324,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
       std::string name = !context->granularity.empty() ? context->granularity : names.empty() ? "" : names.front();
       return info_string(size, value, size_ret, name);
     }
+    case CL_CONTEXT_AUTO_SPLIT_UNICL: return info_value<cl_bool>(size, value, size_ret, context->auto_split);
     case CL_CONTEXT_BYTES_MOVED_UNICL:
       return info_value<cl_ulong>(size, value, size_ret, context->bytes_moved.load(std::memory_order_relaxed));
     default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");

@@ -8,6 +8,7 @@
 #include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
+#include "core/inferred_split.hpp"
 #include "core/kernel.hpp"
 #include "core/runtime.hpp"
 #include "core/refusal.hpp"
@@ -29,9 +30,24 @@ Access map_access(cl_map_flags flags) {
   return (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ? kReadWrite : kRead;
 }
 
-Access arg_access(const ArgMeta &meta, cl_mem m) {
+// What a launch does to memory argument `m`: what the vendor's argument
+// information says, narrowed by what the kernel analysis found (`analysed`,
+// access::Mode bits; 0: no analysis of the argument).
+Access arg_access(const ArgMeta &meta, cl_mem m, uint8_t analysed) {
   if (m->flags & CL_MEM_READ_ONLY) return kRead;
-  return meta.known ? meta.access : kReadWrite;
+  Access access = meta.known ? meta.access : kReadWrite;
+  if (analysed) access = static_cast<Access>(access & analysed);
+  return access != 0 ? access : kRead;  // an argument the kernel never touches: ordered as a read
+}
+
+// Per argument, the modes the kernel analysis found (0 where none).
+std::vector<uint8_t> analysed_modes(const _cl_kernel &k) {
+  std::vector<uint8_t> modes(k.args.size(), 0);
+  if (auto analysed = k.analysed())
+    for (size_t i = 0; i < modes.size() && i < analysed->params.size(); ++i)
+      if (analysed->params[i].kind == access::Param::Kind::Global || analysed->params[i].kind == access::Param::Kind::Constant)
+        modes[i] = analysed->params[i].modes ? analysed->params[i].modes : uint8_t{access::kReads};
+  return modes;
 }
 
 // Maps in multi-device contexts hand out the host copy: a marker that makes
@@ -460,7 +476,7 @@ namespace {
 Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_uint dim, const size_t *offset,
                       const size_t *global, cl_mem m) {
   if (!split || !global || m->is_image() || split->dim >= dim) return {};
-  const cl_kernel_split_arg_unicl *arg = split->find(static_cast<cl_uint>(index));
+  const SplitArg *arg = split->find(static_cast<cl_uint>(index));
   if (!arg) return {};
   auto bytes = split_bytes(*arg, offset ? offset[split->dim] : 0, global[split->dim], m->size);
   if (!bytes || bytes->size == 0) return {};  // an empty part: take the whole, which is always safe
@@ -479,25 +495,38 @@ Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_
 //   bound when it is issued.
 // Each gets the call as made (KernelLaunch, core/division.hpp).
 
+// The split UniCL infers for launch `l` of a kernel that declared none, if
+// the kernel's analysis allows one at this launch (caller holds the
+// kernel's mutex). A launch that may not be split says why once, with
+// UNICL_LOG=2, per kernel and reason.
+std::optional<KernelSplit> inferred_split(const KernelLaunch &l) {
+  auto inferred = infer_split(l);
+  if (!inferred) return std::nullopt;  // no analysis, or not yet
+  if (!inferred->split && Runtime::get().log_level() >= kLogRefusals && l.kernel->split_refusal != inferred->reason) {
+    l.kernel->split_refusal = inferred->reason;
+    Runtime::get().log(kLogRefusals, "kernel %s runs whole: %s", l.kernel->name.c_str(), inferred->reason.c_str());
+  }
+  return inferred->split;
+}
+
 // Whether `l` goes to the granularity layer, and its launch there if so.
 std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
   if (!l.queue->scheduled || DivisionScope::current()) return std::nullopt;  // divide functions' pieces run plain
-  DivideFunction divide;
-  std::optional<cl_uint> split_dim;
-  bool divisible = false, complete = false;
-  {
-    std::lock_guard lock(l.kernel->mutex);
-    divide = l.kernel->divide;
-    if (l.kernel->split) split_dim = l.kernel->split->dim;
-    divisible = divide.fn || (split_dim && *split_dim < l.dim && l.queue->context->multi());
-    // Only then: every launch of a scheduled queue passes here.
-    complete = divisible && std::all_of(l.kernel->args.begin(), l.kernel->args.end(), [](const ArgValue &a) { return a.set; });
-  }
   // Launches UniCL can see are invalid take the plain path, which reports
   // their errors as usual.
   bool sized = l.dim >= 1 && l.dim <= 3 && l.global && std::all_of(l.global, l.global + l.dim, [](size_t g) { return g > 0; });
-  if (!complete || !sized || !Runtime::get().granularity()) return std::nullopt;
-  return DividedLaunch{l, divide, split_dim.value_or(0)};
+  if (!sized || !Runtime::get().granularity()) return std::nullopt;
+  _cl_context &ctx = *l.queue->context;
+  std::lock_guard lock(l.kernel->mutex);
+  if (!std::all_of(l.kernel->args.begin(), l.kernel->args.end(), [](const ArgValue &a) { return a.set; }))
+    return std::nullopt;
+  DividedLaunch divided{l, l.kernel->divide, l.kernel->split};
+  if (divided.divide.fn) return divided;
+  if (!ctx.multi()) return std::nullopt;
+  if (divided.split) return divided.split->dim < l.dim ? std::optional(divided) : std::nullopt;
+  if (!ctx.auto_split) return std::nullopt;
+  divided.split = inferred_split(l);
+  return divided.split ? std::optional(divided) : std::nullopt;
 }
 
 // clpeak's kernel-latency pattern: none of a command's bookkeeping, which
@@ -529,11 +558,15 @@ cl_int planned_launch(const KernelLaunch &l, Command &c) {
     args = k->args;
     split = k->split;
   }
+  // A piece of a launch the built-in divider cut touches what the launch's
+  // split says (an inferred one is the launch's, not the kernel's).
+  if (DivisionRecord *r = DivisionScope::current(); r && r->split) split = r->split;
+  const std::vector<uint8_t> analysed = analysed_modes(*k);
   for (size_t i = 0; i < args.size(); ++i) {
     cl_mem m = args[i].mem;
     if (!m) continue;
     if (!live(m)) return refuse(CL_INVALID_KERNEL_ARGS, "a buffer argument is not a live memory object");
-    if (cl_int err = c.use(m, arg_access(k->meta[i], m), split_touched(split, i, l.dim, l.offset, l.global, m));
+    if (cl_int err = c.use(m, arg_access(k->meta[i], m, analysed[i]), split_touched(split, i, l.dim, l.offset, l.global, m));
         err != CL_SUCCESS)
       return err;
   }

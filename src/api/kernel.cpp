@@ -67,6 +67,10 @@ cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_re
   }
   if (result != CL_SUCCESS) return fail(errcode_ret, refuse(result, "the program has no executable for any device of its context"));
   k->program = Ref<_cl_program>(program);
+  {
+    std::lock_guard lock(program->build_mutex);
+    k->analysis = program->analysis;
+  }
   program->attached_kernels.fetch_add(1);
   return hand_out(std::move(k), errcode_ret);
 }
@@ -354,7 +358,8 @@ cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_a
     const ArgMeta &meta = k->meta[a.arg_index];
     if (meta.known && (!meta.memory || meta.image)) return refuse(CL_INVALID_ARG_INDEX, "meta.known && (!meta.memory || meta.image)");
     if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return refuse(CL_INVALID_VALUE, "a.stride == 0 || a.size == 0 || split.find(a.arg_index)");
-    split.args.push_back(a);
+    if (a.stride > static_cast<size_t>(CL_LONG_MAX)) return refuse(CL_INVALID_VALUE, "a stride beyond CL_LONG_MAX bytes");
+    split.args.push_back({a.arg_index, a.offset, static_cast<cl_long>(a.stride), a.size});
   }
   std::lock_guard lock(k->mutex);
   if (num_args == 0) k->split.reset();

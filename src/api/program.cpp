@@ -1,6 +1,8 @@
 // Program entry points: one vendor program per device slot of the program.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "api/api_decls.hpp"
 #include "api/api_util.hpp"
@@ -20,6 +22,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
   for (cl_uint i = 0; i < count; ++i)
     if (!strings[i]) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!strings[i]"));
   auto p = new_program(context);
+  for (cl_uint i = 0; i < count; ++i) p->source.append(strings[i], lengths && lengths[i] ? lengths[i] : std::strlen(strings[i]));
   for (size_t s = 0; s < context->slots.size(); ++s) {
     cl_context v = context->vendor(s);
     cl_int err = CL_SUCCESS;
@@ -94,10 +97,11 @@ namespace {
 // the devices it names), then `step(slot, vendor program, vendor device)`
 // for each of those slots, under the build lock, then the notification.
 // Returns the first failure of a step.
+// `analysed_options`: a build, whose kernels are analysed with these options.
 template <class CheckInputs, class Step>
 cl_int build_each_slot(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                        void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, CheckInputs &&check_inputs,
-                       Step &&step) {
+                       Step &&step, std::optional<const char *> analysed_options = std::nullopt) {
   if (!live(program)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   if (!pfn_notify && user_data) return refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify");
   std::vector<size_t> slots;
@@ -107,9 +111,12 @@ cl_int build_each_slot(cl_program program, cl_uint num_devices, const cl_device_
   cl_int result = CL_SUCCESS;
   {
     std::lock_guard lock(program->build_mutex);
+    const auto start = std::chrono::steady_clock::now();
+    if (analysed_options) program->begin_analysis(slots, *analysed_options);
     for (size_t s : slots) {
       result = _cl_program::combine_build_results(result, step(s, program->per_slot[s].get(), program->context->slots[s].device->vendor));
     }
+    if (analysed_options) program->await_analysis(std::chrono::steady_clock::now() - start);
   }
   if (pfn_notify) pfn_notify(program, user_data);
   return result;
@@ -124,7 +131,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
   return build_each_slot(program, num_devices, device_list, pfn_notify, user_data, nothing_more,
                          [&](size_t s, cl_program vp, cl_device_id vdev) {
                            return vendor_build(vp, vdev, program->options_for(s, options).c_str());
-                         });
+                         }, options);
 }
 
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,

@@ -21,6 +21,7 @@ Config Config::parse(const Lookup &lookup) {
   c.socl_compat = !socl.empty() && socl != "0";
   const std::string all = text("UNICL_SCHEDULE_ALL");
   c.schedule_all = !all.empty() && all != "0";
+  c.auto_split = text("UNICL_AUTO_SPLIT") != "0";
   if (std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty()) c.cache_dir = xdg + "/unicl";
   else if (std::string home = text("HOME"); !home.empty()) c.cache_dir = home + "/.cache/unicl";
   if (const char *own = lookup("UNICL_VENDORS")) c.unicl_vendors = own;

@@ -36,6 +36,10 @@ struct Config {
   // UNICL_SCHEDULE_ALL set to anything but "" or "0": queues made for one
   // device of a multi-device context are scheduled too.
   bool schedule_all = false;
+  // UNICL_AUTO_SPLIT "0": launches of kernels that declared no split are
+  // never split on UniCL's own, whatever the analysis of their source found
+  // (CL_CONTEXT_AUTO_SPLIT_UNICL, per context). Default: they may be.
+  bool auto_split = true;
   // UniCL's per-user cache folder: $XDG_CACHE_HOME/unicl, else
   // $HOME/.cache/unicl; empty when neither variable is set.
   std::string cache_dir;

@@ -75,6 +75,10 @@ struct _cl_context : unicl::ObjectHeader {
   // name (empty: the granularity layer's default), or a fixed factor.
   std::string granularity;
   std::optional<cl_uint> divide_factor;
+  // Launches of kernels that declared no split may be split when the
+  // analysis of their source allows it (CL_CONTEXT_AUTO_SPLIT_UNICL,
+  // UNICL_AUTO_SPLIT).
+  bool auto_split = true;
   cl_ulong mem_limit = 0;          // CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL, 0: the devices' memory
   std::unique_ptr<unicl::ContextScheduler> engine;  // multi-device contexts; uses `mutex`
   std::shared_ptr<unicl::ContextMemory> memory;     // multi-device contexts (src/memory)

@@ -11,8 +11,11 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "backend/cl_headers.hpp"
 #include "CL/cl_ext_unicl.h"
+#include "core/kernel_split.hpp"
 
 struct _cl_command_queue;
 struct _cl_kernel;
@@ -57,6 +60,11 @@ struct DivisionRecord {
     std::lock_guard lock(mutex_);
     return pieces_;
   }
+
+  // The built-in divider's launches: the split its pieces touch their
+  // buffers by (the kernel's declaration, or the one inferred for this
+  // launch), set before its pieces are enqueued, on their thread.
+  std::optional<KernelSplit> split;
 
  private:
   std::mutex mutex_;
@@ -114,12 +122,14 @@ struct KernelLaunch {
   }
 };
 
-// A launch of a kernel carrying a divide function, or a split declaration
-// (clSetKernelSplitUNICL: the built-in divider cuts it), on a scheduled
-// queue (validated).
+// A launch of a kernel carrying a divide function, or a split (declared
+// with clSetKernelSplitUNICL, or inferred from the kernel's source for
+// this launch: the built-in divider cuts it), on a scheduled queue
+// (validated).
 struct DividedLaunch : KernelLaunch {
-  DivideFunction divide;  // as it was at the call; fn null: the built-in divider
-  cl_uint split_dim;      // the built-in divider's dimension
+  DivideFunction divide;            // as it was at the call; fn null: the built-in divider
+  std::optional<KernelSplit> split;  // the built-in divider's
+  cl_uint split_dim() const { return split ? split->dim : 0; }
 };
 
 class GranularityService {

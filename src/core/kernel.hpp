@@ -55,7 +55,16 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::optional<unicl::KernelSplit> split;  // clSetKernelSplitUNICL's declaration
   unicl::DivideFunction divide;             // clSetKernelDivideFunctionUNICL's (fn null: none)
   std::vector<unicl::ExecInfo> exec_info;   // applied to each launch kernel as it is made
+  // Its program's analysis when it was made (null: none), and the last
+  // reason a launch of it could not be split (logged once; guarded by mutex).
+  std::shared_ptr<unicl::ProgramAnalysis> analysis;
+  std::string split_refusal;
   std::mutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
+
+  // What the analysis found it touches; null while it runs or without one.
+  std::shared_ptr<const unicl::access::KernelAccess> analysed() const {
+    return analysis ? analysis->kernel(name) : nullptr;
+  }
 };
 
 namespace unicl {

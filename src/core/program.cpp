@@ -70,7 +70,7 @@ cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {
 // that one source can specialize per device; in SOCL compatibility mode
 // also SOCL's SOCL_DEVICE_TYPE_<type>. Records the application's options
 // for CL_PROGRAM_BUILD_OPTIONS (caller holds build_mutex).
-std::string _cl_program::options_for(size_t slot, const char *options) {
+std::string _cl_program::device_macros(size_t slot) const {
   using namespace unicl;
   cl_device_type type = vendor_value<cl_device_type>(context->slots[slot].device->vendor, CL_DEVICE_TYPE);
   type &= ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
@@ -80,7 +80,36 @@ std::string _cl_program::options_for(size_t slot, const char *options) {
                                                           : "UNKNOWN";
   std::string out = std::string("-DUNICL_DEVICE_TYPE_") + name + " ";
   if (Runtime::get().config().socl_compat) out += std::string("-DSOCL_DEVICE_TYPE_") + name + " ";
+  return out;
+}
+
+std::string _cl_program::options_for(size_t slot, const char *options) {
   if (build_options.size() < per_slot.size()) build_options.resize(per_slot.size());
   build_options[slot] = options ? options : "";
-  return out + (options ? options : "");
+  return device_macros(slot) + (options ? options : "");
+}
+
+// The analysis runs beside the vendors' builds, on the runtime's analysis
+// thread. A build waits for it at most 5% of the build's own time: launches
+// right after a long build (a first, uncached one) find it done, and it
+// never slows a build by more than that.
+//
+// The analysis sees the source as the devices' builds do: with each one's
+// macros (device_macros). A source that names them may say different
+// things to different devices; it is analysed once per distinct set and
+// the results merged, so that what any device's build touches counts.
+void _cl_program::begin_analysis(const std::vector<size_t> &slots, const char *options) {
+  analysis.reset();
+  if (source.empty() || !context->multi()) return;
+  const bool names_macros = source.find("_DEVICE_TYPE_") != std::string::npos;
+  std::vector<std::string> builds;
+  for (size_t s : slots) {
+    std::string o = (names_macros ? device_macros(s) : std::string()) + (options ? options : "");
+    if (std::find(builds.begin(), builds.end(), o) == builds.end()) builds.push_back(std::move(o));
+  }
+  if (!builds.empty()) analysis = unicl::ProgramAnalysis::start(source, std::move(builds));
+}
+
+void _cl_program::await_analysis(std::chrono::nanoseconds build_time) {
+  if (analysis) analysis->wait_for(build_time / 20);
 }

@@ -1,6 +1,7 @@
 // Programs: one vendor program per device slot of the program's devices.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "core/program_analysis.hpp"
 
 struct _cl_program : unicl::ObjectHeader {
   static constexpr unicl::Kind kKind = unicl::Kind::Program;
@@ -21,6 +23,13 @@ struct _cl_program : unicl::ObjectHeader {
   // CL_PROGRAM_BUILD_OPTIONS answers (the vendor got UniCL's per-device
   // macros before them); guarded by build_mutex.
   std::vector<std::optional<std::string>> build_options;
+  // The source it was made from (empty for a program from binaries, IL or
+  // a link), for the kernel analysis.
+  std::string source;
+  // The kernel analysis of its last build from source in a context of
+  // several devices (null: none); guarded by build_mutex, never changed
+  // while kernels made from it live (a build fails then).
+  std::shared_ptr<unicl::ProgramAnalysis> analysis;
   cl_program first_vendor() const {
     for (auto &p : per_slot)
       if (p) return p.get();
@@ -33,8 +42,18 @@ struct _cl_program : unicl::ObjectHeader {
   // The options a build for `slot` passes to its vendor; records the
   // application's own (caller holds build_mutex).
   std::string options_for(size_t slot, const char *options);
+  // The macros a build for `slot` defines before the application's options
+  // (the device's type).
+  std::string device_macros(size_t slot) const;
   // Combines per-device results: a build failure wins over other errors.
   static cl_int combine_build_results(cl_int so_far, cl_int next);
+  // A build from source for `slots` with `options` begins: in a context of
+  // several devices, starts the analysis of what its kernels touch (caller
+  // holds build_mutex).
+  void begin_analysis(const std::vector<size_t> &slots, const char *options);
+  // The build ended after `build_time`: waits for the analysis as long as
+  // a small part of that (caller holds build_mutex).
+  void await_analysis(std::chrono::nanoseconds build_time);
 };
 
 namespace unicl {

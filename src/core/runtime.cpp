@@ -10,9 +10,7 @@
 #include "core/refusal.hpp"
 
 namespace unicl {
-namespace {
 
-// The folder libunicl.so was loaded from: its companion libraries live there.
 std::string library_folder() {
   Dl_info info{};
   if (!dladdr(reinterpret_cast<void *>(&library_folder), &info) || !info.dli_fname) return ".";
@@ -20,8 +18,6 @@ std::string library_folder() {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
-
-}  // namespace
 
 Runtime &Runtime::get() {
   // Immortal on purpose: vendor threads may call UniCL callbacks while the

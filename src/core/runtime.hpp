@@ -23,6 +23,10 @@
 
 namespace unicl {
 
+// The folder libunicl.so was loaded from: its companion libraries and
+// programs live there.
+std::string library_folder();
+
 class Runtime {
  public:
   static Runtime &get();
@@ -34,6 +38,10 @@ class Runtime {
   int log_level() const { return config_.log_level; }
   // Where deferred commands are submitted and event listeners run.
   WorkQueue &work_queue() { return work_queue_; }
+  // Where programs' kernel analyses run, one at a time (a thread of its
+  // own: an analysis waits for a process, and the work queue's jobs must
+  // not wait behind it).
+  WorkQueue &analysis_queue() { return analysis_queue_; }
   // The scheduling layer, installed once at start-up (scheduling.hpp);
   // null before.
   SchedulingService *scheduling() { return scheduling_.get(); }
@@ -78,6 +86,7 @@ class Runtime {
   std::mutex pools_mutex_;
   std::array<std::unique_ptr<SlotPool>, 16> pools_;
   WorkQueue work_queue_;
+  WorkQueue analysis_queue_;
   std::once_flag installed_;
   std::unique_ptr<SchedulingService> scheduling_;
   std::unique_ptr<GranularityService> granularity_;

@@ -8,7 +8,7 @@
 using unicl::split_bytes;
 
 namespace {
-cl_kernel_split_arg_unicl arg(cl_long offset, size_t stride, size_t size) { return {0, offset, stride, size}; }
+unicl::SplitArg arg(cl_long offset, cl_long stride, size_t size) { return {0, offset, stride, size}; }
 }  // namespace
 
 TEST_CASE("a launch touches its indices' parts", "[unit][split]") {
@@ -47,9 +47,24 @@ TEST_CASE("parts outside the buffer are empty; overflowing ranges are refused", 
   CHECK(b->size == 0);
   CHECK_FALSE(split_bytes(arg(0, 4, 4), ~size_t{0} - 4, 10, 4096));
   // Strides times sizes beyond 64 bits are computed exactly, then clipped.
-  b = split_bytes(arg(0, size_t{1} << 40, 8), size_t{1} << 30, 4, 4096);
+  b = split_bytes(arg(0, cl_long{1} << 40, 8), size_t{1} << 30, 4, 4096);
   REQUIRE(b);
   CHECK(b->size == 0);
+}
+
+TEST_CASE("a negative stride touches the part from the last index to the first", "[unit][split]") {
+  // out[n - 1 - i] over 1000 floats: index i at 3996 - 4i.
+  auto b = split_bytes(arg(3996, -4, 4), 100, 10, 4000);
+  REQUIRE(b);
+  CHECK(b->offset == 3996 - 109 * 4);
+  CHECK(b->size == 40);
+}
+
+TEST_CASE("a stride of 0: every index touches the same bytes", "[unit][split]") {
+  auto b = split_bytes(arg(64, 0, 128), 0, 1000, 4096);
+  REQUIRE(b);
+  CHECK(b->offset == 64);
+  CHECK(b->size == 128);
 }
 
 TEST_CASE("the declaration finds its arguments", "[unit][split]") {

@@ -1,0 +1,256 @@
+#include "kernel_reader.hpp"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+
+#include "builtins.hpp"
+#include "scev_reader.hpp"
+
+namespace unicl::analysis {
+namespace {
+
+using access::Expr;
+using access::KernelAccess;
+using access::Param;
+
+// SPIR's address spaces.
+enum AddressSpace : unsigned { kPrivate = 0, kGlobal = 1, kConstant = 2, kLocal = 3, kGeneric = 4 };
+
+// The strings of the kernel's argument metadata `name` (kernel_arg_type,
+// kernel_arg_name, ...), one per argument; empty when absent.
+std::vector<std::string> arg_metadata(const llvm::Function &f, const char *name) {
+  std::vector<std::string> out;
+  if (const llvm::MDNode *node = f.getMetadata(name))
+    for (const llvm::MDOperand &op : node->operands())
+      out.push_back(op ? llvm::cast<llvm::MDString>(op.get())->getString().str() : "");
+  out.resize(f.arg_size());
+  return out;
+}
+
+bool is_unsigned_type(const std::string &type) {
+  return type.rfind("u", 0) == 0 || type.rfind("unsigned", 0) == 0 || type.rfind("size_t", 0) == 0;
+}
+
+std::vector<Param> params_of(const llvm::Function &f) {
+  auto types = arg_metadata(f, "kernel_arg_type"), names = arg_metadata(f, "kernel_arg_name");
+  std::vector<Param> out;
+  for (const llvm::Argument &a : f.args()) {
+    Param p;
+    unsigned i = a.getArgNo();
+    p.name = names[i].empty() ? "arg" + std::to_string(i) : names[i];
+    const std::string &type = types[i];
+    bool opaque = type.find("image") != std::string::npos || type == "sampler_t" || type.rfind("pipe", 0) == 0 ||
+                  type == "queue_t" || type == "clk_event_t";
+    if (opaque) p.kind = Param::Kind::Other;
+    else if (!a.getType()->isPointerTy() || a.hasByValAttr()) p.kind = Param::Kind::Scalar;
+    else if (a.getType()->getPointerAddressSpace() == kGlobal) p.kind = Param::Kind::Global;
+    else if (a.getType()->getPointerAddressSpace() == kConstant) p.kind = Param::Kind::Constant;
+    else if (a.getType()->getPointerAddressSpace() == kLocal) p.kind = Param::Kind::Local;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+class KernelReader {
+ public:
+  KernelReader(llvm::Function &f, llvm::ScalarEvolution &se, llvm::LoopInfo &loops)
+      : f_(f), se_(se), loops_(loops), layout_(f.getParent()->getDataLayout()), reader_(se, f, unsigned_args(f)) {
+    k_.name = f.getName().str();
+    k_.params = params_of(f);
+  }
+
+  KernelAccess read() {
+    for (llvm::Instruction &i : llvm::instructions(f_)) visit(i);
+    k_.loop_counts = reader_.loop_counts();
+    return std::move(k_);
+  }
+
+ private:
+  static std::vector<bool> unsigned_args(const llvm::Function &f) {
+    std::vector<bool> out;
+    for (auto &t : arg_metadata(f, "kernel_arg_type")) out.push_back(is_unsigned_type(t));
+    return out;
+  }
+
+  void whole(const std::string &why) {
+    if (k_.whole_reason.empty()) k_.whole_reason = why;
+  }
+  void work_group(const std::string &what) {
+    if (k_.work_group_use.empty()) k_.work_group_use = what;
+  }
+  Expr bytes(const llvm::Type *t) { return Expr::constant(static_cast<int64_t>(layout_.getTypeStoreSize(const_cast<llvm::Type *>(t)))); }
+
+  void visit(llvm::Instruction &i) {
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+      record(i, load->getPointerOperand(), se_.getSCEV(load->getPointerOperand()), bytes(load->getType()), access::kReads);
+    } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+      escapes(store->getValueOperand());
+      record(i, store->getPointerOperand(), se_.getSCEV(store->getPointerOperand()),
+             bytes(store->getValueOperand()->getType()), access::kWrites);
+    } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
+      atomic(rmw->getPointerOperand(), "an atomic instruction");
+    } else if (auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
+      atomic(cmpxchg->getPointerOperand(), "an atomic instruction");
+    } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+      this->call(*call);
+    }
+  }
+
+  // A pointer to a kernel argument's memory stored in memory: whatever
+  // reads it back accesses bytes the analysis does not follow.
+  void escapes(const llvm::Value *v) {
+    if (!v->getType()->isPointerTy()) return;
+    if (const auto *arg = llvm::dyn_cast<llvm::Argument>(llvm::getUnderlyingObject(v));
+        arg && arg->getParent() == &f_ && k_.params[arg->getArgNo()].kind != Param::Kind::Scalar)
+      whole("stores a pointer to " + k_.params[arg->getArgNo()].name + " in memory");
+  }
+
+  void atomic(const llvm::Value *ptr, const std::string &what) {
+    unsigned space = ptr->getType()->getPointerAddressSpace();
+    if (space == kLocal) work_group("atomics on local memory");
+    else if (space != kPrivate) whole("atomics on global memory (" + what + ")");
+  }
+
+  void call(llvm::CallInst &c) {
+    llvm::Function *callee = c.getCalledFunction();
+    if (auto *mem = llvm::dyn_cast<llvm::MemIntrinsic>(&c)) return memory_intrinsic(c, *mem);
+    if (callee && callee->isIntrinsic()) return;  // lifetime markers, fmuladd, ...: no memory of the kernel's
+    std::string name = callee ? plain_name(callee->getName().str()) : "an indirect call";
+    auto b = callee && callee->isDeclaration() ? builtin(name) : std::nullopt;
+    if (!b) return unknown_call(c, name);
+    switch (b->kind) {
+      case Builtin::Kind::WorkItem: return work_item(c, b->item);
+      case Builtin::Kind::LinearId: return whole("calls get_global_linear_id, whose value depends on every dimension's offset and size");
+      case Builtin::Kind::WorkGroupOnly: return work_group(name);
+      case Builtin::Kind::VectorLoad: return vector_access(c, *b, c.getArgOperand(0), c.getArgOperand(1), c.getType(), access::kReads);
+      case Builtin::Kind::VectorStore:
+        return vector_access(c, *b, c.getArgOperand(1), c.getArgOperand(2), c.getArgOperand(0)->getType(), access::kWrites);
+      case Builtin::Kind::Atomic: return atomic(c.getArgOperand(0), name);
+      case Builtin::Kind::AsyncCopy: return async_copy(c, name);
+      case Builtin::Kind::NoMemory: return;
+    }
+  }
+
+  void work_item(llvm::CallInst &c, access::WorkItem item) {
+    using access::WorkItem;
+    const std::string name = access::work_item_name(item);
+    if (item != WorkItem::GlobalId && item != WorkItem::GlobalSize && item != WorkItem::GlobalOffset) work_group(name);
+    // What a piece of a split launch sees as its own along its dimension.
+    const bool piece_sees_its_own = item == WorkItem::GroupId || item == WorkItem::NumGroups || item == WorkItem::GlobalSize ||
+                                    item == WorkItem::GlobalOffset || item == WorkItem::EnqueuedLocalSize;
+    if (!piece_sees_its_own) return;
+    const auto *dim = llvm::dyn_cast<llvm::ConstantInt>(c.getArgOperand(0));
+    if (!dim) return whole("calls " + name + " with a dimension that is not a constant");
+    uint64_t d = dim->getZExtValue();
+    if (d < 3 && k_.dim_reasons[d].empty())
+      k_.dim_reasons[d] = "calls " + name + "(" + std::to_string(d) + "), which a piece of the launch would see as its own";
+  }
+
+  // vloadN(offset, p) reads N elements at p + offset * N; vstoreN(data,
+  // offset, p) writes them.
+  void vector_access(llvm::CallInst &c, const Builtin &b, llvm::Value *offset, llvm::Value *ptr, llvm::Type *data,
+                     uint8_t modes) {
+    const uint64_t element = b.half ? 2 : layout_.getTypeStoreSize(data->getScalarType());
+    const uint64_t span = element * b.lanes;
+    const llvm::SCEV *at = se_.getAddExpr(
+        se_.getSCEV(ptr), se_.getMulExpr(se_.getTruncateOrSignExtend(se_.getSCEV(offset), se_.getEffectiveSCEVType(ptr->getType())),
+                                         se_.getConstant(se_.getEffectiveSCEVType(ptr->getType()), span)));
+    record(c, ptr, at, Expr::constant(static_cast<int64_t>(span)), modes);
+  }
+
+  // async_work_group_copy(dst, src, ...): the global side is read or
+  // written at bytes the analysis does not bound, and the copy is the
+  // work-group's.
+  void async_copy(llvm::CallInst &c, const std::string &name) {
+    work_group(name);
+    for (unsigned i = 0; i < 2; ++i) {
+      llvm::Value *ptr = c.getArgOperand(i);
+      if (ptr->getType()->getPointerAddressSpace() != kLocal)
+        record(c, ptr, nullptr, Expr::constant(0), i == 0 ? access::kWrites : access::kReads);
+    }
+  }
+
+  void memory_intrinsic(llvm::CallInst &c, llvm::MemIntrinsic &mem) {
+    auto length = reader_.read(se_.getSCEV(mem.getLength()));
+    Expr size = length ? *length : Expr::constant(0);
+    if (auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(&mem))
+      record(c, transfer->getSource(), length ? se_.getSCEV(transfer->getSource()) : nullptr, size, access::kReads);
+    record(c, mem.getDest(), length ? se_.getSCEV(mem.getDest()) : nullptr, size, access::kWrites);
+  }
+
+  // A function the analysis does not know, given pointers to a kernel
+  // argument's memory: it may read and write anywhere through them.
+  void unknown_call(llvm::CallInst &c, const std::string &name) {
+    for (llvm::Value *operand : c.args())
+      if (operand->getType()->isPointerTy() && operand->getType()->getPointerAddressSpace() != kPrivate)
+        record(c, operand, nullptr, Expr::constant(0), access::kReads | access::kWrites, "passes memory to " + name);
+  }
+
+  // An access at `ptr` (address `at`, null: unbounded) of `size` bytes.
+  void record(llvm::Instruction &i, const llvm::Value *ptr, const llvm::SCEV *at, Expr size, uint8_t modes,
+              const std::string &unbounded_why = "") {
+    unsigned space = ptr->getType()->getPointerAddressSpace();
+    if (space == kLocal) return work_group("local memory");
+    if (space == kPrivate) return;
+    llvm::SmallVector<const llvm::Value *, 4> objects;
+    llvm::getUnderlyingObjects(ptr, objects, &loops_);
+    std::vector<const llvm::Argument *> args;
+    for (const llvm::Value *o : objects) {
+      if (const auto *arg = llvm::dyn_cast<llvm::Argument>(o); arg && arg->getParent() == &f_) {
+        unsigned arg_space = arg->getType()->isPointerTy() ? arg->getType()->getPointerAddressSpace() : kPrivate;
+        if (arg_space == kLocal) work_group("local memory");
+        else if (!arg->hasByValAttr()) args.push_back(arg);
+      } else if (const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(o)) {
+        if (global->getAddressSpace() == kLocal) work_group("local memory");
+        else if ((modes & access::kWrites) && !global->isConstant()) whole("writes the program-scope variable " + global->getName().str());
+      } else if (!llvm::isa<llvm::AllocaInst>(o)) {
+        whole("accesses memory through a pointer not taken from an argument");
+      }
+    }
+    if (!unbounded_why.empty() && !args.empty() && (modes & access::kWrites)) whole(unbounded_why);
+    for (const llvm::Argument *arg : args) {
+      access::MemoryAccess a;
+      a.arg = arg->getArgNo();
+      a.modes = modes;
+      a.size = size;
+      if (at && args.size() == 1) a.offset = offset_from(i, at, arg);
+      k_.params[a.arg].modes |= modes;
+      k_.accesses.push_back(std::move(a));
+    }
+  }
+
+  // The byte offset of address `at` from argument `arg`, where the access
+  // `i` is.
+  std::optional<Expr> offset_from(llvm::Instruction &i, const llvm::SCEV *at, const llvm::Argument *arg) {
+    const llvm::SCEV *scoped = se_.getSCEVAtScope(at, loops_.getLoopFor(i.getParent()));
+    const llvm::SCEV *base = se_.getPointerBase(scoped);
+    const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(base);
+    if (!unknown || unknown->getValue()->stripPointerCasts() != arg) return std::nullopt;
+    const llvm::SCEV *offset = se_.getMinusSCEV(scoped, base);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(offset)) return std::nullopt;
+    return reader_.read(offset);
+  }
+
+  llvm::Function &f_;
+  llvm::ScalarEvolution &se_;
+  llvm::LoopInfo &loops_;
+  const llvm::DataLayout &layout_;
+  ScevReader reader_;
+  KernelAccess k_;
+};
+
+}  // namespace
+
+KernelAccess read_kernel(llvm::Function &kernel, llvm::ScalarEvolution &se, llvm::LoopInfo &loops) {
+  return KernelReader(kernel, se, loops).read();
+}
+
+}  // namespace unicl::analysis

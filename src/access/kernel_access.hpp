@@ -1,0 +1,78 @@
+// What one kernel touches, as the kernel analysis (analysis/) found it in
+// the kernel's source: per argument, its kind and whether the kernel reads
+// or writes through it; every access to global or constant memory, with
+// its byte offset from the argument as an expression of the launch
+// (access/expr.hpp); and what keeps the kernel from being split, along
+// every dimension or along one. Plain data, written as text by the
+// analyser process and read back by UniCL (to_text / parse_kernels).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "access/expr.hpp"
+
+namespace unicl::access {
+
+// Modes of access, as bits.
+enum Mode : uint8_t { kNone = 0, kReads = 1, kWrites = 2 };
+
+struct Param {
+  enum class Kind : uint8_t { Global, Constant, Local, Scalar, Other };
+  Kind kind = Kind::Other;
+  std::string name;
+  uint8_t modes = kNone;  // pointers: what the kernel does through it
+  bool is_pointer() const { return kind == Kind::Global || kind == Kind::Constant || kind == Kind::Local; }
+};
+
+// One access to global or constant memory through a kernel argument.
+struct MemoryAccess {
+  uint32_t arg = 0;
+  uint8_t modes = kReads;
+  // Byte offset from the argument's address and bytes accessed there, as
+  // expressions of the launch; no offset: the analysis could not bound it.
+  std::optional<Expr> offset;
+  Expr size = Expr::constant(0);
+};
+
+struct KernelAccess {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<MemoryAccess> accesses;
+  // Per loop, the largest value of its iteration index (its back-edge
+  // count; nullopt: unbounded), in the loops' order: a loop's count may
+  // name only loops before it.
+  std::vector<std::optional<Expr>> loop_counts;
+  // Why no launch of the kernel may be split (empty: some may), and why
+  // none along dimension d may be.
+  std::string whole_reason;
+  std::array<std::string, 3> dim_reasons;
+  // What makes the kernel's results depend on its work-group size
+  // (barriers, local memory, get_local_id, ...); empty when nothing does.
+  // A launch that leaves the work-group size to the device runs whole
+  // then: a piece might get another size.
+  std::string work_group_use;
+};
+
+// What one kernel touches in either of two analyses of it (its source built
+// with different macros, as different devices build it): every access of
+// both, the first reasons of each kind; nullopt when their parameters
+// differ (then they are not one kernel to split).
+std::optional<KernelAccess> merge(const KernelAccess &a, const KernelAccess &b);
+
+// The text form: one block per kernel.
+//   kernel NAME
+//   param global|constant|local|scalar|other -|r|w|rw NAME
+//   loop EXPR|unbounded
+//   access ARG r|w|rw SIZE OFFSET|unbounded
+//   whole REASON
+//   dim D REASON
+//   groups WHAT
+//   end
+std::string to_text(const std::vector<KernelAccess> &kernels);
+// Nullopt when the text is not what to_text writes.
+std::optional<std::vector<KernelAccess>> parse_kernels(const std::string &text);
+
+}  // namespace unicl::access

@@ -1,0 +1,47 @@
+#include "core/inferred_split.hpp"
+
+#include "access/launch_split.hpp"
+#include "core/kernel.hpp"
+#include "core/program_analysis.hpp"
+
+namespace unicl {
+namespace {
+
+std::vector<access::LaunchArg> launch_args(const _cl_kernel &k) {
+  std::vector<access::LaunchArg> out(k.args.size());
+  for (size_t i = 0; i < k.args.size(); ++i) {
+    const ArgValue &a = k.args[i];
+    out[i].value = a.bytes;
+    if (a.mem && live(a.mem)) {
+      out[i].buffer = a.mem->root();
+      out[i].origin = a.mem->root() == a.mem ? 0 : a.mem->origin;
+      out[i].size = a.mem->size;
+    }
+  }
+  return out;
+}
+
+access::LaunchShape launch_shape(const KernelLaunch &l) {
+  access::LaunchShape shape;
+  shape.dim = l.dim;
+  for (cl_uint i = 0; i < l.dim && i < 3; ++i) {
+    shape.offset[i] = l.offset ? l.offset[i] : 0;
+    shape.global[i] = l.global[i];
+    shape.local[i] = l.local ? l.local[i] : 0;
+  }
+  return shape;
+}
+
+}  // namespace
+
+std::optional<InferredSplit> infer_split(const KernelLaunch &l) {
+  std::shared_ptr<const access::KernelAccess> analysed = l.kernel->analysed();
+  if (!analysed) return std::nullopt;
+  access::SplitVerdict verdict = access::split_at_launch(*analysed, launch_shape(l), launch_args(*l.kernel));
+  if (!verdict.split) return InferredSplit{std::nullopt, verdict.reason};
+  KernelSplit split{verdict.split->dim, {}};
+  for (const access::SplitWindow &w : verdict.split->windows) split.args.push_back({w.arg, w.offset, w.stride, w.size});
+  return InferredSplit{std::move(split), {}};
+}
+
+}  // namespace unicl
