@@ -96,9 +96,9 @@ class KernelReader {
       record(i, store->getPointerOperand(), se_.getSCEV(store->getPointerOperand()),
              bytes(store->getValueOperand()->getType()), access::kWrites);
     } else if (auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
-      atomic(rmw->getPointerOperand(), "an atomic instruction");
+      atomic(i, rmw->getPointerOperand(), "an atomic instruction");
     } else if (auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
-      atomic(cmpxchg->getPointerOperand(), "an atomic instruction");
+      atomic(i, cmpxchg->getPointerOperand(), "an atomic instruction");
     } else if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i)) {
       this->call(*call);
     }
@@ -113,10 +113,14 @@ class KernelReader {
       whole("stores a pointer to " + k_.params[arg->getArgNo()].name + " in memory");
   }
 
-  void atomic(const llvm::Value *ptr, const std::string &what) {
+  // An atomic read-modify-write: local ones tie a work-group together;
+  // global ones make every work-item's result depend on all others'.
+  void atomic(llvm::Instruction &i, const llvm::Value *ptr, const std::string &what) {
     unsigned space = ptr->getType()->getPointerAddressSpace();
-    if (space == kLocal) work_group("atomics on local memory");
-    else if (space != kPrivate) whole("atomics on global memory (" + what + ")");
+    if (space == kLocal) return work_group("atomics on local memory");
+    if (space == kPrivate) return;
+    whole("atomics on global memory (" + what + ")");
+    record(i, ptr, nullptr, Expr::constant(0), access::kReads | access::kWrites);
   }
 
   void call(llvm::CallInst &c) {
@@ -133,7 +137,7 @@ class KernelReader {
       case Builtin::Kind::VectorLoad: return vector_access(c, *b, c.getArgOperand(0), c.getArgOperand(1), c.getType(), access::kReads);
       case Builtin::Kind::VectorStore:
         return vector_access(c, *b, c.getArgOperand(1), c.getArgOperand(2), c.getArgOperand(0)->getType(), access::kWrites);
-      case Builtin::Kind::Atomic: return atomic(c.getArgOperand(0), name);
+      case Builtin::Kind::Atomic: return atomic(c, c.getArgOperand(0), name);
       case Builtin::Kind::AsyncCopy: return async_copy(c, name);
       case Builtin::Kind::NoMemory: return;
     }
@@ -215,8 +219,13 @@ class KernelReader {
         whole("accesses memory through a pointer not taken from an argument");
       }
     }
-    if (!unbounded_why.empty() && !args.empty() && (modes & access::kWrites)) whole(unbounded_why);
     for (const llvm::Argument *arg : args) {
+      const Param &p = k_.params[arg->getArgNo()];
+      if (p.kind == Param::Kind::Other) {  // an image or a pipe: one object, never cut in windows
+        whole("uses the image or pipe " + p.name);
+        continue;
+      }
+      if (!unbounded_why.empty() && (modes & access::kWrites)) whole(unbounded_why);
       access::MemoryAccess a;
       a.arg = arg->getArgNo();
       a.modes = modes;

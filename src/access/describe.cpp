@@ -59,21 +59,25 @@ std::optional<std::string> static_reason(const KernelAccess &k, uint32_t dim) {
 
 std::string describe(const KernelAccess &k) {
   std::string out = "kernel " + k.name + ": ";
+  if (!k.whole_reason.empty()) return out + "runs whole: " + k.whole_reason + '\n';
   std::string refusals;
+  std::vector<uint32_t> candidates;
   for (uint32_t d = 3; d-- > 0;) {
-    auto why = static_reason(k, d);
-    if (!why) {
-      out += "splits along dimension " + std::to_string(d) + " (index i = get_global_id(" + std::to_string(d) +
-             ")) where a launch's values keep written windows apart";
-      if (!k.work_group_use.empty()) out += "; with a work-group size given (it uses " + k.work_group_use + ")";
-      out += '\n';
-      for (auto &line : windows(k, d)) out += "  " + line + '\n';
-      return out;
-    }
-    if (!k.whole_reason.empty()) return out + "runs whole: " + *why + '\n';
-    refusals += "  not along dimension " + std::to_string(d) + ": " + *why + '\n';
+    if (auto why = static_reason(k, d)) refusals += "  not along dimension " + std::to_string(d) + ": " + *why + '\n';
+    else candidates.push_back(d);
   }
-  return out + "runs whole\n" + refusals;
+  if (candidates.empty()) return out + "runs whole\n" + refusals;
+  // A launch takes the first of them whose windows its values keep apart.
+  out += "splits along dimension " + std::to_string(candidates[0]);
+  for (size_t i = 1; i < candidates.size(); ++i) out += ", else " + std::to_string(candidates[i]);
+  out += " (index i = get_global_id(d)) where a launch's values keep written windows apart";
+  if (!k.work_group_use.empty()) out += "; with a work-group size given (it uses " + k.work_group_use + ")";
+  out += '\n';
+  for (uint32_t d : candidates) {
+    if (candidates.size() > 1) out += "  along dimension " + std::to_string(d) + ":\n";
+    for (auto &line : windows(k, d)) out += (candidates.size() > 1 ? "    " : "  ") + line + '\n';
+  }
+  return out;
 }
 
 }  // namespace unicl::access
