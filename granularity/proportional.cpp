@@ -41,14 +41,15 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   _cl_context &ctx = *l.queue->context;
   const cl_uint dim = l.split_dim();
   const size_t n = l.global[dim];
-  // Pieces are whole work-groups along the dimension.
-  const size_t unit = l.local ? std::max<size_t>(l.local[dim], 1) : 1;
+  // Pieces are whole work-groups along the dimension; with no work-group size
+  // given, one more piece holds what is left past the last whole group.
+  const size_t unit = l.piece_group();
   std::vector<size_t> slots;
   for (size_t s = 0; s < l.kernel->per_slot.size(); ++s)
     if (l.kernel->per_slot[s]) slots.push_back(s);
-  if (slots.empty() || n % unit != 0 || n / unit < 2 || slots.size() < 2)
+  if (slots.empty() || (l.local && n % unit != 0) || n / unit < 2 || slots.size() < 2)
     return {{slots.empty() ? 0 : slots.front(), 0, n}};
-  const size_t groups = n / unit;
+  const size_t groups = n / unit, rest = n % unit;
 
   // Predicted seconds for the whole launch on each device (seed 003's rule).
   std::vector<double> whole(slots.size());
@@ -133,6 +134,10 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
       left -= groups;
     }
   }
+  // The items past the last whole group, at the end, with the last piece's
+  // device: a piece of its own, of one size whatever the partition, so
+  // that a vendor compiling per work-group size compiles it once.
+  if (rest) out.push_back({out.back().slot, n - rest, rest});
   return out;
 }
 

@@ -246,9 +246,24 @@ class Granularity final : public GranularityService {
   // of them (with the first failure's status if one fails). Joined on the
   // host, not by a marker: a marker is a command on some device's queue,
   // and in a chain it would end behind the next launches' pieces there.
+  // The work-group size of a piece: the launch's; or, for a kernel free of
+  // work-groups launched without one, piece_group() along the split
+  // dimension and 1 along the others (every piece but one holding the rest
+  // past the last whole group, which is left to the device). `storage`
+  // holds the sizes returned.
+  static const size_t *piece_local(const DividedLaunch &l, const ProportionalDivider::Piece &piece, size_t (&storage)[3]) {
+    if (l.local || !l.groups_free) return l.local;
+    const size_t group = l.piece_group();
+    if (group <= 1 || piece.count % group != 0) return nullptr;
+    storage[0] = storage[1] = storage[2] = 1;
+    storage[l.split_dim()] = group;
+    return storage;
+  }
+
   static cl_int enqueue_pieces(const DividedLaunch &l, const std::vector<ProportionalDivider::Piece> &cut,
                                cl_command_queue q, cl_event before, cl_event *after) {
     std::vector<Ref<_cl_event>> events;
+    size_t local[3];
     cl_int err = CL_SUCCESS;
     for (auto &piece : cut) {
       size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1};
@@ -257,7 +272,7 @@ class Granularity final : public GranularityService {
       global[l.split_dim()] = piece.count;
       PinnedSlot pin(piece.slot);
       cl_event e = nullptr;
-      err = api::clEnqueueNDRangeKernel(q, l.kernel, l.dim, offset, global, l.local, 1, &before, &e);
+      err = api::clEnqueueNDRangeKernel(q, l.kernel, l.dim, offset, global, piece_local(l, piece, local), 1, &before, &e);
       if (err != CL_SUCCESS) break;
       events.emplace_back(e, true);
     }

@@ -62,6 +62,14 @@ extern "C" {
  * NULL while a command of a device-less queue is not yet placed. */
 #define CL_EVENT_DEVICE_UNICL 0x55C10010
 
+/* clGetProgramInfo query (char[]): what UniCL's kernel analysis found in the
+ * program's source, as `unicl analyze` prints it: per kernel, the dimension
+ * its launches split along and each argument's window there, or why it runs
+ * whole. Waits for the analysis to end (it runs beside the build and may end
+ * after clBuildProgram returns). An empty string for a program that was not
+ * analysed: one of a context of a single device, or not built from source. */
+#define CL_PROGRAM_ANALYSIS_UNICL 0x55C10030
+
 /* ---- cl_unicl_split: which part of a buffer a launch touches ----------
  *
  * For a kernel whose work-items are independent along one dimension `dim`

@@ -526,7 +526,9 @@ std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
   if (divided.split) return divided.split->dim < l.dim ? std::optional(divided) : std::nullopt;
   if (!ctx.auto_split) return std::nullopt;
   divided.split = inferred_split(l);
-  return divided.split ? std::optional(divided) : std::nullopt;
+  if (!divided.split) return std::nullopt;
+  divided.groups_free = l.kernel->analysed()->work_group_use.empty();
+  return divided;
 }
 
 // clpeak's kernel-latency pattern: none of a command's bookkeeping, which

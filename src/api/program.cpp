@@ -267,6 +267,14 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       }
       return err;
     }
+    case CL_PROGRAM_ANALYSIS_UNICL: {
+      std::shared_ptr<ProgramAnalysis> analysis;
+      {
+        std::lock_guard lock(p->build_mutex);
+        analysis = p->analysis;
+      }
+      return info_string(size, value, size_ret, analysis ? analysis->verdicts() : std::string());
+    }
     case CL_PROGRAM_SOURCE: {
       cl_program vp = p->first_vendor();
       return vendor_info(vp, param, size, value, size_ret);

@@ -129,7 +129,24 @@ struct KernelLaunch {
 struct DividedLaunch : KernelLaunch {
   DivideFunction divide;            // as it was at the call; fn null: the built-in divider
   std::optional<KernelSplit> split;  // the built-in divider's
+  // The kernel's results do not depend on its work-group size (its analysis
+  // found nothing that observes it). Then a launch that leaves the size to
+  // the device gets one for its pieces (piece_group): a vendor that compiles
+  // a kernel per work-group size (PoCL) compiles the pieces once, not once
+  // per piece size, and what the pieces compute is what the launch does.
+  bool groups_free = false;
   cl_uint split_dim() const { return split ? split->dim : 0; }
+  // Work-items per work-group along the split dimension, which pieces are
+  // whole multiples of (the last may hold the rest when no size was given):
+  // the application's size; else, for a kernel free of work-groups, up to
+  // 64 while that leaves 8 groups to share out; else 1.
+  size_t piece_group() const {
+    if (local) return local[split_dim()] ? local[split_dim()] : 1;
+    if (!groups_free) return 1;
+    size_t g = 64;
+    while (g > 1 && global[split_dim()] / g < 8) g /= 2;
+    return g;
+  }
 };
 
 class GranularityService {

@@ -1,14 +1,11 @@
-// Tiled matrix product through local memory, indexed by global ids: it
-// splits with a work-group size given, and runs whole when the device picks one.
+// Tiled matrix product through local memory, indexed by global ids, with
+// the work-group size it requires.
 // modes: r r w -
 // launch: global=32,32 local=8,8
 // args: f32:1024 f32:1024 zero:4096 uint=32
 // expect: split 1 | 0:0:128:128 1:0:0:4096 2:0:128:128
-// launch: global=32,32 local=-
-// args: f32:1024 f32:1024 zero:4096 uint=32
-// expect: whole work-group size
 #define TS 8
-__kernel void matmul_local(__global const float *A, __global const float *B, __global float *C, uint n) {
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void matmul_local(__global const float *A, __global const float *B, __global float *C, uint n) {
   int row = get_global_id(1), col = get_global_id(0);
   int lr = get_local_id(1), lc = get_local_id(0);
   __local float As[TS][TS], Bs[TS][TS];

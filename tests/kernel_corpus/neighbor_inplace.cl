@@ -1,4 +1,6 @@
-// Reads the element the next work-item writes.
+// Reads the element the next work-item writes: a race within the launch,
+// whose result depends on the order its work-items run, so it is not run.
+// run: no
 // modes: rw -
 // launch: global=500
 // args: f32:501 int=500
