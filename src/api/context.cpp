@@ -165,6 +165,12 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   for (cl_device_id d : devices)
     if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
   devices = std::move(unique);
+  // A context of the composite is a context of its members.
+  if (std::any_of(devices.begin(), devices.end(), [](cl_device_id d) { return d->is_composite(); })) {
+    if (devices.size() > 1) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "the composite device is given with other devices"));
+    ctx->composite = Ref<_cl_device_id>(devices[0]);
+    devices = devices[0]->members;
+  }
   auto vendor_props = [&](cl_device_id d) {
     return std::vector<cl_context_properties>{CL_CONTEXT_PLATFORM,
                                               reinterpret_cast<cl_context_properties>(d->vendor_platform),
@@ -310,12 +316,8 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
   switch (param) {
     case CL_CONTEXT_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, context->refs.load());
     case CL_CONTEXT_NUM_DEVICES:
-      return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(context->slots.size()));
-    case CL_CONTEXT_DEVICES: {
-      std::vector<cl_device_id> devs;
-      for (auto &s : context->slots) devs.push_back(s.device.get());
-      return info_vector(size, value, size_ret, devs);
-    }
+      return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(context->devices().size()));
+    case CL_CONTEXT_DEVICES: return info_vector(size, value, size_ret, context->devices());
     case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
     case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
     case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
@@ -346,12 +348,15 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
                               std::vector<cl_queue_properties> property_list, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   // A null device makes a device-less queue: the context's policy places
-  // each command (a one-device context has only one place).
+  // each command (a one-device context has only one place). So does the
+  // composite device, whose queues the application sees as its own.
   bool device_less = device == nullptr;
   if (device_less) device = context->slots[0].device.get();
   if (!live(device)) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is NULL or not a live device"));
-  size_t slot = context->slot_of(device);
-  if (slot == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
+  std::vector<size_t> named = context->slots_named(device);
+  if (named.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
+  const bool composite = device == context->composite.get();
+  size_t slot = named[0];
   constexpr cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
                                                 CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
   if (props & ~known) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "props & ~known"));
@@ -364,7 +369,7 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
   if (!device_less) q->device = Ref<_cl_device_id>(device);
   // UNICL_SCHEDULE_ALL: queues made for one device are scheduled too, so
   // that programs written for one device use all of the context's.
-  q->scheduled = context->multi() && (device_less || Runtime::get().config().schedule_all);
+  q->scheduled = context->multi() && (device_less || composite || Runtime::get().config().schedule_all);
   if (q->scheduled) {
     q->slot = _cl_context::npos;
   } else {

@@ -8,6 +8,7 @@
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
+#include "core/composite_program.hpp"
 #include "core/info.hpp"
 #include "core/kernel.hpp"
 #include "core/sampler.hpp"
@@ -283,6 +284,8 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
   if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
+  _cl_device_id *composite = k->program->context->composite.get();
+  if (composite && (!device || device == composite)) return composite_work_group_info(*k, param, size, value, size_ret);
   size_t slot = _cl_context::npos;
   if (!device) {
     size_t count = 0;

@@ -82,6 +82,8 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_pa
   if (!live(in_device)) return refuse(CL_INVALID_DEVICE, "in_device is NULL or not a live device");
   if (!properties) return refuse(CL_INVALID_VALUE, "!properties");
   if (out_devices && num_entries == 0) return refuse(CL_INVALID_VALUE, "out_devices && num_entries == 0");
+  // Its CL_DEVICE_PARTITION_PROPERTIES lists no way to partition it.
+  if (in_device->is_composite()) return refuse(CL_INVALID_VALUE, "the composite device cannot be partitioned");
   if (in_device->vendor_version < 120) return refuse(CL_INVALID_DEVICE_PARTITION_COUNT, "the device's vendor implements OpenCL before 1.2 (no sub-devices)");
   cl_uint n = 0;
   cl_device_id vdev = in_device->vendor;

@@ -8,6 +8,7 @@
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
+#include "core/composite_program.hpp"
 #include "core/info.hpp"
 #include "core/program.hpp"
 #include "core/runtime.hpp"
@@ -29,10 +30,38 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
     VendorRef<cl_program> vp = vendor_program_with_source(v, count, strings, lengths, err);
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     p->per_slot[s] = std::move(vp);
-    p->devices.push_back(context->slots[s].device.get());
   }
+  p->devices = context->devices();
   return hand_out(std::move(p), errcode_ret);
 }
+
+namespace {
+
+// The composite's binary (core/composite_program.hpp): each member's
+// program from its part; the worst status.
+cl_int programs_from_composite_binary(_cl_program &p, const unsigned char *binary, size_t length, cl_int &status) {
+  const _cl_context &ctx = *p.context;
+  auto parts = member_binaries(ctx, binary, length);
+  if (!parts) {
+    status = CL_INVALID_BINARY;
+    return refuse(CL_INVALID_BINARY, "the binary is not the composite's (made for other devices, or not by UniCL)");
+  }
+  status = CL_SUCCESS;
+  for (size_t s = 0; s < parts->size(); ++s) {
+    if ((*parts)[s].empty()) continue;
+    cl_int part_status = CL_SUCCESS, err = CL_SUCCESS;
+    VendorRef<cl_program> vp = vendor_program_with_binary(ctx.vendor(s), ctx.slots[s].device->vendor, (*parts)[s].size(),
+                                                          (*parts)[s].data(), part_status, err);
+    if (err != CL_SUCCESS) {
+      status = part_status != CL_SUCCESS ? part_status : err;
+      return err;
+    }
+    p.per_slot[s] = std::move(vp);
+  }
+  return CL_SUCCESS;
+}
+
+}  // namespace
 
 cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *devices,
                                                  const size_t *lengths, const unsigned char **binaries,
@@ -40,8 +69,8 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices == 0 || !devices || !lengths || !binaries"));
   for (cl_uint i = 0; i < num_devices; ++i)
-    if (!live(devices[i]) || context->slot_of(devices[i]) == _cl_context::npos)
-      return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i]) || context->slot_of(devices[i]) == _cl_context::npos"));
+    if (!live(devices[i]) || context->slots_named(devices[i]).empty())
+      return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "a device of the list is not a live device of the context"));
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < num_devices; ++i) {
     bool bad = !binaries[i] || lengths[i] == 0;
@@ -51,6 +80,14 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   if (result != CL_SUCCESS) return fail(errcode_ret, refuse(result, "a binary is NULL or its length is 0"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
+    if (devices[i]->is_composite()) {
+      cl_int status = CL_SUCCESS;
+      cl_int err = programs_from_composite_binary(*p, binaries[i], lengths[i], status);
+      if (binary_status) binary_status[i] = status;
+      if (err != CL_SUCCESS) result = err;
+      else p->devices.push_back(devices[i]);
+      continue;
+    }
     size_t s = context->slot_of(devices[i]);
     cl_context v = context->vendor(s);
     cl_int status = CL_SUCCESS, err = CL_SUCCESS;
@@ -75,13 +112,15 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
     if (!live(devices[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i])"));
-    size_t s = context->slot_of(devices[i]);
-    if (s == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
-    cl_context v = context->vendor(s);
-    cl_int err = CL_SUCCESS;
-    VendorRef<cl_program> vp = vendor_program_with_built_in_kernels(v, devices[i]->vendor, kernel_names, err);
-    if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    p->per_slot[s] = std::move(vp);
+    std::vector<size_t> slots = context->slots_named(devices[i]);
+    if (slots.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
+    for (size_t s : slots) {
+      cl_int err = CL_SUCCESS;
+      VendorRef<cl_program> vp =
+          vendor_program_with_built_in_kernels(context->vendor(s), context->slots[s].device->vendor, kernel_names, err);
+      if (err != CL_SUCCESS) return fail(errcode_ret, err);
+      p->per_slot[s] = std::move(vp);
+    }
     p->devices.push_back(devices[i]);
   }
   return hand_out(std::move(p), errcode_ret);
@@ -180,9 +219,9 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
   if (device_list) {
     for (cl_uint i = 0; i < num_devices; ++i) {
       if (!live(device_list[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(device_list[i])"));
-      size_t s = context->slot_of(device_list[i]);
-      if (s == _cl_context::npos) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
-      slots.push_back(s);
+      std::vector<size_t> named = context->slots_named(device_list[i]);
+      if (named.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
+      slots.insert(slots.end(), named.begin(), named.end());
     }
     with_partition_relatives(*context, slots, has_all_inputs);
   } else {
@@ -207,6 +246,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
   }
   if (p->devices.empty())
     return fail(errcode_ret, result == CL_SUCCESS ? refuse(CL_INVALID_OPERATION, "no device of the inputs can link them") : result);
+  if (context->composite) p->devices = context->devices();  // the members linked, as one device
   if (pfn_notify) pfn_notify(p.get(), user_data);
   set_error(errcode_ret, result);
   return p.detach();
@@ -216,9 +256,14 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
   if (!live(p)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   auto slots_in_order = [p] {
     std::vector<size_t> slots;
-    for (cl_device_id d : p->devices) slots.push_back(p->context->slot_of(d));
+    for (cl_device_id d : p->devices)
+      for (size_t s : p->context->slots_named(d)) slots.push_back(s);
     return slots;
   };
+  // The composite's programs have one binary, holding its members'.
+  std::vector<unsigned char> composite;
+  if ((param == CL_PROGRAM_BINARY_SIZES || param == CL_PROGRAM_BINARIES) && p->context->composite)
+    if (cl_int err = composite_binary(*p, composite); err != CL_SUCCESS) return err;
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, p->refs.load());
     case CL_PROGRAM_CONTEXT: return info_value<cl_context>(size, value, size_ret, p->context.get());
@@ -226,6 +271,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(p->devices.size()));
     case CL_PROGRAM_DEVICES: return info_vector(size, value, size_ret, p->devices);
     case CL_PROGRAM_BINARY_SIZES: {
+      if (p->context->composite) return info_vector(size, value, size_ret, std::vector<size_t>{composite.size()});
       std::vector<size_t> sizes;
       for (size_t s : slots_in_order()) {
         size_t n = 0;
@@ -241,6 +287,11 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       if (value) {
         if (size < n) return refuse(CL_INVALID_VALUE, "param_value_size is below the size of the answer");
         auto **out = static_cast<unsigned char **>(value);
+        if (p->context->composite) {
+          if (out[0]) std::memcpy(out[0], composite.data(), composite.size());
+          if (size_ret) *size_ret = n;
+          return CL_SUCCESS;
+        }
         size_t i = 0;
         for (size_t s : slots_in_order()) {
           cl_program vp = p->per_slot[s].get();
@@ -287,6 +338,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_p
                                          void *value, size_t *size_ret) {
   if (!live(p)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
   if (!live(device)) return refuse(CL_INVALID_DEVICE, "device is NULL or not a live device");
+  if (device == p->context->composite.get()) return composite_build_info(*p, param, size, value, size_ret);
   size_t s = p->context->slot_of(device);
   if (s == _cl_context::npos || !p->per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
   cl_program vp = p->per_slot[s].get();

@@ -22,6 +22,7 @@ Config Config::parse(const Lookup &lookup) {
   const std::string all = text("UNICL_SCHEDULE_ALL");
   c.schedule_all = !all.empty() && all != "0";
   c.auto_split = text("UNICL_AUTO_SPLIT") != "0";
+  if (std::string composite = text("UNICL_COMPOSITE"); composite != "0") c.composite = composite;
   if (std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty()) c.cache_dir = xdg + "/unicl";
   else if (std::string home = text("HOME"); !home.empty()) c.cache_dir = home + "/.cache/unicl";
   if (const char *own = lookup("UNICL_VENDORS")) c.unicl_vendors = own;

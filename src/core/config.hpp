@@ -40,6 +40,11 @@ struct Config {
   // never split on UniCL's own, whatever the analysis of their source found
   // (CL_CONTEXT_AUTO_SPLIT_UNICL, per context). Default: they may be.
   bool auto_split = true;
+  // UNICL_COMPOSITE: empty or "0": the platform lists every device; "1":
+  // it lists one device, the composite of all of them
+  // (core/composite_device.hpp); a comma-separated list of name parts: the
+  // composite of the devices whose names contain one of them.
+  std::string composite;
   // UniCL's per-user cache folder: $XDG_CACHE_HOME/unicl, else
   // $HOME/.cache/unicl; empty when neither variable is set.
   std::string cache_dir;

@@ -63,6 +63,10 @@ struct _cl_context : unicl::ObjectHeader {
   ~_cl_context();
 
   std::vector<DeviceSlot> slots;
+  // The composite device the context was made of (UNICL_COMPOSITE): its
+  // slots are the composite's members, and the application sees the
+  // composite as the context's one device (devices(), slots_named()).
+  unicl::Ref<_cl_device_id> composite;
   // What SVM the context offers (core/svm.hpp), and what it handed out.
   cl_device_svm_capabilities svm_capabilities = 0;
   unicl::SvmAllocations svm_allocations;
@@ -105,6 +109,23 @@ struct _cl_context : unicl::ObjectHeader {
     return npos;
   }
   bool multi() const { return slots.size() > 1; }
+  // The devices the application sees: the composite, else the slots' devices.
+  std::vector<cl_device_id> devices() const {
+    if (composite) return {composite.get()};
+    std::vector<cl_device_id> out;
+    for (auto &s : slots) out.push_back(s.device.get());
+    return out;
+  }
+  // The slots a device the application names stands for: all of them for
+  // the composite, else its own; none when it is not the context's.
+  std::vector<size_t> slots_named(cl_device_id d) const {
+    std::vector<size_t> out;
+    if (composite && d == composite.get())
+      for (size_t i = 0; i < slots.size(); ++i) out.push_back(i);
+    else if (size_t s = slot_of(d); s != npos)
+      out.push_back(s);
+    return out;
+  }
   // Every slot shares one vendor context (devices of one vendor platform of
   // this machine; api/context.cpp): what the vendor shares between its
   // devices, such as SVM, is valid on each.

@@ -27,6 +27,15 @@ struct _cl_device_id : unicl::ObjectHeader {
     name = unicl::vendor_text(vendor_device, CL_DEVICE_NAME);
     command_buffers = unicl::vendor_command_buffer_api(vendor_platform).complete();
   }
+  // The composite of `members` (two or more root devices).
+  _cl_device_id(std::vector<cl_device_id> members, std::string name, unsigned version)
+      : ObjectHeader(kKind),
+        name(std::move(name)),
+        vendor(nullptr),
+        vendor_platform(nullptr),
+        vendor_version(version),
+        parent(nullptr),
+        members(std::move(members)) {}
   std::string name;  // the vendor's device name (performance models key on it)
   // Its vendor hands out every cl_khr_command_buffer entry point (asked once:
   // CL_DEVICE_EXTENSIONS answers from it).
@@ -46,6 +55,12 @@ struct _cl_device_id : unicl::ObjectHeader {
   // is then UniCL's node client (CL_DEVICE_NODE_UNICL), read once at
   // discovery for root devices.
   cl_uint node = 0;
+  // The composite device (UNICL_COMPOSITE, core/composite_device.hpp): the
+  // root devices it stands for, in platform order. Empty for every other
+  // device. A composite has no vendor: a context of it is a context of its
+  // members.
+  std::vector<cl_device_id> members;
+  bool is_composite() const { return !members.empty(); }
   bool is_root() const { return parent == nullptr; }
   // The root device it was partitioned from (itself for a root device).
   const _cl_device_id *root() const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backend/vendor_info.hpp"
+#include "core/composite_device.hpp"
 #include "core/info.hpp"
 #include "core/refusal.hpp"
 #include "core/runtime.hpp"
@@ -162,6 +163,7 @@ bool extension_passes(const std::string &name) {
 }
 
 cl_device_type vendor_device_type(cl_device_id d) {
+  if (d->is_composite()) return composite_type(*d);
   return vendor_scalar<cl_device_type>(d, CL_DEVICE_TYPE, CL_DEVICE_TYPE_CPU);
 }
 
@@ -173,7 +175,9 @@ cl_device_id default_device() {
   for (cl_device_id d : Runtime::get().platform()->devices) {
     cl_device_type t = vendor_device_type(d);
     long score = (t & CL_DEVICE_TYPE_GPU) ? 3000000 : (t & CL_DEVICE_TYPE_ACCELERATOR) ? 2000000 : 0;
-    score += vendor_scalar<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
+    cl_uint units = 1;
+    device_info(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    score += units;
     if (t & CL_DEVICE_TYPE_CUSTOM) continue;
     if (score > best_score) best = d, best_score = score;
   }
@@ -181,6 +185,7 @@ cl_device_id default_device() {
 }
 
 cl_int device_info(cl_device_id d, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+  if (d->is_composite()) return composite_info(*d, param, size, value, size_ret);
   switch (param) {
     case CL_DEVICE_PLATFORM: return info_value(size, value, size_ret, Runtime::get().platform());
     case CL_DEVICE_PARENT_DEVICE: return info_value(size, value, size_ret, d->parent);

@@ -49,9 +49,10 @@ cl_int _cl_program::slots_for(cl_uint num, const cl_device_id *list, std::vector
   }
   for (cl_uint i = 0; i < num; ++i) {
     if (!live(list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
-    size_t s = context->slot_of(list[i]);
-    if (s == _cl_context::npos || !per_slot[s]) return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
-    slots.push_back(s);
+    std::vector<size_t> named = context->slots_named(list[i]);
+    if (named.empty() || std::any_of(named.begin(), named.end(), [this](size_t s) { return !per_slot[s]; }))
+      return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
+    slots.insert(slots.end(), named.begin(), named.end());
   }
   with_partition_relatives(*context, slots, [this](size_t s) { return bool(per_slot[s]); });
   return CL_SUCCESS;

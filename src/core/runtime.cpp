@@ -7,6 +7,7 @@
 
 #include "backend/vendor_call_scope.hpp"
 #include "backend/vendor_objects.hpp"
+#include "core/composite_device.hpp"
 #include "core/refusal.hpp"
 
 namespace unicl {
@@ -116,6 +117,12 @@ void Runtime::discover() {
     }
   }
   log(2, "%zu vendor platform(s), %zu device(s)", vendors_.size(), platform_->devices.size());
+  Ref<_cl_device_id> composite;
+  platform_->devices = listed_devices(platform_->devices, config_.composite, composite);
+  if (composite) {
+    log(2, "the platform lists one device: %s", composite->name.c_str());
+    root_devices_.push_back(std::move(composite));
+  }
   // From here on (the optional queries of the devices above may fail
   // without harm), a failed vendor call is named with the refusals.
   if (config_.log_level >= kLogRefusals)

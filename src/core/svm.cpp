@@ -26,6 +26,14 @@ bool SvmAllocations::contains(const void *pointer, size_t size) const {
 }
 
 cl_device_svm_capabilities device_svm_capabilities(const _cl_device_id &device) {
+  // A composite offers what its members offer together in a context of
+  // them: SVM only when one vendor of this machine holds them all.
+  if (device.is_composite()) {
+    cl_device_svm_capabilities all = ~cl_device_svm_capabilities{0};
+    for (cl_device_id m : device.members)
+      all &= m->vendor_platform == device.members[0]->vendor_platform ? device_svm_capabilities(*m) : 0;
+    return all;
+  }
   if (device.node != 0 || device.vendor_version < 200) return 0;
   return vendor_value<cl_device_svm_capabilities>(device.vendor, CL_DEVICE_SVM_CAPABILITIES, 0);
 }

@@ -33,7 +33,8 @@ class SvmAllocations {
 
 // What a device offers: the vendor's answer for a device of this machine
 // whose vendor speaks OpenCL 2.0 or later; nothing for other nodes' devices
-// (their memory is not this process's) and older vendors.
+// (their memory is not this process's) and older vendors. A composite
+// offers what its members offer when one vendor holds them all.
 cl_device_svm_capabilities device_svm_capabilities(const _cl_device_id &device);
 
 // What a context offers: what every one of its devices offers when they
