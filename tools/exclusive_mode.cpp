@@ -38,14 +38,17 @@ bool set_env(const char *name, const std::string &value) {
 
 }  // namespace
 
-std::string exclusive_folder() {
+bool from_build_tree() {
   // /proc/self/exe rather than argv[0]: the tool may have been found on PATH
   // or through a symlink.
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   std::string self_path = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
-  if (!self_path.empty() && same_file(self_path, UNICL_TOOL_BUILD_PATH) &&
-      exists(std::string(UNICL_TOOL_BUILD_EXCLUSIVE_DIR) + "/unicl.icd"))
+  return !self_path.empty() && same_file(self_path, UNICL_TOOL_BUILD_PATH);
+}
+
+std::string exclusive_folder() {
+  if (from_build_tree() && exists(std::string(UNICL_TOOL_BUILD_EXCLUSIVE_DIR) + "/unicl.icd"))
     return UNICL_TOOL_BUILD_EXCLUSIVE_DIR;
   return UNICL_TOOL_INSTALL_EXCLUSIVE_DIR;
 }

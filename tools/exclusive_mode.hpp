@@ -12,6 +12,9 @@ struct ExclusiveOptions {
   std::optional<std::string> log;      // --log: UNICL_LOG for the program
 };
 
+// Whether this tool is the one in the build tree (else it is installed).
+bool from_build_tree();
+
 // The folder holding only unicl.icd: the build tree's when this tool runs
 // from the build tree, the installed one otherwise.
 std::string exclusive_folder();

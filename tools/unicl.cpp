@@ -28,14 +28,18 @@ constexpr const char *kUsage =
     "usage: unicl info [--vendors LIST] [--log N] [--models]\n"
     "       unicl run [--vendors LIST] [--log N] [--scheduler NAME] [--schedule-all]\n"
     "                 [--granularity NAME] [--mem-limit SPEC] [--trace FILE] [--socl]\n"
-    "                 [--nodes HOSTS]\n"
+    "                 [--nodes HOSTS] [--composite[=NAMES]]\n"
     "                 [--] PROGRAM [ARGS...]\n"
+    "       unicl analyze FILE.cl [BUILD OPTIONS...]\n"
     "       unicl --help | --version\n"
     "\n"
     "info  the UniCL platform, its devices with their vendor platforms, and the\n"
     "      host topology, as an OpenCL program sees them in exclusive mode\n"
     "run   runs PROGRAM in exclusive mode: the ICD loader sees only UniCL and\n"
     "      UniCL loads the vendors\n"
+    "analyze  what UniCL will do with each kernel of FILE.cl built with BUILD\n"
+    "      OPTIONS (-D, -I, -cl-std): the dimension its launches split along and\n"
+    "      each argument's window, or why it runs whole\n"
     "\n"
     "--vendors LIST  vendors for UniCL (UNICL_VENDORS): folders of .icd files,\n"
     "                .icd files or libraries, colon-separated. Default: UNICL_VENDORS\n"
@@ -55,6 +59,11 @@ constexpr const char *kUsage =
     "--socl          UNICL_SOCL_COMPAT=1: the platform answers StarPU SOCL's name and\n"
     "                vendor, and program builds define SOCL_DEVICE_TYPE_<type> per device,\n"
     "                so that programs written for SOCL run unchanged\n"
+    "--composite[=NAMES]\n"
+    "                UNICL_COMPOSITE: the platform lists one device standing for all\n"
+    "                of them (or for those whose names contain one of NAMES, comma-\n"
+    "                separated): a program that takes one device uses every one, its\n"
+    "                launches split across them where the analysis of the kernel allows\n"
     "--nodes HOSTS   the devices of these machines join the platform: PROGRAM runs as\n"
     "                rank 0 of an Open MPI job (mpirun) and unicl-node on each host\n"
     "                (host or host:count, comma-separated; e.g. localhost:2); hosts\n"
@@ -104,6 +113,8 @@ Command parse(int argc, char **argv) {
       c.nodes = value("--nodes");
     } else if (arg == "--socl" && c.name == "run") {
       setenv("UNICL_SOCL_COMPAT", "1", 1);
+    } else if (arg == "--composite" || arg.rfind("--composite=", 0) == 0) {
+      setenv("UNICL_COMPOSITE", arg == "--composite" ? "1" : value("--composite").c_str(), 1);
     } else if (arg == "--mem-limit" || arg.rfind("--mem-limit=", 0) == 0) {
       setenv("UNICL_DEVICE_MEM_LIMIT", value("--mem-limit").c_str(), 1);
     } else if (arg == "--trace" || arg.rfind("--trace=", 0) == 0) {
@@ -206,7 +217,29 @@ int info(const Command &c, char **argv) {
 
 }  // namespace
 
+// `unicl analyze FILE [OPTIONS...]`: the analyser's verdicts, from the
+// analyser itself (beside the tool in the build tree, else installed), so
+// that the tool never loads Clang and LLVM.
+int analyze(int argc, char **argv) {
+  if (argc < 3 || argv[2][0] == '-') throw std::invalid_argument("analyze needs a FILE.cl");
+  std::string analyzer = unicl_tool::from_build_tree() ? UNICL_TOOL_BUILD_ANALYZER : UNICL_TOOL_INSTALL_ANALYZER;
+  std::vector<char *> args = {analyzer.data(), const_cast<char *>("--describe")};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(analyzer.c_str(), args.data());
+  std::cerr << "unicl: cannot run the kernel analyser " << analyzer << ": " << std::strerror(errno) << "\n";
+  return errno == ENOENT ? 127 : 126;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "analyze") == 0) {
+    try {
+      return analyze(argc, argv);
+    } catch (const std::invalid_argument &e) {
+      std::cerr << "unicl: " << e.what() << "\n" << kUsage;
+      return 2;
+    }
+  }
   if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
     std::cout << kUsage;
     return 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -165,8 +166,11 @@ T combine(const std::vector<cl_device_id> &members, cl_device_info param, Combin
   return out;
 }
 
-// The answer from the rules' table; CL_INVALID_VALUE for a query it lacks.
-cl_int numeric_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+// An answer, or nullopt: not a query this kind of answer covers.
+using Answer = std::optional<cl_int>;
+
+// The answer from the rules' table.
+Answer numeric_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
   for (const Rule &r : kRules) {
     if (r.param != param) continue;
     switch (r.width) {
@@ -175,7 +179,7 @@ cl_int numeric_answer(const _cl_device_id &c, cl_device_info param, size_t size,
       case Width::Size: return info_value(size, value, size_ret, combine<size_t>(c.members, param, r.combine));
     }
   }
-  return CL_INVALID_VALUE;
+  return std::nullopt;
 }
 
 // The words every member lists (separated by `sep`), in the first member's order.
@@ -265,7 +269,7 @@ cl_int same_answer(const _cl_device_id &c, cl_device_info param, size_t size, vo
   return info_bytes(size, value, size_ret, first.data(), first.size());
 }
 
-cl_int text_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+Answer text_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
   switch (param) {
     case CL_DEVICE_NAME: return info_string(size, value, size_ret, c.name);
     case CL_DEVICE_VENDOR: return info_string(size, value, size_ret, "UniCL");
@@ -288,11 +292,11 @@ cl_int text_answer(const _cl_device_id &c, cl_device_info param, size_t size, vo
       }
       return info_string(size, value, size_ret, lowest);
     }
-    default: return CL_INVALID_VALUE;
+    default: return std::nullopt;
   }
 }
 
-cl_int list_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+Answer list_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
   switch (param) {
     case CL_DEVICE_MAX_WORK_ITEM_SIZES: return info_vector(size, value, size_ret, smallest_work_item_sizes(c.members));
     case CL_DEVICE_EXTENSIONS_WITH_VERSION:
@@ -302,13 +306,13 @@ cl_int list_answer(const _cl_device_id &c, cl_device_info param, size_t size, vo
     case CL_DEVICE_ILS_WITH_VERSION:
     case CL_DEVICE_PARTITION_TYPE: return info_bytes(size, value, size_ret, nullptr, 0);
     case CL_DEVICE_PARTITION_PROPERTIES: return info_value<cl_device_partition_property>(size, value, size_ret, 0);
-    default: return CL_INVALID_VALUE;
+    default: return std::nullopt;
   }
 }
 
 // What the composite answers as a device of its own: its identity, its
 // place in the platform, and the queues UniCL gives it.
-cl_int own_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
+Answer own_answer(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
   switch (param) {
     case CL_DEVICE_TYPE: return info_value(size, value, size_ret, composite_type(c) | CL_DEVICE_TYPE_DEFAULT);
     case CL_DEVICE_PLATFORM: return info_value(size, value, size_ret, Runtime::get().platform());
@@ -335,7 +339,7 @@ cl_int own_answer(const _cl_device_id &c, cl_device_info param, size_t size, voi
       gethostname(host, sizeof host - 1);
       return info_string(size, value, size_ret, std::string(host));
     }
-    default: return CL_INVALID_VALUE;
+    default: return std::nullopt;
   }
 }
 
@@ -350,7 +354,7 @@ cl_device_type composite_type(const _cl_device_id &c) {
 cl_int composite_info(const _cl_device_id &c, cl_device_info param, size_t size, void *value, size_t *size_ret) {
   if (param == CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) param = CL_DEVICE_QUEUE_PROPERTIES;
   for (auto answer : {own_answer, text_answer, list_answer, numeric_answer})
-    if (cl_int err = answer(c, param, size, value, size_ret); err != CL_INVALID_VALUE) return err;
+    if (Answer given = answer(c, param, size, value, size_ret)) return *given;
   return same_answer(c, param, size, value, size_ret);
 }
 
