@@ -138,3 +138,33 @@ TEST_CASE("unicl run passes the scheduling options to the program") {
                         env);
   CHECK(lines == std::vector<std::string>{"ws", "1", "64M", "/tmp/t.json"});
 }
+
+TEST_CASE("unicl run --composite asks UniCL for the composite device") {
+  auto env = cltest::clean_opencl_env();
+  const std::vector<std::string> print = {"/bin/sh", "-c", "echo \"${UNICL_COMPOSITE-unset}\""};
+  CHECK(run_tool(with({"run", "--composite", "--"}, print), env) == std::vector<std::string>{"1"});
+  CHECK(run_tool(with({"run", "--composite=pthread,basic", "--"}, print), env) ==
+        std::vector<std::string>{"pthread,basic"});
+  CHECK(run_tool(with({"run", "--"}, print), env) == std::vector<std::string>{"unset"});
+}
+
+TEST_CASE("unicl analyze prints each kernel's verdict, with the build options given") {
+  const std::string corpus = cltest::required_env("UNICL_CORPUS");
+  auto env = cltest::clean_opencl_env();
+  auto out = run_tool({"analyze", corpus + "/matmul.cl"}, env);
+  REQUIRE_FALSE(out.empty());
+  CHECK_THAT(out[0], Catch::StartsWith("kernel matmul: splits along dimension 1"));
+  std::string all;
+  for (auto &line : out) all += line + "\n";
+  CHECK_THAT(all, Catch::Contains("c (written): i*4*n + 4*get_global_id(0), 4 bytes"));
+  out = run_tool({"analyze", corpus + "/reduce_atomic.cl"}, env);
+  CHECK(out == std::vector<std::string>{"kernel reduce_atomic: runs whole: atomics on global memory (atomic_add)"});
+  // -D as a build gives it: the row width becomes 32 floats.
+  out = run_tool({"analyze", corpus + "/macro_width.cl", "-D", "WIDTH=32"}, env);
+  all.clear();
+  for (auto &line : out) all += line + "\n";
+  CHECK_THAT(all, Catch::Contains("out (written): i*128 + 4*get_global_id(0), 4 bytes"));
+  // A source that does not compile: said so, and a failure.
+  run_tool({"analyze", corpus + "/macro_width.cl"}, env, 1);
+  run_tool({"analyze", "/nonexistent.cl"}, env, 2);
+}

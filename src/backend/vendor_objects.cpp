@@ -43,13 +43,22 @@ VendorRef<cl_context> vendor_context(const cl_context_properties *properties, st
 }
 
 namespace {
-// Where `device` stands in the answers of `program`'s per-device queries.
+// Where `device`'s binary stands in the answers of `program`'s per-device
+// queries. PoCL 3.1 puts the binary of a program built for one device of a
+// context of several first, whichever device that is (and reports nothing
+// where that device stands): then the only binary there is is the device's.
 cl_int binary_index(cl_program program, cl_device_id device, size_t &index, size_t &count) {
   std::vector<cl_device_id> devices = vendor_array<cl_device_id>(program, CL_PROGRAM_DEVICES);
   auto at = std::find(devices.begin(), devices.end(), device);
   if (at == devices.end()) return CL_INVALID_DEVICE;
   index = static_cast<size_t>(at - devices.begin());
   count = devices.size();
+  if (count < 2) return CL_SUCCESS;
+  std::vector<size_t> sizes(count);
+  if (vendor_info(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(), nullptr) != CL_SUCCESS)
+    return CL_SUCCESS;
+  if (sizes[index] == 0 && std::count_if(sizes.begin(), sizes.end(), [](size_t s) { return s > 0; }) == 1)
+    index = static_cast<size_t>(std::find_if(sizes.begin(), sizes.end(), [](size_t s) { return s > 0; }) - sizes.begin());
   return CL_SUCCESS;
 }
 }  // namespace

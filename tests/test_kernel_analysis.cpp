@@ -1,0 +1,282 @@
+// What the kernel analysis changes for a program, and what it never does:
+// a source it cannot compile, a build that fails, a program from binaries
+// all build and run as they would without it (whole); CL_CONTEXT_AUTO_SPLIT
+// _UNICL and UNICL_AUTO_SPLIT=0 keep launches whole; the modes it finds
+// spare moving back what a kernel only reads; UNICL_LOG=2 says each
+// kernel's verdict once. Over PoCL pthread + basic, on device-less queues.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <numeric>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "CL/cl_ext_unicl.h"
+#include "cl_test.hpp"
+#include "isolated.hpp"
+
+namespace {
+
+const char *kScale = R"CL(
+__kernel void scale(__global const float *in, __global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = 2.0f * in[i];
+}
+)CL";
+
+constexpr size_t kCount = 4096;
+
+std::vector<cl_device_id> pocl_devices() {
+  std::vector<cl_device_id> out;
+  for (auto &d : cltest::devices()) {
+    std::string name = cltest::device_name(d);
+    if (name.find("pthread") != std::string::npos || name.find("basic") != std::string::npos) out.push_back(d());
+  }
+  REQUIRE(out.size() == 2);
+  return out;
+}
+
+// A context of PoCL's two devices (with `properties`), a device-less
+// queue, one queue per device.
+struct Pair {
+  std::vector<cl_device_id> devices = pocl_devices();
+  cl_context context = nullptr;
+  cl_command_queue scheduled = nullptr;
+  cl_command_queue on[2] = {nullptr, nullptr};
+  explicit Pair(std::vector<cl_context_properties> properties = {}) {
+    cl_int err = CL_SUCCESS;
+    if (!properties.empty()) properties.push_back(0);
+    context = clCreateContext(properties.empty() ? nullptr : properties.data(), 2, devices.data(), nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    scheduled = clCreateCommandQueueWithProperties(context, nullptr, nullptr, &err);
+    for (int i = 0; i < 2; ++i) on[i] = clCreateCommandQueueWithProperties(context, devices[i], nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+  }
+  ~Pair() {
+    for (cl_command_queue q : {scheduled, on[0], on[1]}) clReleaseCommandQueue(q);
+    clReleaseContext(context);
+  }
+  // The program of `source`; its build's result in `built`.
+  cl_program program(const char *source, cl_int &built) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    built = clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr);
+    return p;
+  }
+};
+
+std::string analysis_of(cl_program p) {
+  size_t n = 0;
+  REQUIRE(clGetProgramInfo(p, CL_PROGRAM_ANALYSIS_UNICL, 0, nullptr, &n) == CL_SUCCESS);
+  std::string s(n, '\0');
+  REQUIRE(clGetProgramInfo(p, CL_PROGRAM_ANALYSIS_UNICL, n, s.data(), nullptr) == CL_SUCCESS);
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+// The scaling kernel of `p` over kCount floats on `q`: the factor it ran
+// with; the result checked.
+cl_uint run_scale(cl_context ctx, cl_command_queue q, cl_program p) {
+  cl_int err = CL_SUCCESS;
+  std::vector<float> data(kCount), got(kCount);
+  std::iota(data.begin(), data.end(), 0.0f);
+  cl_mem in = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, kCount * 4, data.data(), &err);
+  cl_mem out = clCreateBuffer(ctx, 0, kCount * 4, nullptr, &err);
+  cl_kernel k = clCreateKernel(p, "scale", &err);
+  REQUIRE(err == CL_SUCCESS);
+  clSetKernelArg(k, 0, sizeof in, &in);
+  clSetKernelArg(k, 1, sizeof out, &out);
+  cl_event e = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(q, k, 1, nullptr, &kCount, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(q, out, CL_TRUE, 0, kCount * 4, got.data(), 1, &e, nullptr) == CL_SUCCESS);
+  cl_uint factor = 0;
+  clGetEventInfo(e, CL_EVENT_DIVIDE_FACTOR_UNICL, sizeof factor, &factor, nullptr);
+  bool right = true;
+  for (size_t i = 0; i < kCount; ++i) right = right && got[i] == 2.0f * data[i];
+  CHECK(right);
+  clReleaseEvent(e);
+  clReleaseKernel(k);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  return factor;
+}
+
+// The program of `pair` made from the binaries of `source`'s build. PoCL
+// gives a program's binaries once a kernel of it exists.
+cl_program from_binaries(Pair &pair, cl_program source) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(source, "scale", &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t sizes[2] = {};
+  REQUIRE(clGetProgramInfo(source, CL_PROGRAM_BINARY_SIZES, sizeof sizes, sizes, nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> b0(sizes[0]), b1(sizes[1]);
+  unsigned char *where[2] = {b0.data(), b1.data()};
+  REQUIRE(clGetProgramInfo(source, CL_PROGRAM_BINARIES, sizeof where, where, nullptr) == CL_SUCCESS);
+  clReleaseKernel(k);
+  const unsigned char *given[2] = {where[0], where[1]};
+  cl_program binary = clCreateProgramWithBinary(pair.context, 2, pair.devices.data(), sizes, given, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(binary, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+  return binary;
+}
+
+const cl_context_properties kFactor2[] = {CL_CONTEXT_DIVIDE_FACTOR_UNICL, 2};
+
+}  // namespace
+
+TEST_CASE("a source the analysis cannot compile builds and runs whole", "[analysis]") {
+  // Clang's SPIR target defines __SPIR__; PoCL's CPU devices do not.
+  std::string source = std::string("#ifdef __SPIR__\n#error not for the analysis\n#endif\n") + kScale;
+  Pair pair({kFactor2[0], kFactor2[1]});
+  cl_int built = CL_INVALID_VALUE;
+  cl_program p = pair.program(source.c_str(), built);
+  CHECK(built == CL_SUCCESS);
+  CHECK_THAT(analysis_of(p), Catch::StartsWith("no analysis: the source does not compile for the analysis"));
+  CHECK(run_scale(pair.context, pair.scheduled, p) == 0);
+  clReleaseProgram(p);
+}
+
+TEST_CASE("a build that fails fails as it would without the analysis", "[analysis]") {
+  Pair pair;
+  cl_int built = CL_SUCCESS;
+  cl_program p = pair.program("__kernel void broken(__global float *x) { x[0] = ; }", built);
+  CHECK(built == CL_BUILD_PROGRAM_FAILURE);
+  cl_build_status status = CL_BUILD_SUCCESS;
+  REQUIRE(clGetProgramBuildInfo(p, pair.devices[0], CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr) ==
+          CL_SUCCESS);
+  CHECK(status == CL_BUILD_ERROR);
+  CHECK_THAT(analysis_of(p), Catch::StartsWith("no analysis"));
+  clReleaseProgram(p);
+}
+
+TEST_CASE("a program from binaries has no analysis; its kernels run whole", "[analysis]") {
+  Pair pair({kFactor2[0], kFactor2[1]});
+  cl_int built = CL_INVALID_VALUE;
+  cl_program source = pair.program(kScale, built);
+  REQUIRE(built == CL_SUCCESS);
+  CHECK(run_scale(pair.context, pair.scheduled, source) == 2);  // analysed: split with the factor forced
+  cl_program from_binaries = ::from_binaries(pair, source);
+  CHECK(analysis_of(from_binaries).empty());
+  CHECK(run_scale(pair.context, pair.scheduled, from_binaries) == 0);
+  clReleaseProgram(source);
+  clReleaseProgram(from_binaries);
+}
+
+TEST_CASE("CL_CONTEXT_AUTO_SPLIT_UNICL false keeps launches whole", "[analysis]") {
+  Pair off({kFactor2[0], kFactor2[1], CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
+  cl_bool value = CL_TRUE;
+  REQUIRE(clGetContextInfo(off.context, CL_CONTEXT_AUTO_SPLIT_UNICL, sizeof value, &value, nullptr) == CL_SUCCESS);
+  CHECK(value == CL_FALSE);
+  cl_int built = CL_INVALID_VALUE;
+  cl_program p = off.program(kScale, built);
+  REQUIRE(built == CL_SUCCESS);
+  CHECK(run_scale(off.context, off.scheduled, p) == 0);
+  clReleaseProgram(p);
+  auto devices = pocl_devices();
+  const cl_context_properties bad[] = {CL_CONTEXT_AUTO_SPLIT_UNICL, 2, 0};
+  cl_int err = CL_SUCCESS;
+  CHECK(clCreateContext(bad, 2, devices.data(), nullptr, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_PROPERTY);
+}
+
+TEST_CASE("isolated: UNICL_AUTO_SPLIT=0", "[.]") {
+  Pair pair({kFactor2[0], kFactor2[1]});
+  cl_int built = CL_INVALID_VALUE;
+  cl_program p = pair.program(kScale, built);
+  REQUIRE(built == CL_SUCCESS);
+  CHECK(run_scale(pair.context, pair.scheduled, p) == 0);
+  clReleaseProgram(p);
+}
+
+TEST_CASE("UNICL_AUTO_SPLIT=0 keeps launches whole", "[analysis]") {
+  auto run = cltest::run_hidden("isolated: UNICL_AUTO_SPLIT=0", {{"UNICL_AUTO_SPLIT", std::string("0")}}, 120);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 0);
+}
+
+namespace {
+
+// The program of kScale in `pair`, from source (analysed) or from the
+// binaries of that build (not analysed).
+cl_program scale_program(Pair &pair, bool analysed) {
+  cl_int built = CL_INVALID_VALUE;
+  cl_program p = pair.program(kScale, built);
+  REQUIRE(built == CL_SUCCESS);
+  analysis_of(p);  // waits for it
+  if (analysed) return p;
+  cl_program binary = from_binaries(pair, p);
+  clReleaseProgram(p);
+  return binary;
+}
+
+// Bytes moved when the kernel runs on the first device, then its input is
+// read on the second.
+cl_ulong moved_for_a_read_after_the_kernel(bool analysed) {
+  Pair pair;
+  cl_program p = scale_program(pair, analysed);
+  cl_int err = CL_SUCCESS;
+  std::vector<float> data(kCount, 1.0f), back(kCount);
+  cl_mem in = clCreateBuffer(pair.context, CL_MEM_COPY_HOST_PTR, kCount * 4, data.data(), &err);
+  cl_mem out = clCreateBuffer(pair.context, 0, kCount * 4, nullptr, &err);
+  cl_kernel k = clCreateKernel(p, "scale", &err);
+  clSetKernelArg(k, 0, sizeof in, &in);
+  clSetKernelArg(k, 1, sizeof out, &out);
+  REQUIRE(clEnqueueNDRangeKernel(pair.on[0], k, 1, nullptr, &kCount, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clFinish(pair.on[0]) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(pair.on[1], in, CL_TRUE, 0, kCount * 4, back.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(back == data);
+  cl_ulong moved = 0;
+  clGetContextInfo(pair.context, CL_CONTEXT_BYTES_MOVED_UNICL, sizeof moved, &moved, nullptr);
+  clReleaseKernel(k);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseProgram(p);
+  return moved;
+}
+
+}  // namespace
+
+TEST_CASE("the modes the analysis finds spare moving back what a kernel only reads", "[analysis]") {
+  // Without the analysis (a program from binaries; PoCL gives no argument
+  // information unless asked) the input counts as written by the kernel: its
+  // device's copy is the only valid one, and the read brings it back first.
+  const cl_ulong with_analysis = moved_for_a_read_after_the_kernel(true);
+  const cl_ulong without = moved_for_a_read_after_the_kernel(false);
+  CHECK(without - with_analysis == kCount * 4);
+}
+
+TEST_CASE("isolated: verdicts logged once", "[.]") {
+  Pair pair({kFactor2[0], kFactor2[1]});
+  const char *source = R"CL(
+__kernel void scale(__global const float *in, __global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = 2.0f * in[i];
+}
+__kernel void total(__global const float *in, __global float *sum) {
+  sum[0] += in[get_global_id(0)];
+}
+)CL";
+  cl_int built = CL_INVALID_VALUE;
+  cl_program p = pair.program(source, built);
+  REQUIRE(built == CL_SUCCESS);
+  analysis_of(p);
+  for (int i = 0; i < 2; ++i) run_scale(pair.context, pair.scheduled, p);
+  clReleaseProgram(p);
+}
+
+TEST_CASE("UNICL_LOG=2 says each kernel's verdict once", "[analysis]") {
+  auto run = cltest::run_hidden("isolated: verdicts logged once", {{"UNICL_LOG", std::string("2")}}, 120);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  auto count = [&](const std::string &what) {
+    size_t n = 0;
+    for (size_t at = run.err.find(what); at != std::string::npos; at = run.err.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("kernel analysis: kernel scale: splits along dimension 0") == 1);
+  CHECK(count("kernel analysis: kernel total: runs whole\n  not along dimension 2") == 1);
+  CHECK(count("c (written)") == 0);
+  CHECK(count("out (written): i*4, 4 bytes") == 1);
+}
