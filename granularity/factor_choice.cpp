@@ -37,6 +37,7 @@ void FactorChoice::time_latest(const std::string &shape, double now) {
     return;
   }
   Latest timed = std::exchange(latest, {});
+  if (timed.calibration) return;
   // Only this shape's launches since: an iteration, whose cost runs until
   // the next one (gathering the pieces' results counts).
   const bool iteration = all_launches_ == timed.others + 1;
@@ -104,8 +105,22 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   return c;
 }
 
+void FactorChoice::calibrating(Choice &c) {
+  c.calibration = true;
+  std::lock_guard lock(mutex_);
+  Latest &latest = shapes_[c.shape].latest;
+  if (latest.serial == c.serial) latest.calibration = true;
+}
+
 void FactorChoice::finished(const Choice &c, double seconds, double now) {
-  if (!c.learnt) return;
+  if (!c.learnt || c.calibration) {
+    if (c.learnt) {  // a calibration: only its place among the launches in flight
+      std::lock_guard lock(mutex_);
+      auto &in = shapes_[c.shape].in_flight[c.factor];
+      if (in > 0) in -= 1;
+    }
+    return;
+  }
   bool record_now = false;
   {
     std::lock_guard lock(mutex_);

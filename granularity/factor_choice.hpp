@@ -34,6 +34,9 @@ class FactorChoice {
     unsigned factor = 0;  // 0: undivided
     bool learnt = false;  // chosen by the strategy (a fixed factor is not timed)
     uint64_t serial = 0;  // the launch's number among its shape's
+    // Cut with no model of some device yet (equal shares): its time says
+    // what the models lacked, not what the factor costs, and is not kept.
+    bool calibration = false;
   };
   // `shape`: the launch's key, shape_of(launch), with a suffix for launches
   // that run differently and keep statistics of their own (the built-in
@@ -43,6 +46,9 @@ class FactorChoice {
   // The launch ended `seconds` after it started, at `now`; failed launches
   // pass a negative `seconds`.
   void finished(const Choice &choice, double seconds, double now);
+  // The launch of `choice` calibrates the models (see Choice): its time is
+  // not the factor's.
+  void calibrating(Choice &choice);
 
   // The key of a launch shape in the models.
   static std::string shape_of(const DividedLaunch &launch);
@@ -55,6 +61,7 @@ class FactorChoice {
     double enqueued = 0, ended = -1;  // ended: -1 while it runs
     double seconds = 0;               // from its start to its end
     bool overlapped = false;          // the next launch came before it ended
+    bool calibration = false;         // not to be kept (Choice::calibration)
     uint64_t others = 0;              // launches of any shape before it (all_launches_)
   };
   struct Shape {

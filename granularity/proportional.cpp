@@ -37,7 +37,8 @@ void ProportionalDivider::enqueued(const DividedLaunch &l, const std::string &sh
 }
 
 std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLaunch &l, const std::string &shape,
-                                                                  size_t per_device, bool in_place) {
+                                                                  size_t per_device, bool in_place, bool &informed) {
+  informed = true;
   _cl_context &ctx = *l.queue->context;
   const cl_uint dim = l.split_dim();
   const size_t n = l.global[dim];
@@ -58,6 +59,7 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
     whole[i] = models_->kernel_time(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
     known = known && whole[i] > 0;
   }
+  informed = known;
   std::vector<double> weight(slots.size(), 1.0);
   if (known)
     for (size_t i = 0; i < slots.size(); ++i) weight[i] = 1.0 / whole[i];

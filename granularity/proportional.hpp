@@ -39,7 +39,9 @@ class ProportionalDivider {
   // The pieces of `launch` (shape: FactorChoice::shape_of); one piece when it
   // cannot be cut (one device, or a range of one work-group). With
   // `in_place` (below) and the previous partition kept, one piece per device.
-  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape, size_t per_device, bool in_place);
+  // `informed`: every device's share came from its model (else equal shares).
+  std::vector<Piece> cut(const DividedLaunch &launch, const std::string &shape, size_t per_device, bool in_place,
+                         bool &informed);
 
   // Whether every buffer argument of `launch` is one the previous launch of
   // `shape` had, with no command enqueued on it since that launch's pieces:

@@ -131,7 +131,8 @@ class Granularity final : public GranularityService {
     // gate keeps q's order.
     const bool own_pieces = !l.divide.fn || choice.factor == 0;
     const bool chains = failure == CL_SUCCESS && own_pieces;
-    remember_division(q, gate.get(), chains ? before.get() : nullptr, chains ? after : nullptr);
+    remember_division(q, gate.get(), chains ? before.get() : nullptr, chains ? after : nullptr, record,
+                      previous.get() != nullptr);
     if (failure != CL_SUCCESS) {
       if (live(after)) api::clReleaseEvent(after);
       end(*record, done.get(), failure);
@@ -173,22 +174,41 @@ class Granularity final : public GranularityService {
     Ref<_cl_event> before, previous;
     bool idle = false;
   };
+  //
+  // Coherence orders a piece after the accesses of its bytes that are
+  // recorded, that is after the pieces already planned: a piece still
+  // waiting to be planned (for bytes from another device) would be passed
+  // by the new launch's pieces of the same bytes. So a launch joins the
+  // chain only while every piece of it is planned; else it follows the
+  // chain's last gate, as any command of an in-order queue does.
   static Follow what_to_follow(_cl_command_queue *q, const DividedLaunch &l) {
     if (!q->in_order() || l.num_events > 0) return {};
     ContextLock lock(*q->context);
     auto gate = q->divided_gate.lock();
-    if (gate && q->last == gate && q->divided_before) return {q->divided_before, q->divided_after};
+    if (gate && q->last == gate && q->divided_before && all_planned(q->divided_chain))
+      return {q->divided_before, q->divided_after};
     return {{}, {}, !q->last || q->last->status() == CL_COMPLETE};
+  }
+  static bool all_planned(const std::vector<std::shared_ptr<DivisionRecord>> &chain) {
+    for (auto &record : chain)
+      for (auto &piece : record->pieces())
+        if (piece->state() == CL_QUEUED) return false;
+    return true;
   }
   // Notes `gate` as q's last divided launch, `before` and `after` (nulls: it
   // failed, or its pieces may not follow `before`) the events its pieces
-  // followed and complete with.
-  static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *before, _cl_event *after) {
+  // followed and complete with; `record` is its, `joined` whether it joined
+  // the chain of the launch before.
+  static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *before, _cl_event *after,
+                                std::shared_ptr<DivisionRecord> record, bool joined) {
     if (!q->in_order()) return;
     ContextLock lock(*q->context);
     q->divided_gate = gate->task;
     q->divided_before = before ? Ref<_cl_event>(before) : Ref<_cl_event>();
     q->divided_after = after ? Ref<_cl_event>(after) : Ref<_cl_event>();
+    if (!before) q->divided_chain.clear();
+    else if (joined) q->divided_chain.push_back(std::move(record));
+    else q->divided_chain = {std::move(record)};
   }
 
   // Chooses the launch's factor and enqueues its pieces on `pieces`, every
@@ -212,7 +232,9 @@ class Granularity final : public GranularityService {
     if (choice.factor == 0)
       return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
     if (l.divide.fn) return l.divide.fn(pieces, choice.factor, l.divide.user_data, before, after);
-    auto cut = proportional_.cut(l, shape, size_t{1} << (choice.factor - 1), in_place);
+    bool informed = true;
+    auto cut = proportional_.cut(l, shape, size_t{1} << (choice.factor - 1), in_place, informed);
+    if (!informed) choice_.calibrating(choice);
     if (Runtime::get().log_level() >= 2) {
       std::string parts;
       for (auto &p : cut)

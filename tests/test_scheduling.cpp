@@ -142,7 +142,10 @@ TEST_CASE("every policy on every device set runs a 200-command DAG right", "[sch
     auto devices = cltest::MultiDevice::matching(set);
     for (auto &policy : kPolicies) {
       INFO("policy " << policy << " on " << devices.size() << " devices");
-      cl::Context ctx = scheduling_context(devices, policy);
+      // Where each command goes: its launches whole, not split by UniCL on
+      // its own (whose pieces the policy places too, under a launch event
+      // that names one device).
+      cl::Context ctx = scheduling_context(devices, policy, 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
       CHECK(context_policy(ctx) == policy);
       cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
       DagRun run = run_dag(ctx, q, 200, 7);
@@ -286,7 +289,8 @@ TEST_CASE("CPU devices sharing the host's cores never run at the same time", "[s
   // engine runs one of them at a time. Both still get work (round-robin).
   if (std::thread::hardware_concurrency() > 2) SUCCEED("host has more than two cores: only placement is checked");
   auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
-  cl::Context ctx = scheduling_context(devices, "round-robin");
+  // Whole launches: the engine's turns, not UniCL's own splits of them.
+  cl::Context ctx = scheduling_context(devices, "round-robin", 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
   cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
   cl::Program program = cltest::build(ctx, kSource);
   constexpr size_t kItems = 1 << 16;

@@ -129,6 +129,47 @@ bool offset_fits(cl_uint dim, const size_t *offset, const size_t *global) {
 }
 
 
+// A read of a multi-device context's buffer whose bytes are best read from
+// the host copy (read_through_host_copy): a marker that gathers them
+// there (each piece from its device, at once), then a copy into the
+// application's memory, on its thread when the read blocks, else when the
+// marker completes, before the read's event (a marker after the copy)
+// completes.
+cl_int read_via_host_copy(Command &c, _cl_command_queue *q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
+                          void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
+  if (!ptr) return refuse(CL_INVALID_VALUE, "ptr is NULL");
+  if (cl_int err = c.use_host(m, kRead, kRead, {offset, size}); err != CL_SUCCESS) return err;
+  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
+  const std::byte *from = static_cast<const std::byte *>(host_copy(m)) + offset;
+  auto marker = [](VendorCall &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); };
+  if (blocking) {
+    cl_int err = c.run(marker, event, CL_TRUE);
+    if (err == CL_SUCCESS) std::memcpy(ptr, from, size);
+    return err;
+  }
+  cl_event raw = nullptr;
+  if (cl_int err = c.run(marker, &raw); err != CL_SUCCESS) return err;
+  Ref<_cl_event> gathered(raw, true);
+  // What waits for the gathering is the read's own event, behind a user
+  // event no flush reaches: the gathering must be flushed now (a vendor that
+  // runs its queue only when flushed would hold it, and clFinish with it).
+  q->flush_off_caller();
+  cl_int err = CL_SUCCESS;
+  Ref<_cl_event> copied(api::clCreateUserEvent(q->context.get(), &err), true);
+  if (err != CL_SUCCESS) return err;
+  // From the work queue: a vendor's completion callback (where this is
+  // called from) must not make commands ready, which may call that vendor.
+  gathered->on_complete([from, ptr, size, copied](cl_int status) {
+    Runtime::get().work_queue().post([from, ptr, size, copied, status] {
+      if (status == CL_COMPLETE) std::memcpy(ptr, from, size);
+      api::clSetUserEventStatus(copied.get(), status < 0 ? status : CL_COMPLETE);
+    });
+  });
+  cl_event after = copied.get();
+  if ((err = api::clEnqueueMarkerWithWaitList(q, 1, &after, event)) == CL_SUCCESS && event) (*event)->type = CL_COMMAND_READ_BUFFER;
+  return err;
+}
+
 std::vector<std::byte> copy_bytes(const void *p, size_t n) {
   auto *b = static_cast<const std::byte *>(p);
   return p ? std::vector<std::byte>(b, b + n) : std::vector<std::byte>();
@@ -144,6 +185,9 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_BUFFER);
+  if (c.multi() && !buffer->is_image() && buffer->context.get() == q->context.get() && size > 0 &&
+      in_bounds(buffer, offset, size) && read_through_host_copy(buffer, root_range(buffer, offset, size)))
+    return read_via_host_copy(c, q, buffer, blocking, offset, size, ptr, n, events, event);
   if (cl_int err = c.use_buffer(buffer, kRead, {offset, size}); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "core/division.hpp"
 #include "core/task.hpp"
 
 struct _cl_event;
@@ -58,4 +59,8 @@ struct _cl_command_queue : unicl::ObjectHeader {
   // Context mutex.
   std::weak_ptr<unicl::Task> divided_gate;
   unicl::Ref<_cl_event> divided_before, divided_after;
+  // The launches of that chain so far: a launch joins only while all their
+  // pieces are planned (their accesses recorded, which coherence orders the
+  // new pieces after).
+  std::vector<std::shared_ptr<unicl::DivisionRecord>> divided_chain;
 };

@@ -26,10 +26,19 @@ cl_int add_waits(Coherence &c, const std::vector<AccessToken> &tokens, size_t to
 }
 
 
+bool overlap(ByteRange a, ByteRange b) { return a.offset < b.end() && b.offset < a.end(); }
+
 // Makes `range` valid at `dst` (a slot or the host copy) along the routes
 // the context's planner picks (the cheapest holder, through the host copy
 // when there is no direct link). Pieces no copy holds are undefined (never
 // written): any copy will do.
+//
+// A step that must wait for another device's work (kBlocked: the command
+// is planned again once that is done) does not hold back the steps of
+// other bytes: the pieces of a buffer spread over several devices then come
+// to the host copy at once, each over its own link, instead of one after the
+// other. A step out of a location whose bytes a blocked step was to bring
+// waits with it.
 cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   if (c.ranges.validity().valid_at(dst, range)) return CL_SUCCESS;  // the common case: nothing to list
@@ -42,9 +51,16 @@ cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer)
   }
   for (auto &piece : plan.unplanned)
     if (piece.holders.empty()) c.ranges.mark_undefined(piece.range);
-  for (auto &step : plan.steps)
-    if (cl_int err = transfer_range(root, step.src, step.dst, step.range, outer); err != CL_SUCCESS) return err;
-  return CL_SUCCESS;
+  std::vector<TransferStep> blocked;
+  for (auto &step : plan.steps) {
+    bool after_blocked = std::any_of(blocked.begin(), blocked.end(), [&](const TransferStep &b) {
+      return b.dst == step.src && overlap(b.range, step.range);
+    });
+    cl_int err = after_blocked ? kBlocked : transfer_range(root, step.src, step.dst, step.range, outer);
+    if (err == kBlocked) blocked.push_back(step);
+    else if (err != CL_SUCCESS) return err;
+  }
+  return blocked.empty() ? CL_SUCCESS : kBlocked;
 }
 
 }  // namespace
@@ -99,6 +115,16 @@ void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &
   if (access & kWrite) c.ranges.write(c.host(), range, token);
   else c.ranges.read(c.host(), range, token);
   c.note_access();
+}
+
+bool read_through_host_copy(_cl_mem *m, ByteRange range) {
+  _cl_mem *root = m->root();
+  if (root->is_image() || root->vendor_shared) return false;
+  Coherence &c = coherence_of(root);
+  if (c.ranges.validity().valid_at(c.host(), range)) return true;
+  for (Location l = 0; l < c.host(); ++l)
+    if (c.ranges.validity().valid_at(l, range)) return false;
+  return true;
 }
 
 void *host_copy(_cl_mem *m) {

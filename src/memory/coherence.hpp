@@ -108,6 +108,12 @@ void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token
 cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot, WaitList &wait);
 void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token);
 void *host_copy(_cl_mem *m);
+// Whether the application best reads `range` from the host copy: its bytes
+// are valid there, or on no single device (spread by a divided launch:
+// they would pass through the host copy anyway, and each piece comes there
+// over its own device's link), rather than through one device that first
+// gathers them all.
+bool read_through_host_copy(_cl_mem *m, ByteRange range);
 // Checks an (origin, region) against the image's size: vendors do not all
 // do it, and some read or write out of bounds instead.
 cl_int check_image_region(_cl_mem *image, const size_t *origin, const size_t *region);
