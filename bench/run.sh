@@ -9,7 +9,7 @@ B=${1:?usage: bench/run.sh BUILD_DIR}
 B=$(cd "$B" && pwd)
 shift
 for exe in bench-enqueue-overhead bench-roundtrip bench-cross-vendor bench-sched-overhead bench-real-mix \
-           bench-host-swap bench-slices bench-sim-compare bench-divide bench-cluster bench-cluster-scaling; do
+           bench-host-swap bench-slices bench-sim-compare bench-divide bench-composite bench-cluster bench-cluster-scaling; do
   [ -x "$B/bench/$exe" ] || { echo "missing $B/bench/$exe: build first (ninja -C $B)" >&2; exit 1; }
 done
 
@@ -78,6 +78,7 @@ if [ -f "$B/tests/sim_icd/vendors/unicl-sim.icd" ] && [ -f "$B/tests/sim_icd/lib
   run bench-sim-compare ${socl_lib:+--socl-lib "$socl_lib"} --out "$out"
   # Divided launches (divide functions, the built-in divider) on the same machine.
   run bench-divide --out "$out"
+  run bench-composite
 else
   echo "SUMMARY|sim-compare|not run: the simulator is not built ($B/tests/sim_icd)|-|-|FAILED" >> "$summary"
 fi
