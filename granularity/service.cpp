@@ -27,9 +27,9 @@
 #include "service.hpp"
 
 #include <atomic>
-#include <chrono>
 
 #include "api/api_decls.hpp"
+#include "api/pieces_queue.hpp"
 #include "core/event.hpp"
 #include "core/kernel.hpp"
 #include "core/queue.hpp"
@@ -39,29 +39,6 @@
 
 namespace unicl {
 namespace {
-
-cl_ulong host_ns() {
-  return static_cast<cl_ulong>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
-
-// The queue the pieces of q's divided launches go to, made on first use:
-// device-less (the policy places each piece), out of order (the pieces of
-// one launch are independent unless the divide function says otherwise),
-// profiled (the performance models time each piece).
-cl_int pieces_queue(_cl_command_queue *q, cl_command_queue &out) {
-  std::lock_guard lock(q->pieces_mutex);
-  if (!q->pieces) {
-    const cl_queue_properties props[] = {
-        CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0};
-    cl_int err = CL_SUCCESS;
-    cl_command_queue made = api::clCreateCommandQueueWithProperties(q->context.get(), nullptr, props, &err);
-    if (err != CL_SUCCESS) return err;
-    q->pieces = Ref<_cl_command_queue>(made, true);
-  }
-  out = q->pieces.get();
-  return CL_SUCCESS;
-}
 
 class Granularity final : public GranularityService {
  public:
@@ -74,7 +51,7 @@ class Granularity final : public GranularityService {
     cl_command_queue pieces = nullptr;
     if (cl_int err = pieces_queue(q, pieces); err != CL_SUCCESS) return err;
     auto record = std::make_shared<DivisionRecord>();
-    record->queued = host_ns();
+    record->queued = host_clock_ns();
 
     cl_event raw = nullptr;
     cl_int err = CL_SUCCESS;
@@ -109,13 +86,13 @@ class Granularity final : public GranularityService {
     // is what it adds to the chain.
     (previous ? previous : before)->on_complete([record](cl_int) {
       cl_ulong none = 0;
-      record->started.compare_exchange_strong(none, host_ns());
+      record->started.compare_exchange_strong(none, host_clock_ns());
     });
 
     FactorChoice::Choice choice;
     cl_event after = nullptr;
     cl_int ran = enqueue_division(l, *record, pieces, before.get(), &after, choice);
-    record->submitted = host_ns();
+    record->submitted = host_clock_ns();
     const uint64_t traced = Runtime::get().trace().on() ? trace_pieces(*record, l) : 0;
     // Nothing else may ever flush the pieces issued in this call (the
     // application waits for the gate, not for them), and a vendor that runs
@@ -140,7 +117,7 @@ class Granularity final : public GranularityService {
     } else {
       Ref<_cl_event> last(after, true);
       last->on_complete([this, record, done, choice, traced, name = l.kernel->name](cl_int status) {
-        cl_ulong started = record->start(), ended = host_ns();
+        cl_ulong started = record->start(), ended = host_clock_ns();
         // Timed before the gate completes: the application's next launch
         // of the shape may come as soon as it does.
         choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - started) * 1e-9 : -1,
@@ -321,7 +298,7 @@ class Granularity final : public GranularityService {
 
   // The launch ended with `status` (CL_COMPLETE or an error): its times are
   // complete before its gate may complete.
-  static void end(DivisionRecord &record, cl_event done, cl_int status, cl_ulong ended = host_ns()) {
+  static void end(DivisionRecord &record, cl_event done, cl_int status, cl_ulong ended = host_clock_ns()) {
     if (status < 0) record.error = status;
     record.start();
     record.ended = ended;

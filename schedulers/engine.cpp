@@ -200,8 +200,12 @@ size_t Engine::resident_bytes(const Task &t, size_t device) const {
 }
 
 // Commands other than kernels go where their data is: a read is served by
-// the device holding the valid copy.
+// the device holding the valid copy. A pinned one (a read's part) goes
+// where it was cut for.
 size_t Engine::nearest_copy(const Task &t) const {
+  if (t.work.pinned)
+    for (size_t d = 0; d < devices_.size(); ++d)
+      if (t.work.runnable[d]) return d;
   size_t best = devices_.size();
   for (auto &[m, access] : t.work.buffers) {
     for (size_t d = 0; d < devices_.size(); ++d)

@@ -1079,7 +1079,48 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
       CHECK(std::count(moved.end() - 6, moved.end(), cl_ulong{0}) >= 3);
     }
     g.check(q);
-  }}
+  }
+  SECTION("a read of what the pieces left on both devices: each part read by the device holding it, nothing moved") {
+    // Rows 0 .. h-1 lie on the two devices after the launch; a read waits for
+    // it, then each device reads its own rows straight into the
+    // application's memory (no copy through the host copy or the other
+    // device). Reads of the whole grid, of a range across the boundary, of
+    // a sub-buffer, blocking and not.
+    RowsGrid g(ctx, program);
+    cl::CommandQueue pq = cltest::device_less_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
+    const size_t row = g.w * 4, bytes = size_t{g.h} * row;
+    for (int round = 0; round < 4; ++round) {
+      // Odd rounds read once the launch is done; even ones at once, before
+      // its pieces are placed (where the bytes will be is decided then).
+      cl::Event launch;
+      REQUIRE(pq.enqueueNDRangeKernel(g.k, cl::NullRange, cl::NDRange(g.w, g.h), cl::NullRange, nullptr, &launch) ==
+              CL_SUCCESS);
+      g.launched();
+      if (round % 2) REQUIRE(launch.wait() == CL_SUCCESS);
+      const cl_ulong before = bytes_moved(ctx);
+      std::vector<cl_uint> all(g.w * g.h, 0), middle(g.w * 40, 0), sub(g.w * 8, 0);
+      cl::Event whole, across;
+      REQUIRE(pq.enqueueReadBuffer(g.M, CL_FALSE, 0, bytes, all.data(), nullptr, &whole) == CL_SUCCESS);
+      REQUIRE(pq.enqueueReadBuffer(g.M, CL_TRUE, 12 * row, 40 * row, middle.data(), nullptr, &across) == CL_SUCCESS);
+      cl_buffer_region region{48 * row, 8 * row};
+      cl_int err = CL_SUCCESS;
+      cl::Buffer part = g.M.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+      REQUIRE(err == CL_SUCCESS);
+      REQUIRE(pq.enqueueReadBuffer(part, CL_TRUE, 0, 8 * row, sub.data()) == CL_SUCCESS);
+      REQUIRE(whole.wait() == CL_SUCCESS);
+      CHECK(all == g.expected);
+      CHECK(std::equal(middle.begin(), middle.end(), g.expected.begin() + 12 * g.w));
+      CHECK(std::equal(sub.begin(), sub.end(), g.expected.begin() + 48 * g.w));
+      if (round % 2) CHECK(bytes_moved(ctx) == before);
+      CHECK(devices_of(whole).size() == 2);  // both devices read their rows
+      CHECK(whole.getInfo<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_READ_BUFFER);
+      cl_ulong queued = 0, ended = 0;
+      REQUIRE(whole.getProfilingInfo(CL_PROFILING_COMMAND_QUEUED, &queued) == CL_SUCCESS);
+      REQUIRE(whole.getProfilingInfo(CL_PROFILING_COMMAND_END, &ended) == CL_SUCCESS);
+      CHECK(queued <= ended);
+    }
+  }
+}
 
 namespace {
 

@@ -8,6 +8,14 @@ namespace unicl {
 
 Command::Command(_cl_command_queue *q, cl_command_type type) : q_(q), ctx_(*q->context), type_(type) {
   if (ctx_.multi()) lock_.emplace(ctx_);
+  // A part of a command UniCL divides (a launch's piece, a read's part) may
+  // only run on the device it was cut for (launches refine this with where
+  // their kernel exists: describe_launch).
+  if (size_t pin = PinnedSlot::current(); q->scheduled && pin < ctx_.slots.size()) {
+    work_.runnable.assign(ctx_.slots.size(), false);
+    work_.runnable[pin] = true;
+    work_.pinned = true;
+  }
 }
 
 cl_int Command::wait_for(cl_uint n, const cl_event *events) {

@@ -8,6 +8,7 @@
 #include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
+#include "api/pieces_queue.hpp"
 #include "core/inferred_split.hpp"
 #include "core/kernel.hpp"
 #include "core/runtime.hpp"
@@ -129,44 +130,142 @@ bool offset_fits(cl_uint dim, const size_t *offset, const size_t *global) {
 }
 
 
-// A read of a multi-device context's buffer whose bytes are best read from
-// the host copy (read_through_host_copy): a marker that gathers them
-// there (each piece from its device, at once), then a copy into the
-// application's memory, on its thread when the read blocks, else when the
-// marker completes, before the read's event (a marker after the copy)
-// completes.
-cl_int read_via_host_copy(Command &c, _cl_command_queue *q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
-                          void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
-  if (!ptr) return refuse(CL_INVALID_VALUE, "ptr is NULL");
+// A read of bytes valid in the host copy, on q (a read's parts queue): a
+// marker that waits for what writes them there (the host copy's validity is
+// as planned: a transfer into it may still be on its way), then a copy into
+// the application's memory, from the work queue once the marker completes;
+// `event` completes after the copy.
+cl_int read_from_host_copy(_cl_command_queue *q, cl_mem m, size_t offset, size_t size, void *ptr, cl_event *event) {
+  Command c(q, CL_COMMAND_READ_BUFFER);
   if (cl_int err = c.use_host(m, kRead, kRead, {offset, size}); err != CL_SUCCESS) return err;
-  if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   const std::byte *from = static_cast<const std::byte *>(host_copy(m)) + offset;
-  auto marker = [](VendorCall &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); };
-  if (blocking) {
-    cl_int err = c.run(marker, event, CL_TRUE);
-    if (err == CL_SUCCESS) std::memcpy(ptr, from, size);
-    return err;
-  }
   cl_event raw = nullptr;
-  if (cl_int err = c.run(marker, &raw); err != CL_SUCCESS) return err;
-  Ref<_cl_event> gathered(raw, true);
-  // What waits for the gathering is the read's own event, behind a user
-  // event no flush reaches: the gathering must be flushed now (a vendor that
-  // runs its queue only when flushed would hold it, and clFinish with it).
-  q->flush_off_caller();
+  if (cl_int err = c.run([](VendorCall &l) { return vendor_enqueue::MarkerWithWaitList(l.on()); }, &raw);
+      err != CL_SUCCESS)
+    return err;
+  Ref<_cl_event> valid(raw, true);
   cl_int err = CL_SUCCESS;
   Ref<_cl_event> copied(api::clCreateUserEvent(q->context.get(), &err), true);
   if (err != CL_SUCCESS) return err;
   // From the work queue: a vendor's completion callback (where this is
   // called from) must not make commands ready, which may call that vendor.
-  gathered->on_complete([from, ptr, size, copied](cl_int status) {
+  valid->on_complete([from, ptr, size, copied](cl_int status) {
     Runtime::get().work_queue().post([from, ptr, size, copied, status] {
       if (status == CL_COMPLETE) std::memcpy(ptr, from, size);
       api::clSetUserEventStatus(copied.get(), status < 0 ? status : CL_COMPLETE);
     });
   });
-  cl_event after = copied.get();
-  if ((err = api::clEnqueueMarkerWithWaitList(q, 1, &after, event)) == CL_SUCCESS && event) (*event)->type = CL_COMMAND_READ_BUFFER;
+  *event = copied.detach();
+  return CL_SUCCESS;
+}
+
+// Whether a read goes in parts (read_in_parts, or the queue's last divided
+// launch is not done); never one of the parts themselves (their thread pins them to their device).
+bool reads_in_parts(_cl_command_queue *q, cl_mem m, size_t offset, size_t size) {
+  if (!q->context->multi() || !live(m) || m->is_image() || m->context.get() != q->context.get() || size == 0 ||
+      !in_bounds(m, offset, size) || PinnedSlot::current() != PinnedSlot::kNone)
+    return false;
+  ContextLock lock(*q->context);
+  // After a divided launch not yet done, where its pieces put the bytes is
+  // known only once they are placed: decide then.
+  if (auto gate = q->divided_gate.lock(); gate && gate->status() != CL_COMPLETE) return true;
+  return read_in_parts(m, root_range(m, offset, size));
+}
+
+// The parts of a read (read_sources), once everything it follows has
+// completed, so that where its bytes are is known: those valid in the host
+// copy copied from there (read_from_host_copy), each other one read by the
+// device holding it
+// straight into the application's memory, all at once on q's parts queue
+// (the parts of `record`: the read's event says where they ran); `done`
+// completes when they all have. From the work queue.
+void read_parts(_cl_command_queue *q, Ref<_cl_mem> m, size_t offset, size_t size, void *ptr,
+                std::shared_ptr<DivisionRecord> record, Ref<_cl_event> done) {
+  std::vector<ReadSource> parts;
+  {
+    ContextLock lock(*q->context);
+    parts = read_sources(m.get(), root_range(m.get(), offset, size));
+  }
+  const size_t base = m->root() == m.get() ? 0 : m->origin;  // the parts are in root coordinates
+  auto *to = static_cast<std::byte *>(ptr) - offset;          // the application's byte of buffer offset 0
+  cl_command_queue on = nullptr;
+  cl_int err = pieces_queue(q, on);
+  std::vector<cl_event> reads;
+  DivisionScope parts_of(*record);
+  for (const ReadSource &part : parts) {
+    const size_t at = part.range.offset - base;
+    if (err != CL_SUCCESS) break;
+    cl_event e = nullptr;
+    if (part.slot == host_location(m.get())) {
+      err = read_from_host_copy(on, m.get(), at, part.range.length, to + at, &e);
+    } else {
+      PinnedSlot pin(part.slot);
+      err = api::clEnqueueReadBuffer(on, m.get(), CL_FALSE, at, part.range.length, to + at, 0, nullptr, &e);
+    }
+    if (err == CL_SUCCESS) reads.push_back(e);
+  }
+  // The read ends when every part enqueued has (a part refused fails it,
+  // once the others no longer write the application's memory).
+  cl_event all = nullptr;
+  if (!reads.empty())
+    if (cl_int marked = api::clEnqueueMarkerWithWaitList(on, static_cast<cl_uint>(reads.size()), reads.data(), &all);
+        marked != CL_SUCCESS && err == CL_SUCCESS)
+      err = marked;
+  for (cl_event e : reads) api::clReleaseEvent(e);
+  if (on) on->flush_off_caller();
+  auto end = [record, done, err](cl_int status) {
+    if (status >= 0) status = err;
+    record->ended = host_clock_ns();
+    if (status < 0) record->error = status;
+    api::clSetUserEventStatus(done.get(), status < 0 ? status : CL_COMPLETE);
+  };
+  if (!all) return end(CL_COMPLETE);
+  Ref<_cl_event>(all, true)->on_complete(
+      [end](cl_int status) { Runtime::get().work_queue().post([end, status] { end(status); }); });
+}
+
+// A read of a multi-device context's buffer whose bytes are best read in
+// parts (read_in_parts): a marker after what the read follows; when it
+// completes, the parts (read_parts); the read's event, a marker after them.
+// Where the bytes are is decided only then: when the read is enqueued the
+// launches before it may not have placed their pieces yet.
+cl_int read_buffer_in_parts(_cl_command_queue *q, cl_mem m, cl_bool blocking, size_t offset, size_t size, void *ptr,
+                            cl_uint n, const cl_event *events, cl_event *event) {
+  if (!ptr) return refuse(CL_INVALID_VALUE, "ptr is NULL");
+  cl_event raw = nullptr;
+  if (cl_int err = api::clEnqueueMarkerWithWaitList(q, n, events, &raw); err != CL_SUCCESS) return err;
+  Ref<_cl_event> before(raw, true);
+  // What waits for the marker is the read's own event, behind a user event
+  // no flush reaches: it must be flushed now (a vendor that runs its queue
+  // only when flushed would hold it, and clFinish with it).
+  q->flush_off_caller();
+  cl_int err = CL_SUCCESS;
+  Ref<_cl_event> done(api::clCreateUserEvent(q->context.get(), &err), true);
+  if (err != CL_SUCCESS) return err;
+  auto record = std::make_shared<DivisionRecord>();
+  record->queued = host_clock_ns();
+  // From the work queue: a vendor's completion callback (where this is
+  // called from) must not make commands ready, which may call that vendor.
+  before->on_complete([q = Ref<_cl_command_queue>(q), m = Ref<_cl_mem>(m), offset, size, ptr, record,
+                       done](cl_int status) {
+    Runtime::get().work_queue().post([q, m, offset, size, ptr, record, done, status] {
+      record->submitted = record->started = host_clock_ns();
+      if (status < 0) {
+        record->ended = record->started.load();
+        record->error = status;
+        api::clSetUserEventStatus(done.get(), status);
+      } else {
+        read_parts(q.get(), m, offset, size, ptr, record, done);
+      }
+    });
+  });
+  cl_event after = done.get(), gate = nullptr;
+  if ((err = api::clEnqueueMarkerWithWaitList(q, 1, &after, &gate)) != CL_SUCCESS) return err;
+  gate->type = CL_COMMAND_READ_BUFFER;
+  gate->division = record;
+  if (blocking) err = api::clWaitForEvents(1, &gate);
+  if (event && err == CL_SUCCESS) *event = gate;
+  else api::clReleaseEvent(gate);
   return err;
 }
 
@@ -184,10 +283,9 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
                                        void *ptr, cl_uint n, const cl_event *events, cl_event *event) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
+  if (reads_in_parts(q, buffer, offset, size))
+    return read_buffer_in_parts(q, buffer, blocking, offset, size, ptr, n, events, event);
   Command c(q, CL_COMMAND_READ_BUFFER);
-  if (c.multi() && !buffer->is_image() && buffer->context.get() == q->context.get() && size > 0 &&
-      in_bounds(buffer, offset, size) && read_through_host_copy(buffer, root_range(buffer, offset, size)))
-    return read_via_host_copy(c, q, buffer, blocking, offset, size, ptr, n, events, event);
   if (cl_int err = c.use_buffer(buffer, kRead, {offset, size}); err != CL_SUCCESS) return err;
   if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;

@@ -1,5 +1,7 @@
 #include "core/division.hpp"
 
+#include <chrono>
+
 namespace unicl {
 namespace {
 
@@ -9,6 +11,11 @@ thread_local DivisionRecord *innermost = nullptr;
 thread_local size_t pinned = PinnedSlot::kNone;
 
 }  // namespace
+
+cl_ulong host_clock_ns() {
+  return static_cast<cl_ulong>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
 
 DivisionScope::DivisionScope(DivisionRecord &record) : previous_(innermost) { innermost = &record; }
 

@@ -31,6 +31,10 @@ struct DivideFunction {
   cl_uint min_factor = 1, max_factor = 1;
 };
 
+// Host-clock nanoseconds (steady clock): the times a divided launch's event
+// reports (cl_ext_unicl.h).
+cl_ulong host_clock_ns();
+
 // What the event of a divided launch reports beyond its own command.
 struct DivisionRecord {
   cl_uint factor = 0;  // 0: ran undivided

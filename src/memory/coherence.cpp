@@ -117,7 +117,7 @@ void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &
   c.note_access();
 }
 
-bool read_through_host_copy(_cl_mem *m, ByteRange range) {
+bool read_in_parts(_cl_mem *m, ByteRange range) {
   _cl_mem *root = m->root();
   if (root->is_image() || root->vendor_shared) return false;
   Coherence &c = coherence_of(root);
@@ -126,6 +126,30 @@ bool read_through_host_copy(_cl_mem *m, ByteRange range) {
     if (c.ranges.validity().valid_at(l, range)) return false;
   return true;
 }
+
+std::vector<ReadSource> read_sources(_cl_mem *m, ByteRange range) {
+  Coherence &c = coherence_of(m->root());
+  std::vector<ReadSource> parts;
+  auto add = [&parts](size_t slot, ByteRange r) {
+    if (r.length == 0) return;
+    if (!parts.empty() && parts.back().slot == slot && parts.back().range.end() == r.offset)
+      parts.back().range.length += r.length;
+    else
+      parts.push_back({slot, r});
+  };
+  size_t at = range.offset;
+  for (auto &piece : c.ranges.validity().missing(c.host(), range)) {
+    add(c.host(), {at, piece.range.offset - at});
+    size_t slot = 0;
+    while (slot < c.host() && !piece.holders.contains(slot)) ++slot;
+    add(slot, piece.range);  // slot == host when no device holds it
+    at = piece.range.end();
+  }
+  add(c.host(), {at, range.end() - at});
+  return parts;
+}
+
+size_t host_location(_cl_mem *m) { return coherence_of(m->root()).host(); }
 
 void *host_copy(_cl_mem *m) {
   _cl_mem *root = m->root();

@@ -108,12 +108,21 @@ void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token
 cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot, WaitList &wait);
 void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token);
 void *host_copy(_cl_mem *m);
-// Whether the application best reads `range` from the host copy: its bytes
-// are valid there, or on no single device (spread by a divided launch:
-// they would pass through the host copy anyway, and each piece comes there
-// over its own device's link), rather than through one device that first
-// gathers them all.
-bool read_through_host_copy(_cl_mem *m, ByteRange range);
+// Whether the application best reads `range` in parts (read_sources) rather
+// than through one device: its bytes are valid in the host copy, or on no
+// single device (spread by a divided launch: one device would first gather
+// them all).
+bool read_in_parts(_cl_mem *m, ByteRange range);
+// Where each part of `range` (root coordinates) is read from: the host copy
+// (slot == host) where it is valid there or nowhere (undefined bytes), else
+// a device holding it. Neighbouring parts of one source come as one.
+struct ReadSource {
+  size_t slot;
+  ByteRange range;
+};
+std::vector<ReadSource> read_sources(_cl_mem *m, ByteRange range);
+// The host copy's location (the slot read_sources names it by).
+size_t host_location(_cl_mem *m);
 // Checks an (origin, region) against the image's size: vendors do not all
 // do it, and some read or write out of bounds instead.
 cl_int check_image_region(_cl_mem *image, const size_t *origin, const size_t *region);
