@@ -97,17 +97,24 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
   size_t i = std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
   c.factor = options[i].factor;
+  // The built-in divider's pieces leave their bytes where they ran, for the
+  // next launch: a factor's first run pays to place them (Choice).
+  c.calibration = !d.fn && options[i].runs == 0 && shape.warmed.insert(c.factor).second;
   shape.launches += 1;
   shape.in_flight[c.factor] += 1;
   c.serial = shape.launches;
   shape.latest = {c.serial, c.factor, now};
   shape.latest.others = all_launches_++;
+  shape.latest.calibration = c.calibration;
   return c;
 }
 
 void FactorChoice::calibrating(Choice &c) {
   c.calibration = true;
   std::lock_guard lock(mutex_);
+  // Its shares are not the models' (equal): the next run, on the models'
+  // shares, still moves bytes to a partition of its own.
+  shapes_[c.shape].warmed.erase(c.factor);
   Latest &latest = shapes_[c.shape].latest;
   if (latest.serial == c.serial) latest.calibration = true;
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,12 @@ class FactorChoice {
     unsigned factor = 0;  // 0: undivided
     bool learnt = false;  // chosen by the strategy (a fixed factor is not timed)
     uint64_t serial = 0;  // the launch's number among its shape's
-    // Cut with no model of some device yet (equal shares): its time says
-    // what the models lacked, not what the factor costs, and is not kept.
+    // Not timed as the factor's cost: cut with no model of some device yet
+    // (equal shares: its time says what the models lacked), or, for the
+    // built-in divider, the factor's first run of the shape (its first
+    // pieces on each device pay once what later launches do not:
+    // allocations, inputs moved to a new partition; kept, one such run
+    // could rule a factor out for good).
     bool calibration = false;
   };
   // `shape`: the launch's key, shape_of(launch), with a suffix for launches
@@ -67,6 +72,7 @@ class FactorChoice {
   struct Shape {
     uint64_t launches = 0;
     std::map<unsigned, size_t> in_flight;
+    std::set<unsigned> warmed;  // factors run once untimed (Choice::calibration)
     Latest latest;
   };
   // The shape's latest launch, if it completed before `now`, timed: it
