@@ -4,6 +4,8 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 
+#include "integer_builtins.hpp"
+
 namespace unicl::analysis {
 
 // The passes, as LLVM's textual pipeline: inlining first (a kernel may call
@@ -14,6 +16,7 @@ constexpr const char *kPipeline =
     "early-cse,simplifycfg)";
 
 bool prepare(llvm::Module &module) {
+  lower_integer_builtins(module);
   for (llvm::Function &f : module) {
     if (f.isDeclaration()) continue;
     f.removeFnAttr(llvm::Attribute::NoInline);

@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
+#include "access/simplify.hpp"
 #include "builtins.hpp"
 
 namespace unicl::analysis {
@@ -85,6 +86,7 @@ std::optional<uint32_t> ScevReader::loop_index(const llvm::Loop *loop) {
   if (llvm::isa<llvm::SCEVCouldNotCompute>(count)) count = se_.getSymbolicMaxBackedgeTakenCount(loop);
   std::optional<Expr> read_count;
   if (!llvm::isa<llvm::SCEVCouldNotCompute>(count)) read_count = read(count);
+  if (read_count) read_count = access::simplify(std::move(*read_count));
   if (auto found = loops_.find(loop); found != loops_.end()) return found->second;  // numbered while reading it
   uint32_t index = static_cast<uint32_t>(counts_.size());
   loops_[loop] = index;
