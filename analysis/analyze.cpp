@@ -3,6 +3,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/CallingConv.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -25,7 +26,8 @@ Analysis analyze(const std::string &source, const std::string &options) {
   builder.registerFunctionAnalyses(fam);
   for (llvm::Function &f : *module) {
     if (f.isDeclaration() || f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) continue;
-    out.kernels.push_back(read_kernel(f, fam.getResult<llvm::ScalarEvolutionAnalysis>(f), fam.getResult<llvm::LoopAnalysis>(f)));
+    out.kernels.push_back(read_kernel(f, fam.getResult<llvm::ScalarEvolutionAnalysis>(f), fam.getResult<llvm::LoopAnalysis>(f),
+                                      fam.getResult<llvm::DominatorTreeAnalysis>(f)));
   }
   return out;
 }

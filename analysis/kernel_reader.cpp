@@ -5,11 +5,13 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 
 #include "builtins.hpp"
 #include "scev_reader.hpp"
@@ -61,8 +63,9 @@ std::vector<Param> params_of(const llvm::Function &f) {
 
 class KernelReader {
  public:
-  KernelReader(llvm::Function &f, llvm::ScalarEvolution &se, llvm::LoopInfo &loops)
-      : f_(f), se_(se), loops_(loops), layout_(f.getParent()->getDataLayout()), reader_(se, f, unsigned_args(f)) {
+  KernelReader(llvm::Function &f, llvm::ScalarEvolution &se, llvm::LoopInfo &loops, llvm::DominatorTree &dominators)
+      : f_(f), se_(se), loops_(loops), dominators_(dominators), layout_(f.getParent()->getDataLayout()),
+        reader_(se, f, unsigned_args(f)) {
     k_.name = f.getName().str();
     k_.params = params_of(f);
   }
@@ -231,9 +234,53 @@ class KernelReader {
       a.modes = modes;
       a.size = size;
       if (at && args.size() == 1) a.offset = offset_from(i, at, arg);
+      if (a.offset) a.guards = guards_of(i);
       k_.params[a.arg].modes |= modes;
       k_.accesses.push_back(std::move(a));
     }
+  }
+
+  // The conditions every work-item that runs `i` has met: those of the
+  // conditional branches whose taken edge dominates its block, as guards
+  // `value < limit` whose value names a global id.
+  std::vector<access::Guard> guards_of(const llvm::Instruction &i) {
+    std::vector<access::Guard> out;
+    const llvm::BasicBlock *at = i.getParent();
+    for (auto *node = dominators_.getNode(at); node && node->getIDom(); node = node->getIDom()) {
+      const llvm::BasicBlock *above = node->getIDom()->getBlock();
+      const auto *branch = llvm::dyn_cast<llvm::BranchInst>(above->getTerminator());
+      if (!branch || !branch->isConditional()) continue;
+      for (unsigned s = 0; s < 2; ++s)
+        if (dominators_.dominates(llvm::BasicBlockEdge(above, branch->getSuccessor(s)), at))
+          condition(branch->getCondition(), s == 0, out);
+    }
+    return out;
+  }
+
+  // What `c` being `truth` says, as guards: both sides of a logical and
+  // that holds (of an or that fails), a comparison of integers as `<`.
+  void condition(const llvm::Value *c, bool truth, std::vector<access::Guard> &out) {
+    using namespace llvm::PatternMatch;
+    const llvm::Value *x = nullptr, *y = nullptr;
+    if ((truth && match(c, m_LogicalAnd(m_Value(x), m_Value(y)))) || (!truth && match(c, m_LogicalOr(m_Value(x), m_Value(y))))) {
+      condition(x, truth, out);
+      return condition(y, truth, out);
+    }
+    const auto *compare = llvm::dyn_cast<llvm::ICmpInst>(c);
+    if (!compare || !compare->getOperand(0)->getType()->isIntegerTy()) return;
+    auto predicate = truth ? compare->getPredicate() : compare->getInversePredicate();
+    const llvm::Value *lhs = compare->getOperand(0), *rhs = compare->getOperand(1);
+    if (llvm::ICmpInst::isGT(predicate) || llvm::ICmpInst::isGE(predicate)) {
+      std::swap(lhs, rhs);
+      predicate = llvm::ICmpInst::getSwappedPredicate(predicate);
+    }
+    if (!llvm::ICmpInst::isLT(predicate) && !llvm::ICmpInst::isLE(predicate)) return;  // == and !=
+    auto value = reader_.read(se_.getSCEV(const_cast<llvm::Value *>(lhs)));
+    auto limit = reader_.read(se_.getSCEV(const_cast<llvm::Value *>(rhs)));
+    if (!value || !limit || !value->names(access::WorkItem::GlobalId)) return;
+    if (llvm::ICmpInst::isLE(predicate)) limit = access::add(std::move(*limit), Expr::constant(1));
+    out.push_back({std::move(*value), std::move(*limit), lhs->getType()->getIntegerBitWidth(),
+                   llvm::ICmpInst::isSigned(predicate)});
   }
 
   // The byte offset of address `at` from argument `arg`, where the access
@@ -251,6 +298,7 @@ class KernelReader {
   llvm::Function &f_;
   llvm::ScalarEvolution &se_;
   llvm::LoopInfo &loops_;
+  llvm::DominatorTree &dominators_;
   const llvm::DataLayout &layout_;
   ScevReader reader_;
   KernelAccess k_;
@@ -258,8 +306,9 @@ class KernelReader {
 
 }  // namespace
 
-KernelAccess read_kernel(llvm::Function &kernel, llvm::ScalarEvolution &se, llvm::LoopInfo &loops) {
-  return KernelReader(kernel, se, loops).read();
+KernelAccess read_kernel(llvm::Function &kernel, llvm::ScalarEvolution &se, llvm::LoopInfo &loops,
+                         llvm::DominatorTree &dominators) {
+  return KernelReader(kernel, se, loops, dominators).read();
 }
 
 }  // namespace unicl::analysis

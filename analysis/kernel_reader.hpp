@@ -8,6 +8,7 @@
 #include "access/kernel_access.hpp"
 
 namespace llvm {
+class DominatorTree;
 class Function;
 class LoopInfo;
 class ScalarEvolution;
@@ -15,6 +16,7 @@ class ScalarEvolution;
 
 namespace unicl::analysis {
 
-access::KernelAccess read_kernel(llvm::Function &kernel, llvm::ScalarEvolution &se, llvm::LoopInfo &loops);
+access::KernelAccess read_kernel(llvm::Function &kernel, llvm::ScalarEvolution &se, llvm::LoopInfo &loops,
+                                 llvm::DominatorTree &dominators);
 
 }  // namespace unicl::analysis

@@ -30,6 +30,7 @@ std::vector<std::string> windows(const KernelAccess &k, uint32_t dim) {
         where = "i*" + to_readable(l->coefficient, names);
         if (!is_zero(l->rest)) where += " + " + to_readable(l->rest, names);
         where += ", " + to_readable(a.size, names) + " bytes";
+        for (auto &g : a.guards) where += ", when " + to_readable(g.value, names) + " < " + to_readable(g.limit, names);
       }
     std::string line = names[a.arg] + " (" + modes_text(a.modes) + "): " + where;
     if (seen.insert(line).second) lines.push_back(line);

@@ -53,10 +53,28 @@ bool read_access(std::istringstream &line, KernelAccess &k) {
   return true;
 }
 
+bool read_guard(std::istringstream &line, KernelAccess &k) {
+  Guard g;
+  std::string sign;
+  line >> g.bits >> sign;
+  if (!line || k.accesses.empty() || (sign != "s" && sign != "u")) return false;
+  g.is_signed = sign == "s";
+  std::string rest = rest_of(line);
+  size_t bar = rest.find(" | ");
+  if (bar == std::string::npos) return false;
+  auto value = parse_expr(rest.substr(0, bar)), limit = parse_expr(rest.substr(bar + 3));
+  if (!value || !limit) return false;
+  g.value = std::move(*value);
+  g.limit = std::move(*limit);
+  k.accesses.back().guards.push_back(std::move(g));
+  return true;
+}
+
 // One line of a kernel's block; false when it is malformed.
 bool read_line(const std::string &key, std::istringstream &line, KernelAccess &k) {
   if (key == "param") return read_param(line, k);
   if (key == "access") return read_access(line, k);
+  if (key == "guard") return read_guard(line, k);
   if (key == "loop") {
     std::string count = rest_of(line);
     if (count == "unbounded") {
@@ -103,6 +121,10 @@ std::optional<KernelAccess> merge(const KernelAccess &a, const KernelAccess &b) 
   for (auto access : b.accesses) {
     if (access.offset) access.offset = shift_loops(std::move(*access.offset), by);
     access.size = shift_loops(std::move(access.size), by);
+    for (Guard &g : access.guards) {
+      g.value = shift_loops(std::move(g.value), by);
+      g.limit = shift_loops(std::move(g.limit), by);
+    }
     out.accesses.push_back(std::move(access));
   }
   keep_first(out.whole_reason, b.whole_reason);
@@ -119,9 +141,13 @@ std::string to_text(const std::vector<KernelAccess> &kernels) {
       out += std::string("param ") + kKindNames[static_cast<int>(p.kind)] + ' ' + kModeNames[p.modes & 3] + ' ' +
              p.name + '\n';
     for (auto &l : k.loop_counts) out += "loop " + (l ? to_text(*l) : "unbounded") + '\n';
-    for (auto &a : k.accesses)
+    for (auto &a : k.accesses) {
       out += "access " + std::to_string(a.arg) + ' ' + kModeNames[a.modes & 3] + ' ' + to_text(a.size) + " | " +
              (a.offset ? to_text(*a.offset) : "unbounded") + '\n';
+      for (auto &g : a.guards)
+        out += "guard " + std::to_string(g.bits) + (g.is_signed ? " s " : " u ") + to_text(g.value) + " | " +
+               to_text(g.limit) + '\n';
+    }
     if (!k.whole_reason.empty()) out += "whole " + k.whole_reason + '\n';
     for (size_t d = 0; d < 3; ++d)
       if (!k.dim_reasons[d].empty()) out += "dim " + std::to_string(d) + ' ' + k.dim_reasons[d] + '\n';

@@ -27,6 +27,19 @@ struct Param {
   bool is_pointer() const { return kind == Kind::Global || kind == Kind::Constant || kind == Kind::Local; }
 };
 
+// A condition every work-item that makes an access has met: `value` <
+// `limit`, compared as `bits`-bit integers, signed or not (the kernel's
+// `if (x < cols)` around it, or the `return` it passed). At a launch it
+// narrows the range of the global id `value` grows with: a launch's
+// global size is rounded up to whole work-groups, and the work-items past
+// the data touch nothing.
+struct Guard {
+  Expr value, limit;
+  uint32_t bits = 32;
+  bool is_signed = true;
+  bool operator==(const Guard &) const = default;
+};
+
 // One access to global or constant memory through a kernel argument.
 struct MemoryAccess {
   uint32_t arg = 0;
@@ -35,6 +48,7 @@ struct MemoryAccess {
   // expressions of the launch; no offset: the analysis could not bound it.
   std::optional<Expr> offset;
   Expr size = Expr::constant(0);
+  std::vector<Guard> guards;
 };
 
 struct KernelAccess {
@@ -66,7 +80,8 @@ std::optional<KernelAccess> merge(const KernelAccess &a, const KernelAccess &b);
 //   kernel NAME
 //   param global|constant|local|scalar|other -|r|w|rw NAME
 //   loop EXPR|unbounded
-//   access ARG r|w|rw SIZE OFFSET|unbounded
+//   access ARG r|w|rw SIZE | OFFSET|unbounded
+//   guard BITS s|u VALUE | LIMIT        (of the access above)
 //   whole REASON
 //   dim D REASON
 //   groups WHAT

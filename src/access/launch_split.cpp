@@ -56,10 +56,47 @@ const std::string &name_of(const KernelAccess &k, uint32_t arg) {
   return arg < k.params.size() ? k.params[arg].name : unknown;
 }
 
+// Whether `v` is a value of the guard's integer type: then the guard's
+// comparison, made in that type, compares these values.
+bool fits(const Interval &v, const Guard &g) {
+  const Wide top = Wide(1) << (g.is_signed ? g.bits - 1 : g.bits);
+  return g.bits <= 64 && v.lo >= (g.is_signed ? -top : 0) && v.hi < top;
+}
+
+// floor(a / b), b > 0.
+Wide floor_div(Wide a, Wide b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Narrows `box` to the work-items that make access `a`: a guard
+// `c*x + rest < limit`, x the global id along a dimension other than the
+// split one and c > 0, lets only x <= (limit - 1 - rest) / c pass. False
+// when none does.
+bool narrow_by_guards(const MemoryAccess &a, LaunchBox &box, uint32_t d) {
+  for (const Guard &g : a.guards)
+    for (uint32_t x = 0; x < 3; ++x) {
+      if (x == d || !g.value.names(WorkItem::GlobalId, static_cast<int>(x))) continue;
+      auto linear = linear_in(g.value, WorkItem::GlobalId, x);
+      if (!linear) continue;
+      auto c = eval(linear->coefficient, box), rest = eval(linear->rest, box);
+      auto value = eval(g.value, box), limit = eval(g.limit, box);
+      if (!c || !c->point() || c->lo <= 0 || !rest || !value || !limit || !fits(*value, g) || !fits(*limit, g)) continue;
+      Interval &id = box.work_items[static_cast<int>(WorkItem::GlobalId)][x];
+      const Wide top = floor_div(limit->hi - 1 - rest->lo, c->lo);
+      if (top < id.lo) return false;
+      id.hi = std::min(id.hi, top);
+    }
+  return true;
+}
+
 // Puts access `a` into its argument's windows along dimension d; the
 // reason when it keeps the launch whole.
-std::optional<std::string> place(const KernelAccess &k, const MemoryAccess &a, const LaunchBox &box, uint32_t d,
+std::optional<std::string> place(const KernelAccess &k, const MemoryAccess &a, const LaunchBox &launch, uint32_t d,
                                  ArgWindows &w) {
+  LaunchBox guarded;
+  if (!a.guards.empty()) {
+    guarded = launch;
+    if (!narrow_by_guards(a, guarded, d)) return std::nullopt;  // no work-item makes it
+  }
+  const LaunchBox &box = a.guards.empty() ? launch : guarded;
   const bool writes = a.modes & kWrites;
   const std::string dim = "get_global_id(" + std::to_string(d) + ")";
   auto read_whole = [&](const std::string &why) -> std::optional<std::string> {

@@ -2,7 +2,7 @@
 // modes: r w - -
 // launch: global=32,32
 // args: f32:1024 zero:4096 int=32 int=32
-// expect: split 1 | 0:-128:128:384 1:0:128:128
+// expect: split 1 | 0:-128:128:380 1:0:128:124
 __kernel void stencil_2d(__global const float *in, __global float *out, int w, int h) {
   int x = get_global_id(0), y = get_global_id(1);
   if (x < 1 || y < 1 || x >= w - 1 || y >= h - 1) return;

@@ -7,6 +7,7 @@
 
 #include "access/describe.hpp"
 #include "access/launch_split.hpp"
+#include "access/simplify.hpp"
 
 using namespace unicl::access;
 
@@ -164,6 +165,77 @@ TEST_CASE("windows that overlap between indices keep a launch whole", "[unit][ac
   auto v = split_at_launch(k, shape, args);  // 8 bytes every 4
   CHECK_FALSE(v.split);
   CHECK_THAT(v.reason, Catch::Contains("overlap"));
+}
+
+TEST_CASE("a guard narrows the rows a launch rounded up to whole work-groups touches", "[unit][access]") {
+  // if (x < cols) out[y * w + x] = 0, x = (int)get_global_id(0), y along 1:
+  // a row holds w = cols floats; the launch's 64 columns pass cols = 50.
+  KernelAccess k;
+  k.name = "guarded";
+  k.params = {{Param::Kind::Global, "out", kWrites}, {Param::Kind::Scalar, "w", kNone}, {Param::Kind::Scalar, "cols", kNone}};
+  Expr at = mul(c(4), widen(add(mul(widen(int_gid(1)), arg_i32(1)), widen(int_gid(0)))));
+  k.accesses = {{0, kWrites, at, c(4)}};
+  int buffer = 0;
+  int32_t w = 50, cols = 50;
+  std::vector<LaunchArg> args(3);
+  args[0].buffer = &buffer;
+  args[0].size = 1 << 20;
+  args[1].value = std::as_bytes(std::span(&w, 1));
+  args[2].value = std::as_bytes(std::span(&cols, 1));
+  LaunchShape shape;
+  shape.dim = 2;
+  shape.global[0] = 64, shape.global[1] = 16;
+  // Unguarded, a row's 64 floats overlap the next row's 50.
+  auto v = split_at_launch(k, shape, args);
+  CHECK_FALSE(v.split);
+  CHECK_THAT(v.reason, Catch::Contains("overlap"));
+  k.accesses[0].guards = {{int_gid(0), arg_i32(2), 32, true}};
+  v = split_at_launch(k, shape, args);
+  REQUIRE(v.split);
+  CHECK(v.split->dim == 1);
+  REQUIRE(v.split->windows.size() == 1);
+  CHECK(v.split->windows[0].stride == 200);
+  CHECK(v.split->windows[0].size == 200);
+  // A guard no work-item passes: the access is made by none.
+  cols = -1;
+  v = split_at_launch(k, shape, args);
+  REQUIRE(v.split);
+  CHECK(v.split->windows.empty());
+  // A limit the comparison's type cannot hold tells nothing.
+  k.accesses[0].guards[0].bits = 8;
+  cols = 300;
+  CHECK_FALSE(split_at_launch(k, shape, args).split);
+  // The text form keeps guards.
+  auto back = parse_kernels(to_text({k}));
+  REQUIRE(back);
+  CHECK(to_text(*back) == to_text({k}));
+  CHECK((*back)[0].accesses[0].guards == k.accesses[0].guards);
+  CHECK_FALSE(parse_kernels("kernel x\nguard 32 s (gid 0) | 4\nend\n"));  // no access before it
+}
+
+TEST_CASE("a sum holding a min is taken into it and like terms cancel", "[unit][access]") {
+  // OpenCV's rows loop: min(y0 + 4, rows) - y0 - 1 iterations past the
+  // first, y0 = 4 * get_global_id(1).
+  Expr y0 = mul(c(4), gid(1));
+  Expr count = add(add(c(-1), mul(c(-1), y0)), Expr::nary(Expr::Op::SMin, {add(c(4), y0), arg_i32(0)}, 32));
+  LaunchShape shape;
+  shape.dim = 2;
+  shape.global[0] = 8, shape.global[1] = 100;
+  int32_t rows = 398;
+  std::vector<std::byte> value = bytes_of(rows);
+  std::vector<LaunchArg> args(1);
+  args[0].value = value;
+  KernelAccess none;
+  LaunchBox box = launch_box(none, shape, args);
+  auto before = eval(count, box);
+  REQUIRE(before);
+  CHECK(before->hi > 300);  // each occurrence of y0 bounded on its own
+  Expr simple = simplify(count);
+  auto after = eval(simple, box);
+  REQUIRE(after);
+  CHECK(after->hi == 3);
+  CHECK(after->lo == -4 * 99 + 398 - 1);
+  CHECK(to_readable(simple) == "min(3, -4*get_global_id(1) + arg0 + -1)");
 }
 
 TEST_CASE("a kernel that depends on its work-group size splits only with one given", "[unit][access]") {
