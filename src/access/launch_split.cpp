@@ -145,9 +145,14 @@ std::optional<std::string> window_of(const KernelAccess &k, uint32_t arg, const 
     return "writes through " + name + " whose bytes overlap between consecutive indices (" + std::to_string(
                                                                                                   static_cast<long long>(size)) +
            " bytes every " + std::to_string(static_cast<long long>(stride)) + ")";
-  if (w.read_hi >= w.read_lo && (w.read_lo < w.write_lo || w.read_hi > w.write_hi))
-    return "reads of " + name + " at bytes other indices write";
-  out = SplitWindow{arg, static_cast<int64_t>(w.write_lo), static_cast<int64_t>(stride), static_cast<uint64_t>(size)};
+  // The index's window holds what it reads of the argument too (a piece
+  // needs those bytes where it runs): reads beside its writes that no other
+  // index's window reaches (a row's first element, read to write the
+  // second) keep the windows apart; reads of other indices' bytes do not.
+  Wide lo = w.write_lo, hi = w.write_hi;
+  if (w.read_hi >= w.read_lo) widen(lo, hi, w.read_lo, w.read_hi);
+  if (hi - lo > (stride < 0 ? -stride : stride)) return "reads of " + name + " at bytes other indices write";
+  out = SplitWindow{arg, static_cast<int64_t>(lo), static_cast<int64_t>(stride), static_cast<uint64_t>(hi - lo)};
   return std::nullopt;
 }
 
