@@ -8,7 +8,9 @@
 #include "api/api_decls.hpp"
 #include "api/api_util.hpp"
 #include "api/command.hpp"
+#include "api/launch_checks.hpp"
 #include "api/pieces_queue.hpp"
+#include "api/rect_checks.hpp"
 #include "core/inferred_split.hpp"
 #include "core/kernel.hpp"
 #include "core/runtime.hpp"
@@ -316,6 +318,9 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
   if (cl_int err = host_may(buffer, true); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_READ_BUFFER_RECT);
   if (cl_int err = c.use_buffer(buffer, kRead); err != CL_SUCCESS) return err;
+  if (check_rect({buffer_origin, buffer_row_pitch, buffer_slice_pitch}, region, buffer->size) != CL_SUCCESS ||
+      check_rect({host_origin, host_row_pitch, host_slice_pitch}, region, 0) != CL_SUCCESS || !ptr)
+    return refuse(CL_INVALID_VALUE, "the region, its origins or pitches, or ptr");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](VendorCall &l) {
@@ -334,6 +339,9 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_BUFFER_RECT);
   if (cl_int err = c.use_buffer(buffer, kReadWrite); err != CL_SUCCESS) return err;
+  if (check_rect({buffer_origin, buffer_row_pitch, buffer_slice_pitch}, region, buffer->size) != CL_SUCCESS ||
+      check_rect({host_origin, host_row_pitch, host_slice_pitch}, region, 0) != CL_SUCCESS || !ptr)
+    return refuse(CL_INVALID_VALUE, "the region, its origins or pitches, or ptr");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes bo(buffer_origin), ho(host_origin), r(region);
   return c.run([=](VendorCall &l) {
@@ -349,7 +357,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   Command c(q, CL_COMMAND_COPY_BUFFER);
   if (cl_int err = c.use_buffer(src, kRead, {src_offset, size}); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_buffer(dst, kReadWrite, {dst_offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size)");
+  if (size == 0 || !in_bounds(src, src_offset, size) || !in_bounds(dst, dst_offset, size))
+    return refuse(CL_INVALID_VALUE, "size is 0, or a range past its buffer's end");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) {
     return vendor_enqueue::CopyBuffer(l.on(), l.mem(0), l.mem(1), src_offset, dst_offset, size);
@@ -364,6 +373,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   Command c(q, CL_COMMAND_COPY_BUFFER_RECT);
   if (cl_int err = c.use_buffer(src, kRead); err != CL_SUCCESS) return err;
   if (cl_int err = c.use_buffer(dst, kReadWrite); err != CL_SUCCESS) return err;
+  if (check_rect({src_origin, src_row_pitch, src_slice_pitch}, region, src->size) != CL_SUCCESS ||
+      check_rect({dst_origin, dst_row_pitch, dst_slice_pitch}, region, dst->size) != CL_SUCCESS)
+    return refuse(CL_INVALID_VALUE, "the region, its origins or pitches");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   Sizes so(src_origin), dso(dst_origin), r(region);
   return c.run([=](VendorCall &l) {
@@ -520,6 +532,10 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (image->context->multi()) {
     if (!origin || !region || !row_pitch) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!origin || !region || !row_pitch"));
+    const bool slices = image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                        image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    if (slices && !slice_pitch)
+      return fail(errcode_ret, refuse(CL_INVALID_VALUE, "image_slice_pitch is NULL for a 3D image or an image array"));
     // The host copy is tightly packed: rows of width * element size.
     size_t rp = image->desc.image_width * image->element_size;
     size_t rows = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : std::max<size_t>(image->desc.image_height, 1);
@@ -746,6 +762,11 @@ cl_int enqueue_kernel(const KernelLaunch &l) {
     return refuse(CL_INVALID_GLOBAL_OFFSET, "global_work_offset + global_work_size overflows size_t");
   cl_kernel vk = l.queue->scheduled ? nullptr : l.kernel->per_slot[l.queue->slot].get();
   if (!l.queue->scheduled && !vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
+  if (l.queue->context->multi())
+    if (cl_int err = check_work_groups(*l.kernel, l.queue->scheduled ? _cl_context::npos : l.queue->slot, l.dim, l.global,
+                                       l.local);
+        err != CL_SUCCESS)
+      return err;
   if (auto divided = divided_launch(l)) return Runtime::get().granularity()->run_divided(*divided);
   if (direct_launch_fits(l)) return direct_launch(l, vk);
   Command c(l.queue, l.type);

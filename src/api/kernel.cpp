@@ -6,6 +6,7 @@
 
 #include "api/api_decls.hpp"
 #include "api/api_util.hpp"
+#include "api/launch_checks.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/composite_program.hpp"
@@ -18,13 +19,20 @@
 namespace unicl {
 namespace {
 
+// What the vendor kernel `vk` says of the arguments not yet known: each
+// device's kernel is asked in turn (PoCL answers without
+// -cl-kernel-arg-info only CL_KERNEL_ARG_INFO_NOT_AVAILABLE, oclgrind
+// always answers).
 void read_arg_meta(_cl_kernel &k, cl_kernel vk, unsigned version) {
-  cl_uint n = vendor_value<cl_uint>(vk, CL_KERNEL_NUM_ARGS);
-  k.meta.resize(n);
-  k.args.resize(n);
+  if (k.meta.empty()) {
+    cl_uint n = vendor_value<cl_uint>(vk, CL_KERNEL_NUM_ARGS);
+    k.meta.resize(n);
+    k.args.resize(n);
+  }
   if (version < 120) return;
-  for (cl_uint i = 0; i < n; ++i) {
+  for (cl_uint i = 0; i < k.meta.size(); ++i) {
     ArgMeta &m = k.meta[i];
+    if (m.known) continue;
     VendorArgInfo info;
     if (!vendor_arg(vk, i, info)) continue;
     m.known = true;
@@ -63,11 +71,16 @@ cl_kernel create_kernel(cl_program program, const char *name, cl_int *errcode_re
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
     cl_kernel vk = made.get();
     k->per_slot[s] = std::move(made);
-    if (result != CL_SUCCESS) read_arg_meta(*k, vk, program->context->slots[s].device->vendor_version);
+    read_arg_meta(*k, vk, program->context->slots[s].device->vendor_version);
     result = CL_SUCCESS;
   }
   if (result != CL_SUCCESS) return fail(errcode_ret, refuse(result, "the program has no executable for any device of its context"));
   k->program = Ref<_cl_program>(program);
+  if (program->context->multi()) {
+    k->limits.resize(k->per_slot.size());
+    for (size_t s = 0; s < k->per_slot.size(); ++s)
+      if (k->per_slot[s]) k->limits[s] = api::read_limits(*k, s);
+  }
   {
     std::lock_guard lock(program->build_mutex);
     k->analysis = program->analysis;
@@ -92,6 +105,10 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   // below instead of reaching the vendor as a pointer it never made.
   bool is_mem = meta.known ? meta.memory : is_handle_slot<_cl_mem>(given);
   bool is_sampler = meta.known ? meta.sampler : is_handle_slot<_cl_sampler>(given);
+  // Refused here, not by each vendor: oclgrind copies from a null value.
+  if (meta.known && meta.local && value) return refuse(CL_INVALID_ARG_VALUE, "a value for a __local argument");
+  if (meta.known && !meta.local && !is_mem && !is_sampler && !value)
+    return refuse(CL_INVALID_ARG_VALUE, "no value for an argument that is not __local");
   ArgValue arg;
   arg.set = true;
   arg.size = size;

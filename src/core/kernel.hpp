@@ -2,6 +2,7 @@
 // kernel's arguments are recorded so that memory arguments can be kept
 // coherent and kernels cloned.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,16 @@ struct ArgValue {
   bool null_value = false;
   bool svm = false;              // an SVM pointer (clSetKernelArgSVMPointer), in `bytes`
 };
+// What a device allows a launch of a kernel, read when the kernel is made:
+// a vendor checks them at clEnqueueNDRangeKernel, which in a context of
+// several devices it sees only once the launch is planned (too late to
+// refuse it), so UniCL checks them first (api/launch_checks.hpp).
+struct WorkGroupLimits {
+  size_t kernel_size = 0;               // CL_KERNEL_WORK_GROUP_SIZE (0: unknown)
+  std::array<size_t, 3> required{};     // CL_KERNEL_COMPILE_WORK_GROUP_SIZE (zeros: none)
+  std::array<size_t, 3> item_sizes{};   // CL_DEVICE_MAX_WORK_ITEM_SIZES (zeros: unknown)
+  bool non_uniform = false;             // global sizes need not be multiples of the local ones
+};
 // clSetKernelExecInfo's settings, in the order given.
 struct ExecInfo {
   cl_kernel_exec_info param;
@@ -47,6 +58,7 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::vector<unicl::VendorRef<cl_kernel>> per_slot;
   std::vector<unicl::ArgMeta> meta;
   std::vector<unicl::ArgValue> args;
+  std::vector<unicl::WorkGroupLimits> limits;  // per slot where it exists
   // Multi-device contexts: per slot, a second vendor kernel that launches
   // use, set up when each is submitted with the arguments it captured (it
   // may be submitted after the application set others, and the replicas of
