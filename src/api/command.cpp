@@ -33,9 +33,23 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
     mems_.push_back(m->replicas[0]->get());
     return CL_SUCCESS;
   }
+  // An image made from a buffer is that buffer's bytes on each device: the
+  // buffer's must be valid where the command runs, and what the command
+  // writes is the buffer's too.
+  if (m->is_image() && m->parent) {
+    _cl_mem *buffer = m->parent.get();
+    buffer->root()->commands.fetch_add(1, std::memory_order_relaxed);
+    implied_.push_back({Ref<_cl_mem>(buffer), access, false, access, root_range(buffer, 0, kWhole), false});
+  }
   uses_.push_back({Ref<_cl_mem>(m), access, false, access, root_range(m, touched.offset, touched.size),
                    touched.overwritten});
   return CL_SUCCESS;
+}
+
+std::vector<Command::Use> Command::all_uses() const {
+  std::vector<Use> all = uses_;
+  all.insert(all.end(), implied_.begin(), implied_.end());
+  return all;
 }
 
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
@@ -87,7 +101,7 @@ cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
   auto task = std::make_shared<Task>(q_, std::move(plan));
   task->work = std::move(work_);
   task->type = type_;
-  for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
+  for (auto &u : all_uses()) task->work.buffers.emplace_back(u.mem.get(), u.access);
   for (auto &e : deps_) {
     if (e->task) task->depend_on(e->task);
     else
