@@ -46,8 +46,11 @@ cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void
   switch (param) {
     case CL_PROFILING_COMMAND_QUEUED: t = d.queued; break;
     case CL_PROFILING_COMMAND_SUBMIT: t = d.submitted; break;
-    case CL_PROFILING_COMMAND_START: t = d.started; break;
-    default: t = d.ended; break;  // END, COMPLETE
+    // A launch starts when what it follows completes, which may be before
+    // its pieces were all enqueued (submitted): the specification orders
+    // submit <= start <= end.
+    case CL_PROFILING_COMMAND_START: t = std::max<cl_ulong>(d.started, d.submitted); break;
+    default: t = std::max<cl_ulong>({d.ended, d.started, d.submitted}); break;  // END, COMPLETE
   }
   return info_value(size, value, size_ret, t);
 }
