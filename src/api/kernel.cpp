@@ -1,6 +1,7 @@
 // Kernel entry points. A UniCL kernel holds one vendor kernel per slot its
 // program was built for; arguments are translated per slot (a UniCL buffer
 // becomes that slot's replica) and recorded for coherence and cloning.
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -263,6 +264,25 @@ cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
   return CL_SUCCESS;
 }
 
+// The attributes the source gives the kernel, from the first device's
+// kernel that reports them as text (oclgrind 21.10 answers bytes that are
+// none).
+cl_int kernel_attributes(_cl_kernel &k, size_t size, void *value, size_t *size_ret) {
+  auto is_text = [](const std::string &s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+  };
+  std::string found;
+  for (auto &vk : k.per_slot) {
+    if (!vk) continue;
+    std::string answer = vendor_text(vk.get(), CL_KERNEL_ATTRIBUTES);
+    if (!answer.empty() && is_text(answer)) {
+      found = std::move(answer);
+      break;
+    }
+  }
+  return info_string(size, value, size_ret, found);
+}
+
 }  // namespace
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_size, const void *arg_value) {
@@ -288,9 +308,9 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
     case CL_KERNEL_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, k->refs.load());
     case CL_KERNEL_CONTEXT: return info_value<cl_context>(size, value, size_ret, k->program->context.get());
     case CL_KERNEL_PROGRAM: return info_value<cl_program>(size, value, size_ret, k->program.get());
+    case CL_KERNEL_ATTRIBUTES: return kernel_attributes(*k, size, value, size_ret);
     case CL_KERNEL_FUNCTION_NAME:
-    case CL_KERNEL_NUM_ARGS:
-    case CL_KERNEL_ATTRIBUTES: {
+    case CL_KERNEL_NUM_ARGS: {
       cl_kernel vk = first_vendor_kernel(k);
       return vendor_info(vk, param, size, value, size_ret);
     }

@@ -60,6 +60,9 @@ cl_int _cl_program::slots_for(cl_uint num, const cl_device_id *list, std::vector
 
 cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {
   if (so_far == CL_SUCCESS) return next;
+  // Options one vendor refuses are invalid whatever another made of them
+  // (oclgrind reports a failed build for options PoCL calls invalid).
+  if (so_far == CL_INVALID_BUILD_OPTIONS || next == CL_INVALID_BUILD_OPTIONS) return CL_INVALID_BUILD_OPTIONS;
   if (next == CL_BUILD_PROGRAM_FAILURE || next == CL_COMPILE_PROGRAM_FAILURE || next == CL_LINK_PROGRAM_FAILURE)
     return next;
   return so_far;
