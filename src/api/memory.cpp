@@ -5,6 +5,7 @@
 #include "api/api_util.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
+#include "core/composite_device.hpp"
 #include "core/image_desc.hpp"
 #include "backend/image_format.hpp"
 #include "core/info.hpp"
@@ -105,6 +106,8 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
   for (auto &s : context->slots) {
     largest = std::max(largest, vendor_value<cl_ulong>(s.device->vendor, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
   }
+  // The composite's application sees one device, with the smallest limit.
+  if (context->composite) composite_info(*context->composite, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof largest, &largest, nullptr);
   if (size > largest) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "size is above CL_DEVICE_MAX_MEM_ALLOC_SIZE of every device of the context"));
   if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   return hand_out(std::move(m), errcode_ret);

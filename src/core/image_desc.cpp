@@ -1,5 +1,7 @@
 #include "core/image_desc.hpp"
 
+#include "core/composite_device.hpp"
+
 #include "backend/vendor_info.hpp"
 #include "core/refusal.hpp"
 
@@ -17,6 +19,10 @@ bool is_image_type(cl_mem_object_type t) {
 }
 
 size_t device_limit(cl_device_id d, cl_device_info param) {
+  if (!d->members.empty()) {  // the composite: the limit that holds on each member
+    size_t v = 0;
+    return composite_info(*d, param, sizeof v, &v, nullptr) == CL_SUCCESS ? v : 0;
+  }
   return vendor_value<size_t>(d->vendor, param);
 }
 
@@ -64,6 +70,12 @@ cl_int check_image_desc(const _cl_context &ctx, const cl_image_desc &desc, size_
     size_t row = desc.image_width * element_size;
     if (desc.image_row_pitch != 0 && (desc.image_row_pitch < row || desc.image_row_pitch % element_size != 0))
       return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "desc.image_row_pitch != 0 && (desc.image_row_pitch < row || desc.image_row_pitch % element_size != 0)");
+  }
+  // A composite context's application sees one device, whose limits hold
+  // on every member.
+  if (ctx.composite) {
+    if (fits(ctx.composite.get(), desc)) return CL_SUCCESS;
+    return refuse(CL_INVALID_IMAGE_SIZE, "the image is larger than the composite device allows");
   }
   for (const auto &s : ctx.slots)
     if (fits(s.device.get(), desc)) return CL_SUCCESS;
