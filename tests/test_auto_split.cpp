@@ -214,12 +214,7 @@ void check_splits(const std::vector<cl_device_id> &devices, std::initializer_lis
 }
 
 // Performance models of this process's own, empty at its start.
-const bool fresh_models = [] {
-  static std::string folder = std::filesystem::temp_directory_path() / ("unicl-auto-split-" + std::to_string(getpid()));
-  std::filesystem::remove_all(folder);
-  std::filesystem::create_directories(folder);
-  return setenv("XDG_CACHE_HOME", folder.c_str(), 1) == 0;
-}();
+const bool fresh_models = cltest::use_fresh_models("auto-split");
 
 }  // namespace
 

@@ -265,17 +265,24 @@ cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
 }
 
 // The attributes the source gives the kernel, from the first device's
-// kernel that reports them as text (oclgrind 21.10 answers bytes that are
-// none).
+// kernel that answers with text (empty included): each device compiled the
+// same source. oclgrind 21.10 answers from memory it has freed (garbage,
+// and a heap-use-after-free under AddressSanitizer), so it is asked last.
 cl_int kernel_attributes(_cl_kernel &k, size_t size, void *value, size_t *size_ret) {
   auto is_text = [](const std::string &s) {
     return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
   };
+  const _cl_context &ctx = *k.program->context;
+  std::vector<size_t> order;
+  for (size_t s = 0; s < k.per_slot.size(); ++s)
+    if (k.per_slot[s]) order.push_back(s);
+  std::stable_partition(order.begin(), order.end(), [&](size_t s) {
+    return ctx.slots[s].device->name.find("Oclgrind") == std::string::npos;
+  });
   std::string found;
-  for (auto &vk : k.per_slot) {
-    if (!vk) continue;
-    std::string answer = vendor_text(vk.get(), CL_KERNEL_ATTRIBUTES);
-    if (!answer.empty() && is_text(answer)) {
+  for (size_t s : order) {
+    std::string answer = vendor_text(k.per_slot[s].get(), CL_KERNEL_ATTRIBUTES);
+    if (is_text(answer)) {
       found = std::move(answer);
       break;
     }

@@ -16,7 +16,10 @@
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,6 +40,17 @@ inline bool testing_unicl() { return wanted_platform() == "UniCL"; }
 // simulator's modelled times no longer dominate what is measured, and such
 // checks fail whatever the runtime does. The work still runs and its results
 // are still checked there; the normal pass asserts the timings.
+// Points this process's performance models at a folder of its own, empty
+// (`name` and the process id name it): a test whose first launches must
+// see no model, whatever earlier runs taught. Call before the first
+// OpenCL call (UniCL reads XDG_CACHE_HOME when it starts).
+inline bool use_fresh_models(const std::string &name) {
+  static const std::string folder = std::filesystem::temp_directory_path() / ("unicl-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  return setenv("XDG_CACHE_HOME", folder.c_str(), 1) == 0;
+}
+
 inline bool timing_checked() { return std::getenv("UNICL_TEST_UNTIMED") == nullptr; }
 
 // The platform under test; throws if it is absent.
