@@ -683,6 +683,15 @@ std::optional<DividedLaunch> divided_launch(const KernelLaunch &l) {
   if (!ctx.multi()) return std::nullopt;
   if (divided.split) return divided.split->dim < l.dim ? std::optional(divided) : std::nullopt;
   if (!ctx.auto_split) return std::nullopt;
+  // A launch of one work-item, or of one work-group, cannot be cut: it
+  // takes the plain route, a tenth of the divider's cost per launch
+  // (bench-sched-overhead), without asking the analysis.
+  size_t items = 1, groups = 1;
+  for (cl_uint i = 0; i < l.dim; ++i) {
+    items *= l.global[i];
+    if (l.local && l.local[i]) groups *= (l.global[i] + l.local[i] - 1) / l.local[i];
+  }
+  if (items < 2 || (l.local && groups < 2)) return std::nullopt;
   divided.split = inferred_split(l);
   if (!divided.split) return std::nullopt;
   divided.groups_free = l.kernel->analysed()->work_group_use.empty();
