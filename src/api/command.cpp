@@ -46,12 +46,6 @@ cl_int Command::use(cl_mem m, Access access, Touched touched) {
   return CL_SUCCESS;
 }
 
-std::vector<Command::Use> Command::all_uses() const {
-  std::vector<Use> all = uses_;
-  all.insert(all.end(), implied_.begin(), implied_.end());
-  return all;
-}
-
 cl_int Command::use_host(cl_mem m, Access access, Access recorded, Touched touched) {
   if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
   if (m->context.get() != &ctx_) return refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context");
@@ -101,7 +95,7 @@ cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
   auto task = std::make_shared<Task>(q_, std::move(plan));
   task->work = std::move(work_);
   task->type = type_;
-  for (auto &u : all_uses()) task->work.buffers.emplace_back(u.mem.get(), u.access);
+  for (auto &u : uses_) task->work.buffers.emplace_back(u.mem.get(), u.access);
   for (auto &e : deps_) {
     if (e->task) task->depend_on(e->task);
     else

@@ -134,6 +134,8 @@ class Command {
                mems_.view()};
       return finish(call(l), event);
     }
+    // The implied uses go last: the call's memory arguments are uses_'s.
+    uses_.insert(uses_.end(), implied_.begin(), implied_.end());
     return run_task(Task::Plan(make_plan(std::forward<Call>(call))), event, blocking);
   }
 
@@ -150,7 +152,7 @@ class Command {
   // the call, with the device copies it needs, to the issue step.
   template <class Call>
   auto make_plan(Call call) {
-    return [uses = all_uses(), call = std::move(call)](size_t slot, WaitList &wait, const std::shared_ptr<Completion> &done,
+    return [uses = uses_, call = std::move(call)](size_t slot, WaitList &wait, const std::shared_ptr<Completion> &done,
                                                   Task::Issue &issue) mutable -> cl_int {
       std::vector<std::shared_ptr<DeviceCopy>> copies;
       if (cl_int err = prepare(uses, slot, wait, copies); err != CL_SUCCESS) return err;
@@ -182,10 +184,10 @@ class Command {
   WaitList wait_;
   MemList mems_;              // one-device contexts
   std::vector<Use> uses_;     // multi-device contexts
-  // Uses the command's objects imply (an image's buffer), after uses_: the
-  // call's memory arguments (VendorCall::mem) are uses_'s, in order.
+  // Uses the command's objects imply (an image's buffer), appended to
+  // uses_ when it runs: the call's memory arguments (VendorCall::mem) are
+  // the explicit uses, in order.
   std::vector<Use> implied_;
-  std::vector<Use> all_uses() const;
   std::vector<Ref<_cl_event>> deps_;
   bool follow_all_ = false, barrier_ = false;
   Task::Work work_;

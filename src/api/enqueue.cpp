@@ -771,13 +771,11 @@ cl_int enqueue_kernel(const KernelLaunch &l) {
     return refuse(CL_INVALID_GLOBAL_OFFSET, "global_work_offset + global_work_size overflows size_t");
   cl_kernel vk = l.queue->scheduled ? nullptr : l.kernel->per_slot[l.queue->slot].get();
   if (!l.queue->scheduled && !vk) return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the kernel's program is not built for the queue's device");
-  if (l.queue->context->multi() && (l.dim < 1 || l.dim > 3))
-    return refuse(CL_INVALID_WORK_DIMENSION, "work_dim is not 1, 2 or 3");
-  if (l.queue->context->multi())
-    if (cl_int err = check_work_groups(*l.kernel, l.queue->scheduled ? _cl_context::npos : l.queue->slot, l.dim, l.global,
-                                       l.local);
-        err != CL_SUCCESS)
-      return err;
+  if (l.queue->context->multi()) {
+    if (l.dim < 1 || l.dim > 3) return refuse(CL_INVALID_WORK_DIMENSION, "work_dim is not 1, 2 or 3");
+    const size_t slot = l.queue->scheduled ? _cl_context::npos : l.queue->slot;
+    if (cl_int err = check_work_groups(*l.kernel, slot, l.dim, l.global, l.local); err != CL_SUCCESS) return err;
+  }
   if (auto divided = divided_launch(l)) return Runtime::get().granularity()->run_divided(*divided);
   if (direct_launch_fits(l)) return direct_launch(l, vk);
   Command c(l.queue, l.type);
