@@ -101,6 +101,16 @@ double Engine::exec_time(const Task &t, size_t device) const {
   return cached;
 }
 
+bool Engine::calibrated(const Task &t, size_t device) const {
+  return t.work.kernel.empty() ||
+         models_.kernel_samples(t.work.kernel, devices_[device].name, t.work.items) >= PerfModels::kCalibrationSamples;
+}
+
+size_t Engine::runs(const Task &t, size_t device) const {
+  auto found = devices_[device].runs.find(t.work.kernel);
+  return found == devices_[device].runs.end() ? 0 : found->second;
+}
+
 void Engine::placed(Task &t, size_t device) const {
   if (t.heading_to != static_cast<size_t>(-1)) return;
   t.heading_to = device;
@@ -327,9 +337,10 @@ void Engine::finished(Task &t) {
   t.counted = false;
   d.in_flight -= 1;
   if (d.in_flight == 0) d.busy_until = now();
-  if (t.state() == CL_SUBMITTED && !t.work.kernel.empty())
-    models_.record_kernel(t.work.kernel, d.name, t.work.items,
-                                          exclusive_seconds(t.times, d.last_end));
+  if (t.state() == CL_SUBMITTED && !t.work.kernel.empty()) {
+    d.runs[t.work.kernel] += 1;
+    models_.record_kernel(t.work.kernel, d.name, t.work.items, exclusive_seconds(t.times, d.last_end));
+  }
   dispatch(true);
 }
 

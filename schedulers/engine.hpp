@@ -37,6 +37,8 @@ class Engine final : public ContextScheduler, public SchedulingView {
   double now() const override;
   bool can_run(const Task &t, size_t device) const override;
   double exec_time(const Task &t, size_t device) const override;
+  bool calibrated(const Task &t, size_t device) const override;
+  size_t runs(const Task &t, size_t device) const override;
   double transfer_time(const Task &t, size_t device) const override;
   size_t resident_bytes(const Task &t, size_t device) const override;
   double busy_until(size_t device) const override;
@@ -77,7 +79,10 @@ class Engine final : public ContextScheduler, public SchedulingView {
     // Root buffers read by commands placed here and not started yet (how
     // many such commands): they will be here before the next command runs.
     mutable std::unordered_map<const _cl_mem *, size_t> heading;
+    // Runs of each kernel completed here, in this context (runs()).
+    std::unordered_map<std::string, size_t> runs;
   };
+
   // Undoes placed() for `t` (it starts, or never will on that device).
   void unplace(Task &t);
   // Commands a device may hold at once: two (one running, one whose data

@@ -2,14 +2,16 @@
 // predicted to finish first: when that device is free (commands running
 // there, then those already placed on it), plus moving its data there,
 // plus running it there. Devices that cannot hold its data are left out
-// (can_run). A kernel with no model yet on a device is sent there once to
-// be measured; until that measurement arrives, the device's time for it is
-// estimated from the devices' speeds, so a burst of commands is spread
-// rather than all sent to the device being explored.
+// (can_run). A kernel whose model on a device is not calibrated (no
+// measurement, or too few to trust: SchedulingView::calibrated) is sent
+// there to be measured, one run at a time; while a measurement is on its
+// way, the device's time for it is estimated (the model's, else from the
+// devices' speeds), so a burst of commands is spread rather than all sent
+// to the device being explored.
 // Commands are placed in the order they become ready: the engine pushes a
 // command as soon as its dependencies complete, so graph order is kept.
 #include <limits>
-#include <set>
+#include <map>
 #include <utility>
 
 #include "per_device_queues.hpp"
@@ -25,19 +27,17 @@ class Heft final : public PerDeviceQueues {
     double now = view_.now();
     const auto &devices = eligible(*t);
     auto start_of = [&](size_t d) { return std::max(now, view_.busy_until(d)) + queued(d); };
-    // Explore: the earliest-starting device with no model and no
-    // measurement on the way.
+    // Explore: the earliest-starting device whose model of the kernel is
+    // not yet calibrated and to which no exploration is on the way.
     size_t explore = view_.devices();
     for (size_t d : devices) {
-      if (view_.exec_time(*t, d) >= 0) {
-        if (!exploring_.empty()) exploring_.erase({kernel, d});
-        continue;
-      }
-      if (exploring_.count({kernel, d})) continue;
+      if (!wants_measuring(*t, kernel, d)) continue;
       if (explore == view_.devices() || start_of(d) < start_of(explore)) explore = d;
     }
     if (explore != view_.devices()) {
-      exploring_.insert({kernel, explore});
+      Exploration &e = exploring_[{kernel, explore}];
+      e.runs_when_sent = view_.runs(*t, explore);
+      ++e.sent;
       double predicted = estimate(*t, explore);  // before t is moved from
       assign(std::move(t), explore, predicted);
       return;
@@ -69,7 +69,28 @@ class Heft final : public PerDeviceQueues {
     }
     return 1e-3 * fastest / std::max(view_.speed(d), 1e-9);
   }
-  std::set<std::pair<std::string, size_t>> exploring_;  // (kernel, device) measurements on the way
+  // Whether device d should run the kernel to be measured: its model is
+  // not calibrated, no run sent to measure it is still out (one is once
+  // the device's count of completed runs has grown since), and fewer than
+  // kMaxExplorations were sent (a device whose times never reach the
+  // models is placed by estimate).
+  bool wants_measuring(const Task &t, const std::string &kernel, size_t d) {
+    auto found = exploring_.find({kernel, d});
+    if (view_.calibrated(t, d)) {
+      if (found != exploring_.end()) exploring_.erase(found);
+      return false;
+    }
+    return found == exploring_.end() ||
+           (found->second.sent < kMaxExplorations && view_.runs(t, d) > found->second.runs_when_sent);
+  }
+  // Runs sent to measure a kernel on a device: its first (not measured),
+  // then the calibration samples.
+  static constexpr size_t kMaxExplorations = 4;
+  struct Exploration {
+    size_t runs_when_sent = 0;  // the device's completed runs of the kernel when the latest was sent
+    size_t sent = 0;
+  };
+  std::map<std::pair<std::string, size_t>, Exploration> exploring_;  // by (kernel, device)
 };
 
 }  // namespace

@@ -204,26 +204,57 @@ const PerfModels::BySize *PerfModels::sizes_of(const std::string &kernel, const 
   return d == k->second.end() || d->second.empty() ? nullptr : &d->second;
 }
 
+// The size whose model predicts `items`: the same, else the nearest seen.
+const PerfModels::BySize::value_type &PerfModels::nearest_size(const BySize &sizes, size_t items) {
+  if (auto exact = sizes.find(items); exact != sizes.end()) return *exact;
+  auto above = sizes.lower_bound(items);
+  auto best = above == sizes.end() ? std::prev(above) : above;
+  if (above != sizes.begin() && above != sizes.end() && items - std::prev(above)->first < above->first - items)
+    best = std::prev(above);
+  return *best;
+}
+
 double PerfModels::kernel_time(const std::string &kernel, const std::string &device, size_t items) {
   std::lock_guard lock(mutex_);
   load_locked();
   const BySize *sizes = sizes_of(kernel, device);
   if (!sizes) return -1;
-  if (auto exact = sizes->find(items); exact != sizes->end()) return exact->second.mean;
-  // Nearest size seen, scaled by the work-item ratio.
-  auto above = sizes->lower_bound(items);
-  auto best = above == sizes->end() ? std::prev(above) : above;
-  if (above != sizes->begin() && above != sizes->end() && items - std::prev(above)->first < above->first - items)
-    best = std::prev(above);
-  size_t seen = std::max<size_t>(best->first, 1);
-  return best->second.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(seen);
+  // A size not seen is scaled from the nearest one by the work-item ratio.
+  auto &[seen, stat] = nearest_size(*sizes, items);
+  return stat.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(std::max<size_t>(seen, 1));
+}
+
+size_t PerfModels::kernel_samples(const std::string &kernel, const std::string &device, size_t items) {
+  std::lock_guard lock(mutex_);
+  load_locked();
+  const BySize *sizes = sizes_of(kernel, device);
+  return sizes ? nearest_size(*sizes, items).second.count : 0;
 }
 
 void PerfModels::record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) return;
   std::lock_guard lock(mutex_);
   load_locked();
-  models_.kernels[kernel][device][items].add(1, seconds);
+  Stat &model = models_.kernels[kernel][device][items];
+  // Once calibrated, a sample far above the mean counts as at most twice
+  // the mean: a run slowed once by another process on the machine would
+  // otherwise move the mean for many runs, and hand the device's work to a
+  // slower device meanwhile, where heft then keeps it (a device is not
+  // run, so its model not corrected, while it looks slower). A lasting
+  // slowdown still shows, a tenth of the way each run.
+  // While the model calibrates, it holds its fastest sample: first runs
+  // pay for what later ones do not (PoCL compiles a kernel's work-group
+  // function at its first launch, vendors allocate and touch pages, threads
+  // wake), and a model too slow is never corrected (a policy does not pick
+  // the device), while one too fast is, by the runs it then gets.
+  if (model.count >= kCalibrationSamples) {
+    seconds = std::min(seconds, kLimitOverMean * model.mean);
+    model.add(1, seconds);
+  } else {
+    seconds = model.count > 0 ? std::min(seconds, model.mean) : seconds;
+    model.mean = seconds;
+    model.count += 1;
+  }
   fresh_.kernels[kernel][device][items].add(1, seconds);
 }
 

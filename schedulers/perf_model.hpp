@@ -36,6 +36,12 @@ class PerfModels {
   static std::string file_in(const std::string &cache_dir);
   // Predicted seconds, or a negative value when unknown.
   double kernel_time(const std::string &kernel, const std::string &device, size_t items);
+  // The samples behind kernel_time() (those of the size it predicts from;
+  // 0 when it is unknown).
+  size_t kernel_samples(const std::string &kernel, const std::string &device, size_t items);
+  // A kernel's model on a device is calibrated once it holds
+  // kCalibrationSamples samples; until then it is the fastest of them.
+  static constexpr size_t kCalibrationSamples = 3;
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
   double transfer_time(const std::string &link, size_t bytes);
   // Divided launches (granularity/): per launch shape, the seconds each
@@ -95,7 +101,11 @@ class PerfModels {
 
   void load_locked();
   const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
+  static const BySize::value_type &nearest_size(const BySize &sizes, size_t items);
 
+  // record_kernel's limit on one sample once calibrated: kLimitOverMean
+  // times the mean.
+  static constexpr double kLimitOverMean = 2.0;
   const std::string file_;  // empty: not kept
   std::mutex mutex_;
   bool loaded_ = false;

@@ -30,6 +30,14 @@ class SchedulingView {
   // Predicted execution time; negative when the model has no data yet for
   // this kernel on this device (the policy should explore it there).
   virtual double exec_time(const Task &t, size_t device) const = 0;
+  // Whether exec_time() rests on enough measurements to be trusted: a
+  // device that one slow run would rule out for good (a noisy sample, a
+  // first run that paid for something once) is measured again first.
+  virtual bool calibrated(const Task &t, size_t device) const = 0;
+  // Runs of the command's kernel on the device that completed in this
+  // context, measured or not: an exploration sent there is answered once
+  // this grows.
+  virtual size_t runs(const Task &t, size_t device) const = 0;
   // Predicted time to bring the command's data that is not valid on the
   // device there.
   virtual double transfer_time(const Task &t, size_t device) const = 0;

@@ -19,6 +19,8 @@ class Task {
   std::string kernel = "k";
   std::vector<bool> runnable;   // empty: every device
   std::vector<double> exec;     // predicted seconds, negative when unknown; empty: the view's default
+  std::vector<bool> calibrated; // empty: where exec is known
+  std::vector<size_t> runs;     // completed runs of its kernel; empty: none anywhere
   std::vector<double> transfer; // empty: nothing to move
   std::vector<size_t> resident; // empty: nothing resident anywhere
   double priority = 0;
@@ -43,6 +45,10 @@ class FakeView final : public unicl::SchedulingView {
   double exec_time(const Task &t, size_t device) const override {
     return t.exec.empty() ? default_exec : t.exec.at(device);
   }
+  bool calibrated(const Task &t, size_t device) const override {
+    return t.calibrated.empty() ? exec_time(t, device) >= 0 : static_cast<bool>(t.calibrated.at(device));
+  }
+  size_t runs(const Task &t, size_t device) const override { return t.runs.empty() ? 0 : t.runs.at(device); }
   double transfer_time(const Task &t, size_t device) const override {
     return t.transfer.empty() ? 0.0 : t.transfer.at(device);
   }

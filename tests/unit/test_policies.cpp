@@ -136,6 +136,35 @@ TEST_CASE("heft sends a kernel with no model on a device there once to measure i
   CHECK(drain(*heft, 0) == std::vector<int>{2});
 }
 
+TEST_CASE("heft measures a device again while its model is not calibrated, one run at a time") {
+  FakeView view(2);
+  auto heft = make_policy("heft", view);
+  // Device 1 ran the kernel once: 5 ms, slower than device 0's 1 ms, but
+  // one run does not calibrate a model (it may have paid for a compile).
+  unicl::Task once{.exec = {1e-3, 5e-3}, .calibrated = {true, false}, .runs = {9, 0}};
+  heft->push(task(1, once));
+  heft->push(task(2, once));  // the measurement is on the way: placed by the models
+  CHECK(drain(*heft, 1) == std::vector<int>{1});
+  CHECK(drain(*heft, 0) == std::vector<int>{2});
+  once.runs = {9, 1};  // it came back, still not calibrated: measured again
+  heft->push(task(3, once));
+  CHECK(drain(*heft, 1) == std::vector<int>{3});
+  once.calibrated = {true, true};  // calibrated: placed by the models from now on
+  once.runs = {9, 2};
+  heft->push(task(4, once));
+  CHECK(drain(*heft, 0) == std::vector<int>{4});
+  // A device whose runs never calibrate it stops being explored after a few.
+  unicl::Task never{.kernel = "unmeasured", .exec = {1e-3, -1}, .calibrated = {true, false}};
+  std::vector<int> on_1;
+  for (int i = 0; i < 10; ++i) {
+    never.runs = {0, static_cast<size_t>(i)};
+    heft->push(task(10 + i, never));
+    for (int id : drain(*heft, 1)) on_1.push_back(id);
+    drain(*heft, 0);
+  }
+  CHECK(on_1.size() < 10);
+}
+
 TEST_CASE("Policies that place at push time hand out a device's commands by priority") {
   for (auto name : {"heft", "random", "round-robin"}) {
     INFO(name);
