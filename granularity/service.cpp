@@ -2,14 +2,15 @@
 // builds a divided launch from UniCL's own entry points, as an application
 // would, so that the pieces are ordinary commands the policies place.
 //
-// A launch on the application's queue q becomes:
+// A launch the factor choice runs undivided is an ordinary command of the
+// application's queue q (run_whole). One it divides becomes:
 //   before: a marker on q after the launch's wait list (and q's order; on
 //           an out-of-order q without a wait list, an event already complete);
 //   gate:   a marker on q after `done`, a user event of UniCL's own; it is
 //           the event the application gets, typed as the launch;
-//   pieces: the divide function's commands (or the launch undivided, or the
-//           built-in divider's pieces, proportional.hpp) on
-//           q's private out-of-order device-less queue, after `before`;
+//   pieces: the divide function's commands (or the built-in divider's
+//           pieces, proportional.hpp) on q's private out-of-order
+//           device-less queue, after `before`;
 //   done:   set when the divide function's `after` completes, once its
 //           time is recorded (so the gate's END is known when it completes),
 //           or at once to the divide function's error.
@@ -47,11 +48,68 @@ class Granularity final : public GranularityService {
   const std::vector<std::string> &strategy_names() const override { return unicl::strategy_names(); }
 
   cl_int run_divided(const DividedLaunch &l) override {
+    const cl_ulong queued = host_clock_ns();
+    // The built-in divider's launch whose buffers are as its last pieces
+    // left them runs differently (one piece per device): its factor is
+    // learnt apart.
+    const std::string shape = FactorChoice::shape_of(l);
+    const bool in_place = !l.divide.fn && proportional_.in_place(l, shape);
+    // The built-in divider's factor f: 2^(f-1) pieces per device.
+    DividedLaunch shaped = l;
+    if (!l.divide.fn) shaped.divide.min_factor = 1, shaped.divide.max_factor = kBuiltinFactors;
+    FactorChoice::Choice choice =
+        choice_.choose(shaped, in_place ? shape + " (in place)" : shape, static_cast<double>(queued) * 1e-9);
+    if (choice.factor == 0) return run_whole(l, choice);
+    return run_in_pieces(l, queued, shape, in_place, choice);
+  }
+
+ private:
+  static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
+
+  // The launch undivided: an ordinary command of q, which q's policy places
+  // and q's order orders, its event the application's. No marker, no user
+  // event, no hop through the work queue: the divided route's own costs
+  // (~0.3 ms a launch with its read on PoCL's CPU devices, bench-composite)
+  // are not paid where nothing is divided. Its time, for the choice: from
+  // its submission to the device to its end, seen on the host.
+  cl_int run_whole(const DividedLaunch &l, const FactorChoice::Choice &choice) {
+    DivisionRecord whole;  // not to be divided again; the inferred split says which bytes it touches
+    if (!l.divide.fn) whole.split = l.split;
+    cl_event raw = nullptr;
+    cl_int err = CL_SUCCESS;
+    {
+      DivisionScope scope(whole);
+      err = api::clEnqueueNDRangeKernel(l.queue, l.kernel, l.dim, l.offset, l.global, l.local, l.num_events, l.events,
+                                        &raw);
+    }
+    if (err != CL_SUCCESS) return abandon(choice, err);
+    Ref<_cl_event> event(raw, true);
+    event->type = l.type;
+    auto submitted = std::make_shared<std::atomic<cl_ulong>>(0);
+    if (event->task) event->task->on_status(CL_SUBMITTED, [submitted](cl_int) { *submitted = host_clock_ns(); });
+    event->on_complete([this, choice, submitted](cl_int status) {
+      const cl_ulong ended = host_clock_ns(), started = submitted->load() ? submitted->load() : ended;
+      choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - started) * 1e-9 : -1,
+                       static_cast<double>(ended) * 1e-9);
+    });
+    if (l.event) *l.event = event.detach();
+    return CL_SUCCESS;
+  }
+
+  // The launch of `choice` was not enqueued: it returns `err`, and the
+  // choice hears of it as of a failed launch.
+  cl_int abandon(const FactorChoice::Choice &choice, cl_int err) {
+    choice_.finished(choice, -1, static_cast<double>(host_clock_ns()) * 1e-9);
+    return err;
+  }
+
+  cl_int run_in_pieces(const DividedLaunch &l, cl_ulong queued, const std::string &shape, bool in_place,
+                       FactorChoice::Choice &choice) {
     _cl_command_queue *q = l.queue;
     cl_command_queue pieces = nullptr;
-    if (cl_int err = pieces_queue(q, pieces); err != CL_SUCCESS) return err;
+    if (cl_int err = pieces_queue(q, pieces); err != CL_SUCCESS) return abandon(choice, err);
     auto record = std::make_shared<DivisionRecord>();
-    record->queued = host_clock_ns();
+    record->queued = queued;
 
     cl_event raw = nullptr;
     cl_int err = CL_SUCCESS;
@@ -61,23 +119,23 @@ class Granularity final : public GranularityService {
       // first launch, and coherence the earlier launches' pieces.
     } else if ((q->in_order() && !idle) || l.num_events > 0) {
       err = api::clEnqueueMarkerWithWaitList(q, l.num_events, l.events, &raw);
-      if (err != CL_SUCCESS) return err;  // a bad wait list: nothing was enqueued
+      if (err != CL_SUCCESS) return abandon(choice, err);  // a bad wait list: nothing was enqueued
     } else {
       // No wait list, and out of order or nothing left to follow: the
       // launch follows nothing (a marker without a wait list would follow
       // every earlier command, and even with none it is a command some
       // device runs before the pieces may start).
       raw = api::clCreateUserEvent(q->context.get(), &err);
-      if (err != CL_SUCCESS) return err;
+      if (err != CL_SUCCESS) return abandon(choice, err);
       api::clSetUserEventStatus(raw, CL_COMPLETE);
     }
     if (!before) before = Ref<_cl_event>(raw, true);
     Ref<_cl_event> done(api::clCreateUserEvent(q->context.get(), &err), true);
-    if (err != CL_SUCCESS) return err;
+    if (err != CL_SUCCESS) return abandon(choice, err);
     cl_event done_handle = done.get();
     if ((err = api::clEnqueueMarkerWithWaitList(q, 1, &done_handle, &raw)) != CL_SUCCESS) {
       api::clSetUserEventStatus(done.get(), err);
-      return err;
+      return abandon(choice, err);
     }
     Ref<_cl_event> gate(raw, true);
     gate->type = l.type;
@@ -89,9 +147,8 @@ class Granularity final : public GranularityService {
       record->started.compare_exchange_strong(none, host_clock_ns());
     });
 
-    FactorChoice::Choice choice;
     cl_event after = nullptr;
-    cl_int ran = enqueue_division(l, *record, pieces, before.get(), &after, choice);
+    cl_int ran = enqueue_division(l, *record, pieces, before.get(), &after, shape, in_place, choice);
     record->submitted = host_clock_ns();
     const uint64_t traced = Runtime::get().trace().on() ? trace_pieces(*record, l) : 0;
     // Nothing else may ever flush the pieces issued in this call (the
@@ -106,8 +163,7 @@ class Granularity final : public GranularityService {
     // Pieces UniCL enqueued itself surely follow `before` and name every
     // buffer they touch; a divide function's might not, and then only the
     // gate keeps q's order.
-    const bool own_pieces = !l.divide.fn || choice.factor == 0;
-    const bool chains = failure == CL_SUCCESS && own_pieces;
+    const bool chains = failure == CL_SUCCESS && !l.divide.fn;
     remember_division(q, gate.get(), chains ? before.get() : nullptr, chains ? after : nullptr, record,
                       previous.get() != nullptr);
     if (failure != CL_SUCCESS) {
@@ -123,9 +179,7 @@ class Granularity final : public GranularityService {
         choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - started) * 1e-9 : -1,
                          static_cast<double>(ended) * 1e-9);
         if (traced)
-          Runtime::get().trace().launch_span(traced,
-                                             name + (record->factor ? " divided by " + std::to_string(record->factor)
-                                                                    : std::string(" undivided")),
+          Runtime::get().trace().launch_span(traced, name + " divided by " + std::to_string(record->factor),
                                              static_cast<double>(started) / 1e3, static_cast<double>(ended) / 1e3);
         end(*record, done.get(), status, ended);
       });
@@ -134,12 +188,9 @@ class Granularity final : public GranularityService {
     return CL_SUCCESS;
   }
 
- private:
-  static constexpr cl_uint kBuiltinFactors = 4;  // 1, 2, 4 or 8 pieces per device
-
   // On an in-order queue whose last command is still the previous divided
   // launch's gate, a launch without a wait list whose predecessor's pieces
-  // UniCL enqueued itself (built-in divider, or the launch undivided) joins
+  // UniCL enqueued itself (the built-in divider's) joins
   // its chain (see the top of this file): the event that launch's pieces
   // followed, which covers everything q held before the chain, and the
   // event that completes with them. This skips a marker per launch and,
@@ -188,26 +239,14 @@ class Granularity final : public GranularityService {
     else q->divided_chain = {std::move(record)};
   }
 
-  // Chooses the launch's factor and enqueues its pieces on `pieces`, every
+  // Enqueues the launch's pieces at the factor chosen on `pieces`, every
   // one after `before`; `after` completes with all of them. Launches made
   // here are the record's pieces and are not divided again.
   cl_int enqueue_division(const DividedLaunch &l, DivisionRecord &record, cl_command_queue pieces, cl_event before,
-                          cl_event *after, FactorChoice::Choice &choice) {
+                          cl_event *after, const std::string &shape, bool in_place, FactorChoice::Choice &choice) {
     DivisionScope scope(record);
     if (!l.divide.fn) record.split = l.split;
-    // The built-in divider's factor f: 2^(f-1) pieces per device.
-    DividedLaunch shaped = l;
-    if (!l.divide.fn) shaped.divide.min_factor = 1, shaped.divide.max_factor = kBuiltinFactors;
-    // The built-in divider's launch whose buffers are as its last pieces
-    // left them runs differently (one piece per device): its factor is
-    // learnt apart.
-    const std::string shape = FactorChoice::shape_of(l);
-    const bool in_place = !l.divide.fn && proportional_.in_place(l, shape);
-    choice = choice_.choose(shaped, in_place ? shape + " (in place)" : shape,
-                            static_cast<double>(record.queued) * 1e-9);
     record.factor = choice.factor;
-    if (choice.factor == 0)
-      return api::clEnqueueNDRangeKernel(pieces, l.kernel, l.dim, l.offset, l.global, l.local, 1, &before, after);
     if (l.divide.fn) return l.divide.fn(pieces, choice.factor, l.divide.user_data, before, after);
     bool informed = true;
     auto cut = proportional_.cut(l, shape, size_t{1} << (choice.factor - 1), in_place, informed);

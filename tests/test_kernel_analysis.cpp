@@ -156,7 +156,10 @@ TEST_CASE("a program from binaries has no analysis; its kernels run whole", "[an
   cl_int built = CL_INVALID_VALUE;
   cl_program source = pair.program(kScale, built);
   REQUIRE(built == CL_SUCCESS);
-  CHECK(run_scale(pair.context, pair.scheduled, source) == 2);  // analysed: split with the factor forced
+  // Once analysed (a launch before the analysis ends runs whole, and a
+  // loaded machine may end it after the build): split with the factor forced.
+  CHECK_THAT(analysis_of(source), Catch::Contains("scale"));
+  CHECK(run_scale(pair.context, pair.scheduled, source) == 2);
   cl_program from_binaries = ::from_binaries(pair, source);
   CHECK(analysis_of(from_binaries).empty());
   CHECK(run_scale(pair.context, pair.scheduled, from_binaries) == 0);
