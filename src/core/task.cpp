@@ -3,6 +3,7 @@
 #include "core/task.hpp"
 
 #include "core/scheduling.hpp"
+#include "core/mem_object.hpp"
 #include "core/queue.hpp"
 #include "core/runtime.hpp"
 
@@ -95,12 +96,44 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
   return kReady;
 }
 
+size_t Task::only_device_waited_for() const {
+  size_t device = kUnplaced;
+  for (auto &d : deps_) {
+    if (!d.task) {
+      if (d.awaited.status() != CL_COMPLETE) return kUnplaced;
+      continue;
+    }
+    if (d.task->state() != CL_SUBMITTED) return kUnplaced;
+    if (d.task->completion()->status() == CL_COMPLETE) continue;
+    if (device != kUnplaced && d.task->slot() != device) return kUnplaced;
+    device = d.task->slot();
+  }
+  if (device == kUnplaced) return kUnplaced;
+  for (auto &[m, access] : work.buffers)
+    if (m->bytes_valid_on(device) != m->device_bytes()) return kUnplaced;
+  return device;
+}
+
 void Task::advance(bool deferred) {
   if (state() != CL_QUEUED) return;
   if (!placed()) {
     if (pushed_) return;
     switch (walk_dependencies(nullptr)) {
-      case kWaiting: return;
+      case kWaiting:
+        // A command other than a kernel goes where its data is (the
+        // engine's rule once it can start); when all it waits for runs on
+        // the device its data will be on, it goes there now, after those
+        // commands in the vendor's queue, instead of a round trip through
+        // their completion later (a read after the launch that computed
+        // its bytes). A kernel waits: a policy weighs devices only for a
+        // command that can start.
+        if (size_t device = work.kernel.empty() && !work.pinned ? only_device_waited_for() : kUnplaced;
+            device != kUnplaced) {
+          pushed_ = true;
+          place(device);
+          advance_placed(deferred);
+        }
+        return;
       case kFailed:  // advance() again, placed, settles it failed
       case kReady:
         pushed_ = true;

@@ -146,6 +146,10 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   void retry();
   enum Readiness { kReady, kWaiting, kFailed };
   Readiness walk_dependencies(WaitList *same_device);
+  // The one device where everything the task still waits for was issued,
+  // if its buffers' bytes are all valid there once that has run;
+  // kUnplaced otherwise (caller holds the context lock).
+  size_t only_device_waited_for() const;
   // Planned (CL_SUBMITTED, with its pending completion) or failed.
   void settle(cl_int state, std::shared_ptr<PendingCompletion> planned);
   void when_settled(std::function<void()> fn);
