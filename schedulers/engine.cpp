@@ -93,17 +93,22 @@ bool Engine::can_run(const Task &t, size_t device) const {
   return bytes <= ctx_.slots[device].mem_limit;
 }
 
-double Engine::exec_time(const Task &t, size_t device) const {
-  if (t.work.kernel.empty()) return 0;
-  if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), std::nan(""));
-  double &cached = t.exec_cache[device];
-  if (std::isnan(cached)) cached = models_.kernel_time(t.work.kernel, devices_[device].name, t.work.items);
+const ExecPrediction &Engine::prediction(const Task &t, size_t device) const {
+  if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), {});
+  ExecPrediction &cached = t.exec_cache[device];
+  if (std::isnan(cached.seconds)) {
+    auto p = models_.kernel_prediction(t.work.kernel, devices_[device].name, t.work.items);
+    cached = {p.seconds, p.samples};
+  }
   return cached;
 }
 
+double Engine::exec_time(const Task &t, size_t device) const {
+  return t.work.kernel.empty() ? 0 : prediction(t, device).seconds;
+}
+
 bool Engine::calibrated(const Task &t, size_t device) const {
-  return t.work.kernel.empty() ||
-         models_.kernel_samples(t.work.kernel, devices_[device].name, t.work.items) >= PerfModels::kCalibrationSamples;
+  return t.work.kernel.empty() || prediction(t, device).samples >= PerfModels::kCalibrationSamples;
 }
 
 size_t Engine::runs(const Task &t, size_t device) const {

@@ -21,6 +21,10 @@ struct _cl_context;
 struct _cl_mem;
 
 namespace unicl {
+struct ExecPrediction;
+}
+
+namespace unicl {
 
 class Engine final : public ContextScheduler, public SchedulingView {
  public:
@@ -59,6 +63,8 @@ class Engine final : public ContextScheduler, public SchedulingView {
   bool has_room(size_t device) const;
   size_t nearest_copy(const Task &t) const;
   double mean_exec(Task &t) const;
+  // The models' prediction for `t` on `device`, cached in the task.
+  const ExecPrediction &prediction(const Task &t, size_t device) const;
   // Nodes an upward-rank walk visits at most: long chains of pending
   // commands (an in-order queue) would otherwise make each push linear.
   static constexpr size_t kRankBudget = 64;

@@ -75,11 +75,11 @@ class Heft final : public PerDeviceQueues {
   // kMaxExplorations were sent (a device whose times never reach the
   // models is placed by estimate).
   bool wants_measuring(const Task &t, const std::string &kernel, size_t d) {
-    auto found = exploring_.find({kernel, d});
     if (view_.calibrated(t, d)) {
-      if (found != exploring_.end()) exploring_.erase(found);
+      if (!exploring_.empty()) exploring_.erase({kernel, d});
       return false;
     }
+    auto found = exploring_.find({kernel, d});
     return found == exploring_.end() ||
            (found->second.sent < kMaxExplorations && view_.runs(t, d) > found->second.runs_when_sent);
   }

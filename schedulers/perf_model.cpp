@@ -214,21 +214,16 @@ const PerfModels::BySize::value_type &PerfModels::nearest_size(const BySize &siz
   return *best;
 }
 
-double PerfModels::kernel_time(const std::string &kernel, const std::string &device, size_t items) {
+PerfModels::KernelPrediction PerfModels::kernel_prediction(const std::string &kernel, const std::string &device,
+                                                           size_t items) {
   std::lock_guard lock(mutex_);
   load_locked();
   const BySize *sizes = sizes_of(kernel, device);
-  if (!sizes) return -1;
+  if (!sizes) return {};
   // A size not seen is scaled from the nearest one by the work-item ratio.
   auto &[seen, stat] = nearest_size(*sizes, items);
-  return stat.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(std::max<size_t>(seen, 1));
-}
-
-size_t PerfModels::kernel_samples(const std::string &kernel, const std::string &device, size_t items) {
-  std::lock_guard lock(mutex_);
-  load_locked();
-  const BySize *sizes = sizes_of(kernel, device);
-  return sizes ? nearest_size(*sizes, items).second.count : 0;
+  return {stat.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(std::max<size_t>(seen, 1)),
+          stat.count};
 }
 
 void PerfModels::record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds) {

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -41,6 +42,13 @@ namespace unicl {
 // A submit function's answer when a transfer it needs waits for a command
 // on another device (WaitList::blocker() names it). Not an OpenCL code.
 constexpr cl_int kBlocked = 1;
+
+// A performance model's prediction of a command's run time on a device
+// (NaN: not looked up yet; negative: unknown) and the samples behind it.
+struct ExecPrediction {
+  double seconds = std::numeric_limits<double>::quiet_NaN();
+  size_t samples = 0;
+};
 
 class Task : public std::enable_shared_from_this<Task>, public IssueStep {
  public:
@@ -78,9 +86,10 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
     bool known = false;
   } times;
   double mean_exec = -1;  // the engine's cache of its mean predicted time
-  // The engine's cache of its predicted time per slot (NaN: not looked up
-  // yet): a placement asks for each several times.
-  mutable std::vector<double> exec_cache;
+  // The engine's cache of its predicted time per slot and the samples
+  // behind it (NaN: not looked up yet): a placement asks for each several
+  // times.
+  mutable std::vector<ExecPrediction> exec_cache;
   // Commands enqueued later that wait for this one (edges of the graph,
   // for the policies' priorities); guarded by the context mutex.
   std::vector<std::weak_ptr<Task>> successors;
