@@ -325,6 +325,46 @@ TEST_CASE("CPU devices sharing the host's cores never run at the same time", "[s
         }
 }
 
+TEST_CASE("a read after the launch that computes its bytes is issued to its device before the launch ends",
+          "[scheduling]") {
+  // Commands other than kernels go where their data is; when all they wait
+  // for was issued to that device, they go there at once, ordered by the
+  // vendor's queue, rather than after a round trip through the launch's
+  // completion. The kernel is built for pthread only, which runs it apart
+  // from the enqueue (basic runs a command inside the call that issues it).
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  const size_t pthread = cltest::device_name(devices[0]).find("pthread") == std::string::npos ? 1 : 0;
+  cl::Context ctx = scheduling_context(devices, "heft");
+  cl::CommandQueue q = device_less_queue(ctx, 0);
+  cl::Program program(ctx, R"CL(
+__kernel void spin(__global uint *out, uint n) {
+  uint x = out[0];
+  for (uint j = 0; j < n; ++j) x = x * 1664525u + 1013904223u;
+  out[0] = x;
+}
+)CL");
+  program.build({devices[pthread]});
+  constexpr cl_uint kSteps = 1u << 26;
+  cl_uint value = 7, read_back = 0;
+  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value);
+  cl::Kernel k(program, "spin");
+  k.setArg(0, buffer);
+  k.setArg(1, kSteps);
+  cl::Event launch, read;
+  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launch);
+  q.enqueueReadBuffer(buffer, CL_FALSE, 0, sizeof read_back, &read_back, nullptr, &read);
+  const cl_int read_status = read.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+  const cl_int launch_status = launch.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+  q.finish();
+  CHECK(ran_on(launch) == devices[pthread]());
+  if (launch_status == CL_COMPLETE) WARN("the launch ended before its read was looked at: nothing shown");
+  else CHECK(read_status != CL_QUEUED);
+  CHECK(ran_on(read) == devices[pthread]());
+  cl_uint x = value;
+  for (cl_uint j = 0; j < kSteps; ++j) x = x * 1664525u + 1013904223u;
+  CHECK(read_back == x);
+}
+
 TEST_CASE("a device-less queue of a one-device context runs on that device", "[scheduling]") {
   auto devices = cltest::MultiDevice::matching({"pthread"});
   cl::Context ctx(devices[0]);
