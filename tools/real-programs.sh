@@ -12,7 +12,7 @@
 #    tools/real_programs/opencv_tapi.py, the same two ways.
 # 3. With a folder of pyopencl's tests (its repository's test/, for the
 #    pyopencl Debian ships): the suite on PoCL pthread directly and through
-#    the composite; the sets of passing tests compared.
+#    the composite: every test that passes directly must pass through it.
 # For 1 and 2 it prints which kernels ran in pieces over both devices (from
 # UNICL_TRACE and UNICL_LOG=2). Exits non-zero if an output differs.
 set -uo pipefail
@@ -74,10 +74,20 @@ if (($# >= 1)); then
     if [[ $how == direct ]]; then run=("${direct[@]}" PYOPENCL_TEST="portable:pthread")
     else run=("${composite[@]}" PYOPENCL_TEST=UniCL); fi
     (cd "$work" && "${run[@]}" /usr/bin/python3 -m pytest -q -p no:cacheprovider -rA "$1" > "$work/pytest-$how" 2>&1)
-    grep -E '^PASSED ' "$work/pytest-$how" | sort > "$work/passed-$how"
+    # A test's id names the device it ran on: compared without it.
+    grep -E '^PASSED ' "$work/pytest-$how" | sed -E "s/<pyopencl\.Device '[^']*' on '[^']*'>/<device>/" | sort \
+      > "$work/passed-$how"
     echo "pyopencl tests, $how: $(tail -1 "$work/pytest-$how")"
   done
-  compare "pyopencl: the tests that pass" "$work/passed-direct" "$work/passed-composite"
+  # Every test that passes directly must pass through the composite (which
+  # may pass more: pyopencl expects some to fail by PoCL's vendor name).
+  missing=$(comm -23 "$work/passed-direct" "$work/passed-composite")
+  if [[ -z $missing ]]; then
+    echo "pyopencl: every test that passes directly passes through the composite" \
+         "($(comm -13 "$work/passed-direct" "$work/passed-composite" | wc -l) more pass there)"
+  else
+    echo "pyopencl: passing directly, not through the composite:"; echo "$missing" | head -5; status=1
+  fi
 fi
 rm -rf "$work"
 exit $status
