@@ -96,10 +96,7 @@ bool Engine::can_run(const Task &t, size_t device) const {
 const ExecPrediction &Engine::prediction(const Task &t, size_t device) const {
   if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), {});
   ExecPrediction &cached = t.exec_cache[device];
-  if (std::isnan(cached.seconds)) {
-    auto p = models_.kernel_prediction(t.work.kernel, devices_[device].name, t.work.items);
-    cached = {p.seconds, p.samples};
-  }
+  if (std::isnan(cached.seconds)) cached = models_.kernel_prediction(t.work.kernel, devices_[device].name, t.work.items);
   return cached;
 }
 
@@ -224,7 +221,7 @@ size_t Engine::nearest_copy(const Task &t) const {
   size_t best = devices_.size();
   for (auto &[m, access] : t.work.buffers) {
     for (size_t d = 0; d < devices_.size(); ++d)
-      if (m->bytes_valid_on(d) == bytes_of(m) &&
+      if (m->wholly_valid_on(d) &&
           (best == devices_.size() || devices_[d].in_flight < devices_[best].in_flight))
         best = d;
     if (best != devices_.size()) return best;

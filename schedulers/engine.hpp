@@ -21,10 +21,6 @@ struct _cl_context;
 struct _cl_mem;
 
 namespace unicl {
-struct ExecPrediction;
-}
-
-namespace unicl {
 
 class Engine final : public ContextScheduler, public SchedulingView {
  public:

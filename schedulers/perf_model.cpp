@@ -214,12 +214,11 @@ const PerfModels::BySize::value_type &PerfModels::nearest_size(const BySize &siz
   return *best;
 }
 
-PerfModels::KernelPrediction PerfModels::kernel_prediction(const std::string &kernel, const std::string &device,
-                                                           size_t items) {
+ExecPrediction PerfModels::kernel_prediction(const std::string &kernel, const std::string &device, size_t items) {
   std::lock_guard lock(mutex_);
   load_locked();
   const BySize *sizes = sizes_of(kernel, device);
-  if (!sizes) return {};
+  if (!sizes) return {-1, 0};
   // A size not seen is scaled from the nearest one by the work-item ratio.
   auto &[seen, stat] = nearest_size(*sizes, items);
   return {stat.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(std::max<size_t>(seen, 1)),
@@ -231,21 +230,21 @@ void PerfModels::record_kernel(const std::string &kernel, const std::string &dev
   std::lock_guard lock(mutex_);
   load_locked();
   Stat &model = models_.kernels[kernel][device][items];
-  // Once calibrated, a sample far above the mean counts as at most twice
-  // the mean: a run slowed once by another process on the machine would
-  // otherwise move the mean for many runs, and hand the device's work to a
-  // slower device meanwhile, where heft then keeps it (a device is not
-  // run, so its model not corrected, while it looks slower). A lasting
-  // slowdown still shows, a tenth of the way each run.
-  // While the model calibrates, it holds its fastest sample: first runs
-  // pay for what later ones do not (PoCL compiles a kernel's work-group
-  // function at its first launch, vendors allocate and touch pages, threads
-  // wake), and a model too slow is never corrected (a policy does not pick
-  // the device), while one too fast is, by the runs it then gets.
   if (model.count >= kCalibrationSamples) {
+    // Calibrated: a sample far above the mean counts as at most twice the
+    // mean. A run slowed once by another process on the machine would
+    // otherwise move the mean for many runs, and hand the device's work to
+    // a slower device meanwhile, where heft then keeps it (a device is not
+    // run, so its model not corrected, while it looks slower). A lasting
+    // slowdown still shows, a tenth of the way each run.
     seconds = std::min(seconds, kLimitOverMean * model.mean);
     model.add(1, seconds);
   } else {
+    // Calibrating: the model holds its fastest sample. First runs pay for
+    // what later ones do not (PoCL compiles a kernel's work-group function
+    // at its first launch, vendors allocate and touch pages, threads wake),
+    // and a model too slow is never corrected (a policy does not pick the
+    // device), while one too fast is, by the runs it then gets.
     seconds = model.count > 0 ? std::min(seconds, model.mean) : seconds;
     model.mean = seconds;
     model.count += 1;

@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/exec_prediction.hpp"
+
 namespace unicl {
 
 class PerfModels {
@@ -36,16 +38,9 @@ class PerfModels {
   static std::string file_in(const std::string &cache_dir);
   // Predicted seconds, or a negative value when unknown, and the samples
   // behind them (those of the size it predicts from; 0 when unknown).
-  struct KernelPrediction {
-    double seconds = -1;
-    size_t samples = 0;
-  };
-  KernelPrediction kernel_prediction(const std::string &kernel, const std::string &device, size_t items);
+  ExecPrediction kernel_prediction(const std::string &kernel, const std::string &device, size_t items);
   double kernel_time(const std::string &kernel, const std::string &device, size_t items) {
     return kernel_prediction(kernel, device, items).seconds;
-  }
-  size_t kernel_samples(const std::string &kernel, const std::string &device, size_t items) {
-    return kernel_prediction(kernel, device, items).samples;
   }
   // A kernel's model on a device is calibrated once it holds
   // kCalibrationSamples samples; until then it is the fastest of them.

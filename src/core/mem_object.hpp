@@ -126,5 +126,7 @@ struct _cl_mem : unicl::ObjectHeader {
   // Multi-device contexts: bytes of this object valid at `location` (a
   // slot, or the host copy), of device_bytes().
   size_t bytes_valid_on(size_t location);
+  // Whether every one of them is.
+  bool wholly_valid_on(size_t location) { return bytes_valid_on(location) == device_bytes(); }
 };
 

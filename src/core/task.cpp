@@ -110,7 +110,7 @@ size_t Task::only_device_waited_for() const {
   }
   if (device == kUnplaced) return kUnplaced;
   for (auto &[m, access] : work.buffers)
-    if (m->bytes_valid_on(device) != m->device_bytes()) return kUnplaced;
+    if (!m->wholly_valid_on(device)) return kUnplaced;
   return device;
 }
 

@@ -18,13 +18,13 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/exec_prediction.hpp"
 #include "core/object.hpp"
 #include "backend/completion.hpp"
 #include "backend/vendor.hpp"
@@ -42,13 +42,6 @@ namespace unicl {
 // A submit function's answer when a transfer it needs waits for a command
 // on another device (WaitList::blocker() names it). Not an OpenCL code.
 constexpr cl_int kBlocked = 1;
-
-// A performance model's prediction of a command's run time on a device
-// (NaN: not looked up yet; negative: unknown) and the samples behind it.
-struct ExecPrediction {
-  double seconds = std::numeric_limits<double>::quiet_NaN();
-  size_t samples = 0;
-};
 
 class Task : public std::enable_shared_from_this<Task>, public IssueStep {
  public:

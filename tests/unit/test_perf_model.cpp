@@ -96,9 +96,9 @@ TEST_CASE("One slow run moves a kernel's model by a bounded step; a lasting slow
   CHECK(m.kernel_time("new", "d", 100) == Approx(1.0));
   m.record_kernel("new", "d", 100, 2.0);  // then the mean
   CHECK(m.kernel_time("new", "d", 100) == Approx(1.25));
-  CHECK(m.kernel_samples("new", "d", 100) == 4);
-  CHECK(m.kernel_samples("new", "d", 400) == 4);  // predicted from the nearest size
-  CHECK(m.kernel_samples("new", "other", 100) == 0);
+  CHECK(m.kernel_prediction("new", "d", 100).samples == 4);
+  CHECK(m.kernel_prediction("new", "d", 400).samples == 4);  // predicted from the nearest size
+  CHECK(m.kernel_prediction("new", "other", 100).samples == 0);
 }
 
 TEST_CASE("A size never seen on a device is predicted from the nearest size seen, scaled by work-items") {
