@@ -48,6 +48,8 @@ readonly TSAN_TESTS=(thread_safety events scheduling divide sim-icd vendor_failu
 # `sanitize` runs them all, with the whole suite under AddressSanitizer.
 readonly TSAN_CI_TESTS=(thread_safety events sim-icd vendor_failures vendor_failures_unmap slow_vendor_call)
 jobs=$(nproc 2>/dev/null || echo 2)
+failure_summary=$(mktemp)
+trap 'rm -f "$failure_summary"' EXIT
 
 usage() {
   echo "usage: bash tools/bootstrap.sh demo|test|sanitize" >&2
@@ -173,11 +175,30 @@ sanitizer_pass() {
   ninja -C "$dir" -j"$jobs" "${targets[@]}" && run_suite "$dir" --timeout-multiplier 3 "${tests[@]}"
 }
 
-# Runs the whole suite in one build folder; returns its status.
+# Runs the whole suite in one build folder; returns its status. A failure's
+# summary is kept for the end of the run: CI shows only the output's tail.
 run_suite() {
   local dir=$1
   shift
-  meson test -C "$dir" --print-errorlogs "$@"
+  meson test -C "$dir" --print-errorlogs "$@" || {
+    local status=$?
+    failed_tests "$dir" >>"$failure_summary"
+    return $status
+  }
+}
+
+# The tests that did not pass in build folder $1's last run, each with the
+# last lines it printed.
+failed_tests() {
+  python3 - "$1" <<'EOF'
+import json, sys
+for line in open(f'{sys.argv[1]}/meson-logs/testlog.json'):
+    t = json.loads(line)
+    if t['result'] in ('OK', 'SKIP', 'EXPECTEDFAIL'):
+        continue
+    print(f"-- {sys.argv[1]}: {t['name']}: {t['result']} after {t['duration']:.1f} s; its last lines:")
+    print('\n'.join((t.get('stdout') or '').splitlines()[-25:]))
+EOF
 }
 
 # Returns the status of the whole suite in the normal build.
@@ -238,7 +259,8 @@ run_passes() {
   if ((status == 0)); then
     step "all tests passed"
   else
-    step "FAILURES above"
+    step "FAILURES above; the tests that failed:"
+    cat "$failure_summary"
   fi
   return $status
 }
