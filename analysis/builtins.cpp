@@ -58,6 +58,10 @@ std::optional<Builtin> builtin(const std::string &name) {
   for (const char *p : kWorkGroupPrefixes)
     if (starts_with(name, p)) return Builtin{Builtin::Kind::WorkGroupOnly};
   if (starts_with(name, "async_work_group_")) return Builtin{Builtin::Kind::AsyncCopy};
+  // An image's size and format are not its pixels.
+  if (starts_with(name, "get_image_")) return Builtin{Builtin::Kind::NoMemory};
+  if (starts_with(name, "read_image")) return Builtin{Builtin::Kind::ImageRead};
+  if (starts_with(name, "write_image")) return Builtin{Builtin::Kind::ImageWrite};
   if (starts_with(name, "atomic_") || starts_with(name, "atom_")) return Builtin{Builtin::Kind::Atomic};
   for (auto [prefix, kind] : {std::pair{"vload", Builtin::Kind::VectorLoad}, std::pair{"vstore", Builtin::Kind::VectorStore}})
     if (starts_with(name, prefix)) {

@@ -27,7 +27,9 @@ struct Builtin {
     VectorStore,    // vstoreN, vstore_halfN[_rte..], vstorea_halfN: (data, offset, pointer)
     Atomic,         // atomic_*, atom_*: through the first argument
     AsyncCopy,      // async_work_group_copy / _strided_copy: (dst, src, count[, stride], event)
-    NoMemory,       // math, conversions, printf, fences, prefetch, get_work_dim ...: no memory a kernel argument holds
+    ImageRead,      // read_image{f,i,ui,h}: (image, [sampler,] coordinates)
+    ImageWrite,     // write_image{f,i,ui,h}: (image, coordinates, [lod,] colour)
+    NoMemory,       // math, conversions, printf, fences, prefetch, get_work_dim, get_image_* ...: no memory a kernel argument holds
   };
   Kind kind = Kind::NoMemory;
   access::WorkItem item = access::WorkItem::GlobalId;

@@ -4,6 +4,7 @@
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -51,7 +52,8 @@ std::vector<Param> params_of(const llvm::Function &f) {
     const std::string &type = types[i];
     bool opaque = type.find("image") != std::string::npos || type == "sampler_t" || type.rfind("pipe", 0) == 0 ||
                   type == "queue_t" || type == "clk_event_t";
-    if (opaque) p.kind = Param::Kind::Other;
+    if (type == "image2d_t") p.kind = Param::Kind::Image2D;
+    else if (opaque) p.kind = Param::Kind::Other;
     else if (!a.getType()->isPointerTy() || a.hasByValAttr()) p.kind = Param::Kind::Scalar;
     else if (a.getType()->getPointerAddressSpace() == kGlobal) p.kind = Param::Kind::Global;
     else if (a.getType()->getPointerAddressSpace() == kConstant) p.kind = Param::Kind::Constant;
@@ -142,6 +144,8 @@ class KernelReader {
         return vector_access(c, *b, c.getArgOperand(1), c.getArgOperand(2), c.getArgOperand(0)->getType(), access::kWrites);
       case Builtin::Kind::Atomic: return atomic(c, c.getArgOperand(0), name);
       case Builtin::Kind::AsyncCopy: return async_copy(c, name);
+      case Builtin::Kind::ImageRead: return image_access(c, access::kReads);
+      case Builtin::Kind::ImageWrite: return image_access(c, access::kWrites);
       case Builtin::Kind::NoMemory: return;
     }
   }
@@ -185,6 +189,27 @@ class KernelReader {
     }
   }
 
+  // read_image* and write_image* on a 2-D image argument, whose offsets
+  // count rows: a write covers one pixel of the row its coordinates' y
+  // names; a read is unbounded (a sampler may clamp or wrap anywhere).
+  // Other images are one object, never cut in windows.
+  void image_access(llvm::CallInst &c, uint8_t modes) {
+    const auto *arg = llvm::dyn_cast<llvm::Argument>(llvm::getUnderlyingObject(c.getArgOperand(0)));
+    if (!arg || arg->getParent() != &f_) return whole("uses an image that is not one of its arguments");
+    Param &p = k_.params[arg->getArgNo()];
+    if (p.kind != Param::Kind::Image2D) return whole("uses the image " + p.name + ", which is not a 2-D image");
+    access::MemoryAccess a;
+    a.arg = arg->getArgNo();
+    a.modes = modes;
+    a.size = Expr::constant(1);
+    if (modes & access::kWrites)
+      if (llvm::Value *row = llvm::findScalarElement(c.getArgOperand(1), 1); row && row->getType()->isIntegerTy())
+        a.offset = reader_.read(se_.getSCEV(row));
+    if (a.offset) a.guards = guards_of(c);
+    p.modes |= modes;
+    k_.accesses.push_back(std::move(a));
+  }
+
   void memory_intrinsic(llvm::CallInst &c, llvm::MemIntrinsic &mem) {
     auto length = reader_.read(se_.getSCEV(mem.getLength()));
     Expr size = length ? *length : Expr::constant(0);
@@ -224,8 +249,8 @@ class KernelReader {
     }
     for (const llvm::Argument *arg : args) {
       const Param &p = k_.params[arg->getArgNo()];
-      if (p.kind == Param::Kind::Other) {  // an image or a pipe: one object, never cut in windows
-        whole("uses the image or pipe " + p.name);
+      if (p.kind == Param::Kind::Other || p.kind == Param::Kind::Image2D) {  // an image or a pipe, handed to a function
+        whole("uses the image or pipe " + p.name);                            // the analysis does not know
         continue;
       }
       if (!unbounded_why.empty() && (modes & access::kWrites)) whole(unbounded_why);

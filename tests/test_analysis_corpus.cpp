@@ -29,7 +29,7 @@ std::vector<unicl::access::LaunchArg> launch_args(const corpus::Case &c) {
   for (size_t i = 0; i < c.args.size(); ++i) {
     const corpus::Arg &a = c.args[i];
     if (a.kind == corpus::Arg::Kind::Scalar) out[i].value = a.bytes;
-    if (a.kind == corpus::Arg::Kind::Buffer) {
+    if (a.kind == corpus::Arg::Kind::Buffer || a.kind == corpus::Arg::Kind::Image) {
       out[i].buffer = &a;
       out[i].size = a.bytes.size();
     }

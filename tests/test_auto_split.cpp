@@ -31,9 +31,9 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-// What a launch left in its buffers, and where it ran.
+// What a launch left in its buffers and images, and where it ran.
 struct Outcome {
-  std::vector<Bytes> buffers;  // in argument order, buffers only
+  std::vector<Bytes> buffers;  // in argument order, buffers and images only
   cl_uint factor = 0;
   size_t devices = 0;
 };
@@ -71,6 +71,19 @@ struct Place {
   Place &operator=(const Place &) = delete;
 };
 
+// The memory of a buffer or image argument, holding its initial bytes.
+cl_mem memory_of(cl_context context, const corpus::Arg &a, cl_int &err) {
+  void *initial = const_cast<std::byte *>(a.bytes.data());
+  if (a.kind == corpus::Arg::Kind::Buffer)
+    return clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.bytes.size(), initial, &err);
+  const cl_image_format format{CL_RGBA, CL_FLOAT};
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = a.width;
+  desc.image_height = a.height;
+  return clCreateImage(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &format, &desc, initial, &err);
+}
+
 // Runs launch `c` of `k`'s kernel, built in `place`.
 Outcome run(Place &place, cl_program program, const corpus::Kernel &k, const corpus::Case &c) {
   cl_int err = CL_SUCCESS;
@@ -79,9 +92,8 @@ Outcome run(Place &place, cl_program program, const corpus::Kernel &k, const cor
   std::vector<cl_mem> buffers;
   for (cl_uint i = 0; i < c.args.size(); ++i) {
     const corpus::Arg &a = c.args[i];
-    if (a.kind == corpus::Arg::Kind::Buffer) {
-      buffers.push_back(clCreateBuffer(place.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, a.bytes.size(),
-                                       const_cast<std::byte *>(a.bytes.data()), &err));
+    if (a.kind == corpus::Arg::Kind::Buffer || a.kind == corpus::Arg::Kind::Image) {
+      buffers.push_back(memory_of(place.context, a, err));
       REQUIRE(err == CL_SUCCESS);
       REQUIRE(clSetKernelArg(kernel, i, sizeof(cl_mem), &buffers.back()) == CL_SUCCESS);
     } else if (a.kind == corpus::Arg::Kind::Local) {
@@ -102,10 +114,16 @@ Outcome run(Place &place, cl_program program, const corpus::Kernel &k, const cor
   out.devices = bytes / sizeof(cl_device_id);
   clReleaseEvent(done);
   for (size_t b = 0, i = 0; i < c.args.size(); ++i) {
-    if (c.args[i].kind != corpus::Arg::Kind::Buffer) continue;
-    Bytes contents(c.args[i].bytes.size());
-    REQUIRE(clEnqueueReadBuffer(place.queue, buffers[b++], CL_TRUE, 0, contents.size(), contents.data(), 0, nullptr,
-                                nullptr) == CL_SUCCESS);
+    const corpus::Arg &a = c.args[i];
+    if (a.kind != corpus::Arg::Kind::Buffer && a.kind != corpus::Arg::Kind::Image) continue;
+    Bytes contents(a.bytes.size());
+    const size_t origin[3] = {0, 0, 0}, region[3] = {a.width, a.height, 1};
+    cl_int read = a.kind == corpus::Arg::Kind::Image
+                      ? clEnqueueReadImage(place.queue, buffers[b++], CL_TRUE, origin, region, 0, 0, contents.data(),
+                                           0, nullptr, nullptr)
+                      : clEnqueueReadBuffer(place.queue, buffers[b++], CL_TRUE, 0, contents.size(), contents.data(),
+                                            0, nullptr, nullptr);
+    REQUIRE(read == CL_SUCCESS);
     out.buffers.push_back(std::move(contents));
   }
   for (cl_mem m : buffers) clReleaseMemObject(m);

@@ -24,12 +24,13 @@ std::vector<std::string> windows(const KernelAccess &k, uint32_t dim) {
   std::vector<std::string> lines;
   std::set<std::string> seen;
   for (auto &a : k.accesses) {
-    std::string where = "all of it (bytes not bounded)";
+    const bool rows = k.params[a.arg].kind == Param::Kind::Image2D;
+    std::string where = rows ? "all of it (rows not bounded)" : "all of it (bytes not bounded)";
     if (a.offset)
       if (auto l = linear_in(*a.offset, WorkItem::GlobalId, dim)) {
         where = "i*" + to_readable(l->coefficient, names);
         if (!is_zero(l->rest)) where += " + " + to_readable(l->rest, names);
-        where += ", " + to_readable(a.size, names) + " bytes";
+        where += ", " + to_readable(a.size, names) + (rows ? " rows" : " bytes");
         for (auto &g : a.guards) where += ", when " + to_readable(g.value, names) + " < " + to_readable(g.limit, names);
       }
     std::string line = names[a.arg] + " (" + modes_text(a.modes) + "): " + where;

@@ -5,7 +5,7 @@
 namespace unicl::access {
 namespace {
 
-constexpr const char *kKindNames[] = {"global", "constant", "local", "scalar", "other"};
+constexpr const char *kKindNames[] = {"global", "constant", "local", "scalar", "other", "image2d"};
 constexpr const char *kModeNames[] = {"-", "r", "w", "rw"};
 
 template <size_t N>

@@ -20,7 +20,10 @@ namespace unicl::access {
 enum Mode : uint8_t { kNone = 0, kReads = 1, kWrites = 2 };
 
 struct Param {
-  enum class Kind : uint8_t { Global, Constant, Local, Scalar, Other };
+  // Image2D: an image2d_t, whose accesses' offsets and sizes count rows,
+  // not bytes (a write's row coordinate; reads are unbounded: a sampler
+  // may read any pixel). Other: the other images, samplers, pipes, events.
+  enum class Kind : uint8_t { Global, Constant, Local, Scalar, Other, Image2D };
   Kind kind = Kind::Other;
   std::string name;
   uint8_t modes = kNone;  // pointers: what the kernel does through it
@@ -40,12 +43,14 @@ struct Guard {
   bool operator==(const Guard &) const = default;
 };
 
-// One access to global or constant memory through a kernel argument.
+// One access to global or constant memory (or a 2-D image) through a
+// kernel argument.
 struct MemoryAccess {
   uint32_t arg = 0;
   uint8_t modes = kReads;
-  // Byte offset from the argument's address and bytes accessed there, as
-  // expressions of the launch; no offset: the analysis could not bound it.
+  // Byte offset from the argument's address and bytes accessed there (rows
+  // of a 2-D image), as expressions of the launch; no offset: the analysis
+  // could not bound it.
   std::optional<Expr> offset;
   Expr size = Expr::constant(0);
   std::vector<Guard> guards;
@@ -78,7 +83,7 @@ std::optional<KernelAccess> merge(const KernelAccess &a, const KernelAccess &b);
 
 // The text form: one block per kernel.
 //   kernel NAME
-//   param global|constant|local|scalar|other -|r|w|rw NAME
+//   param global|constant|local|scalar|other|image2d -|r|w|rw NAME
 //   loop EXPR|unbounded
 //   access ARG r|w|rw SIZE | OFFSET|unbounded
 //   guard BITS s|u VALUE | LIMIT        (of the access above)

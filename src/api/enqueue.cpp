@@ -48,7 +48,8 @@ std::vector<uint8_t> analysed_modes(const _cl_kernel &k) {
   std::vector<uint8_t> modes(k.args.size(), 0);
   if (auto analysed = k.analysed())
     for (size_t i = 0; i < modes.size() && i < analysed->params.size(); ++i)
-      if (analysed->params[i].kind == access::Param::Kind::Global || analysed->params[i].kind == access::Param::Kind::Constant)
+      if (auto kind = analysed->params[i].kind;
+          kind == access::Param::Kind::Global || kind == access::Param::Kind::Constant || kind == access::Param::Kind::Image2D)
         modes[i] = analysed->params[i].modes ? analysed->params[i].modes : uint8_t{access::kReads};
   return modes;
 }
@@ -628,17 +629,20 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
 
 namespace {
 
-// The bytes of buffer argument `index` a launch touches: the part of its
-// indices along the dimension the kernel declared independent
-// (clSetKernelSplitUNICL), all of the buffer otherwise.
+// The bytes of memory argument `index` a launch touches: the part of its
+// indices along the dimension the kernel is split on (declared with
+// clSetKernelSplitUNICL, or inferred), all of the object otherwise. The
+// window of a 2-D image counts rows (the analysis reads a write's row
+// coordinate); other images are whole.
 Touched split_touched(const std::optional<KernelSplit> &split, size_t index, cl_uint dim, const size_t *offset,
                       const size_t *global, cl_mem m) {
-  if (!split || !global || m->is_image() || split->dim >= dim) return {};
+  if (!split || !global || split->dim >= dim || (m->is_image() && !m->row_bytes())) return {};
   const SplitArg *arg = split->find(static_cast<cl_uint>(index));
   if (!arg) return {};
-  auto bytes = split_bytes(*arg, offset ? offset[split->dim] : 0, global[split->dim], m->size);
-  if (!bytes || bytes->size == 0) return {};  // an empty part: take the whole, which is always safe
-  return {bytes->offset, bytes->size, false};
+  const size_t unit = m->is_image() ? m->row_bytes() : 1, units = m->is_image() ? m->desc.image_height : m->size;
+  auto part = split_bytes(*arg, offset ? offset[split->dim] : 0, global[split->dim], units);
+  if (!part || part->size == 0) return {};  // an empty part: take the whole, which is always safe
+  return {part->offset * unit, part->size * unit, false};
 }
 
 // A kernel launch takes one of four routes, each a function below:

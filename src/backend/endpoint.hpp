@@ -16,13 +16,13 @@
 namespace unicl {
 
 // What a copy moves: bytes [offset, offset + length) of a buffer, or the
-// whole of an image (`region`, its size in pixels), and where they are in
-// host memory.
+// pixels of an image at `origin` (`region` in pixels: the whole image, or
+// whole rows of a 2-D one), and where they are in host memory (packed).
 struct HostCopy {
   cl_mem object;
   bool image = false;
   size_t offset = 0, length = 0;
-  size_t region[3] = {0, 0, 0};
+  size_t origin[3] = {0, 0, 0}, region[3] = {0, 0, 0};
   void *host = nullptr;
 };
 

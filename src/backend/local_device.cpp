@@ -82,9 +82,8 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
   cl_event ev = nullptr;
   cl_int err;
   if (what.image) {
-    const size_t origin[3] = {0, 0, 0};
-    err = to_host ? d.clEnqueueReadImage(q, what.object, CL_FALSE, origin, what.region, 0, 0, what.host, n, list, &ev)
-                  : d.clEnqueueWriteImage(q, what.object, CL_FALSE, origin, what.region, 0, 0, what.host, n, list, &ev);
+    err = to_host ? d.clEnqueueReadImage(q, what.object, CL_FALSE, what.origin, what.region, 0, 0, what.host, n, list, &ev)
+                  : d.clEnqueueWriteImage(q, what.object, CL_FALSE, what.origin, what.region, 0, 0, what.host, n, list, &ev);
   } else {
     err = to_host
               ? d.clEnqueueReadBuffer(q, what.object, CL_FALSE, what.offset, what.length, what.host, n, list, &ev)

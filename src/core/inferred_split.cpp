@@ -40,7 +40,18 @@ std::optional<InferredSplit> infer_split(const KernelLaunch &l) {
   access::SplitVerdict verdict = access::split_at_launch(*analysed, launch_shape(l), launch_args(*l.kernel));
   if (!verdict.split) return InferredSplit{std::nullopt, verdict.reason};
   KernelSplit split{verdict.split->dim, {}};
-  for (const access::SplitWindow &w : verdict.split->windows) split.args.push_back({w.arg, w.offset, w.stride, w.size});
+  for (const access::SplitWindow &w : verdict.split->windows) {
+    // A window of an image counts its rows; an image kept whole (made from
+    // a buffer or an image) cannot take the rows each piece writes.
+    _cl_mem *m = w.arg < l.kernel->args.size() ? l.kernel->args[w.arg].mem : nullptr;
+    if (m && m->is_image() && !m->row_bytes()) {
+      if (analysed->params[w.arg].modes & access::kWrites)
+        return InferredSplit{std::nullopt, "writes the image " + analysed->params[w.arg].name +
+                                               " by rows, and it is kept whole (an image made from a buffer or an image)"};
+      continue;  // read whole
+    }
+    split.args.push_back({w.arg, w.offset, w.stride, w.size});
+  }
   return InferredSplit{std::move(split), {}};
 }
 

@@ -47,6 +47,10 @@ void _cl_mem::full_region(size_t region[3]) const {
   if (type == CL_MEM_OBJECT_IMAGE2D) region[2] = 1;
 }
 
+size_t _cl_mem::row_bytes() const {
+  return type == CL_MEM_OBJECT_IMAGE2D && !parent ? desc.image_width * element_size : 0;
+}
+
 size_t _cl_mem::bytes_valid_on(size_t location) {
   _cl_mem *r = root();
   if (r->vendor_shared) return device_bytes();  // the same memory everywhere

@@ -123,6 +123,11 @@ struct _cl_mem : unicl::ObjectHeader {
   size_t device_bytes();
   // The whole image as an (x, y, z) region for image transfers.
   void full_region(size_t region[3]) const;
+  // Bytes of one row of a 2-D image of its own memory (not made from a
+  // buffer), whose copies are kept coherent by whole rows: a split launch
+  // writes some rows of it on each device. 0 for every other object
+  // (buffers by bytes, other images whole).
+  size_t row_bytes() const;
   // Multi-device contexts: bytes of this object valid at `location` (a
   // slot, or the host copy), of device_bytes().
   size_t bytes_valid_on(size_t location);

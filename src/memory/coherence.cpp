@@ -76,7 +76,9 @@ void Coherence::note_access() {
 }
 
 ByteRange root_range(_cl_mem *m, size_t offset, size_t size) {
-  if (m->is_image()) return {0, m->device_bytes()};
+  // Rows of a 2-D image come as whole rows (a split launch's windows count
+  // rows: split_touched), which is what transfer_range moves.
+  if (m->is_image()) return m->row_bytes() && size != kWhole ? ByteRange{offset, size} : ByteRange{0, m->device_bytes()};
   size_t base = m->root() == m ? 0 : m->origin;
   return {base + offset, size == kWhole ? m->size - offset : size};
 }

@@ -13,7 +13,9 @@
 // (transfer_planner.hpp): through the host copy, or straight between two
 // devices whose vendor library copies between its own contexts (the node
 // client, node to node); each is timed for the link models and counted in
-// the context's bytes moved. Images are kept whole: one range.
+// the context's bytes moved. A 2-D image is kept by whole rows (its host
+// copy packs them: row r is bytes [r, r + 1) * row_bytes()); other images
+// whole, as one range.
 //
 // Everything here runs under the context lock and only plans: copies and
 // transfers are posted to the slots' issue queues (backend/issue_queue.hpp)
@@ -68,7 +70,8 @@ inline Coherence &coherence_of(_cl_mem *root) { return static_cast<Coherence &>(
 
 // The bytes of `m` a command touches, in its root buffer: [offset, offset +
 // size) of `m` itself (a sub-buffer starts at its origin in the root), or
-// all of `m` when `size` is kWhole. Images are always whole.
+// all of `m` when `size` is kWhole. Images are whole but for a range of
+// whole rows of a 2-D image (_cl_mem::row_bytes).
 constexpr size_t kWhole = ~size_t{0};
 ByteRange root_range(_cl_mem *m, size_t offset = 0, size_t size = kWhole);
 

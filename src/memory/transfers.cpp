@@ -164,15 +164,20 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
   }
   bool to_host = dst == c.host();
   size_t slot = to_host ? src : dst;  // the device end carries the copy
-  if (root->is_image()) range = {0, root->device_bytes()};
+  const size_t row = root->row_bytes();
+  if (root->is_image() && (!row || range.offset % row || range.length % row)) range = {0, root->device_bytes()};
   std::shared_ptr<DeviceCopy> rep;
   if (cl_int err = replica(root, slot, rep, to_host ? nullptr : &outer); err != CL_SUCCESS) return err;
   std::vector<std::shared_ptr<Completion>> wait;
   if (cl_int err = transfer_waits(c, src, dst, range, slot, outer, wait); err != CL_SUCCESS) return err;
   PlannedTransfer t = record_transfer(ctx, c, src, dst, range, slot);
-  HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0},
+  HostCopy what{nullptr, root->is_image(), range.offset, range.length, {0, 0, 0}, {0, 0, 0},
                 static_cast<std::byte *>(c.staging->ptr) + range.offset};
   if (what.image) root->full_region(what.region);
+  if (what.image && row) {  // rows [offset, offset + length) / row
+    what.origin[1] = range.offset / row;
+    what.region[1] = range.length / row;
+  }
   ctx.slots[slot].issue->post([what, rep, wait = std::move(wait), t = std::move(t), to_host, slot,
                                staging = c.staging, ctx = Ref<_cl_context>(&ctx)]() mutable {
     what.object = rep->get();

@@ -95,6 +95,13 @@ Arg read_arg(const std::string &spec, std::mt19937 &random) {
     a.local_bytes = std::stoull(f[1]);
     return a;
   }
+  if (f[0] == "img") {  // img:W:H, RGBA floats as f32:W*H*4
+    Arg a = buffer_arg("f32", {"f32", std::to_string(std::stoull(f.at(1)) * std::stoull(f.at(2)) * 4)}, random);
+    a.kind = Arg::Kind::Image;
+    a.width = std::stoull(f[1]);
+    a.height = std::stoull(f[2]);
+    return a;
+  }
   static const char *kBuffers[] = {"f32", "f64", "i32", "u8", "zero", "perm"};
   if (std::find(std::begin(kBuffers), std::end(kBuffers), f[0]) == std::end(kBuffers))
     throw std::runtime_error("args: unknown buffer type " + f[0]);

@@ -12,10 +12,11 @@ namespace corpus {
 
 // One argument of a launch.
 struct Arg {
-  enum class Kind { Buffer, Local, Scalar };
+  enum class Kind { Buffer, Image, Local, Scalar };
   Kind kind = Kind::Scalar;
-  std::vector<std::byte> bytes;  // a buffer's initial contents, a scalar's value
+  std::vector<std::byte> bytes;  // a buffer's or an image's initial contents, a scalar's value
   size_t local_bytes = 0;
+  size_t width = 0, height = 0;  // a 2-D image of RGBA floats
 };
 
 struct Window {

@@ -97,10 +97,12 @@ TEST_CASE("the text form reads back what it wrote", "[unit][access]") {
   k.accesses.push_back({0, kReads, std::nullopt, c(4)});
   k.dim_reasons[1] = "calls get_group_id(1), which a piece would see as its own";
   k.work_group_use = "barrier";
+  k.params.push_back({Param::Kind::Image2D, "picture", kWrites});
   auto back = parse_kernels(to_text({k}));
   REQUIRE(back);
   REQUIRE(back->size() == 1);
   CHECK(to_text(*back) == to_text({k}));
+  CHECK(back->front().params.back().kind == Param::Kind::Image2D);
   CHECK_FALSE(parse_kernels("kernel x\nparam global r a\n"));      // no end
   CHECK_FALSE(parse_kernels("kernel x\naccess 0 q 4 | 0\nend\n"));  // no such mode
   CHECK_FALSE(parse_expr("(+ 1"));
