@@ -3,10 +3,15 @@
 // all build and run as they would without it (whole); CL_CONTEXT_AUTO_SPLIT
 // _UNICL and UNICL_AUTO_SPLIT=0 keep launches whole; the modes it finds
 // spare moving back what a kernel only reads; UNICL_LOG=2 says each
-// kernel's verdict once. Over PoCL pthread + basic, on device-less queues.
+// kernel's verdict once; a 2-D image written by rows splits; a build
+// through UniCL finds the program PoCL cached for a direct build (the
+// device-type macros only where the source names them). Over PoCL pthread
+// + basic, on device-less queues.
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
+#include <set>
 #include <numeric>
 #include <regex>
 #include <string>
@@ -15,6 +20,7 @@
 #include "CL/cl_ext_unicl.h"
 #include "cl_test.hpp"
 #include "isolated.hpp"
+#include "scenario.hpp"
 
 namespace {
 
@@ -352,4 +358,91 @@ TEST_CASE("a launch that writes a 2-D image by rows splits, each piece's rows mo
   CHECK(moved > 2 * kImageBytes);
   CHECK(moved < 4 * kImageBytes);
   CHECK((moved - 2 * kImageBytes) % (2 * kWidth * 16) == 0);
+}
+
+namespace {
+
+// The programs PoCL's kernel cache under `folder` holds: a folder per
+// source and options, its compiled program in program.bc (each run of PoCL
+// also leaves a temporary file beside them, which is not a program).
+std::set<std::string> cached_programs(const std::string &folder) {
+  std::set<std::string> out;
+  std::error_code ignored;
+  for (auto &f : std::filesystem::recursive_directory_iterator(folder, ignored))
+    if (f.path().filename() == "program.bc") out.insert(f.path().string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("isolated: a program built on pthread", "[.]") {
+  // A source of its own: no other test's build is in the cache.
+  const char *source = R"CL(
+__kernel void cached_twice(__global float *x) { x[get_global_id(0)] *= 17.25f; }
+)CL";
+  cl_device_id pthread = nullptr;
+  for (auto &d : cltest::devices())
+    if (cltest::device_name(d).find("pthread") != std::string::npos) pthread = d();
+  REQUIRE(pthread);
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &pthread, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_program p = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
+  CHECK(clBuildProgram(p, 1, &pthread, "-cl-fast-relaxed-math", nullptr, nullptr) == CL_SUCCESS);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+TEST_CASE("a program PoCL compiled and cached is not compiled again through UniCL", "[analysis]") {
+  // PoCL keys its cache of compiled programs on the build options: UniCL
+  // passes the application's own (its device-type macros go only to a
+  // source that names them), so a build through it finds the direct one's.
+  const char *vendors = std::getenv("UNICL_VENDORS");
+  REQUIRE(vendors);
+  cltest::TempDir cache;
+  auto direct = cltest::run_hidden("isolated: a program built on pthread",
+                                   {{"XDG_CACHE_HOME", cache.path()},
+                                    {"OCL_ICD_VENDORS", std::string(vendors) + "/pocl.icd"},
+                                    {"TEST_PLATFORM", std::string("Portable Computing Language")}},
+                                   120);
+  INFO(direct.out << direct.err);
+  REQUIRE(direct.exit_code == 0);
+  const auto cached = cached_programs(cache.path());
+  REQUIRE_FALSE(cached.empty());
+  auto through = cltest::run_hidden("isolated: a program built on pthread", {{"XDG_CACHE_HOME", cache.path()}}, 120);
+  INFO(through.out << through.err);
+  REQUIRE(through.exit_code == 0);
+  CHECK(cached_programs(cache.path()) == cached);
+}
+
+TEST_CASE("a source that names UNICL_DEVICE_TYPE_ gets the device's type as a macro", "[analysis]") {
+  Pair pair;
+  const char *source = R"CL(
+__kernel void which(__global int *out) {
+#if defined(UNICL_DEVICE_TYPE_CPU)
+  out[0] = 1;
+#else
+  out[0] = 2;
+#endif
+}
+)CL";
+  cl_int err = CL_SUCCESS;
+  cl_program p = pair.program(source, err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem out = clCreateBuffer(pair.context, 0, sizeof(cl_int), nullptr, &err);
+  cl_kernel k = clCreateKernel(p, "which", &err);
+  clSetKernelArg(k, 0, sizeof out, &out);
+  cl_int got = 0;
+  const size_t one = 1;
+  REQUIRE(clEnqueueNDRangeKernel(pair.on[0], k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(pair.on[0], out, CL_TRUE, 0, sizeof got, &got, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(got == 1);  // PoCL's devices are CPUs
+  size_t size = 0;
+  clGetProgramBuildInfo(p, pair.devices[0], CL_PROGRAM_BUILD_OPTIONS, 0, nullptr, &size);
+  std::string options(size, '\0');
+  clGetProgramBuildInfo(p, pair.devices[0], CL_PROGRAM_BUILD_OPTIONS, size, options.data(), nullptr);
+  CHECK(options.find("UNICL") == std::string::npos);  // the application's own options
+  clReleaseKernel(k);
+  clReleaseMemObject(out);
+  clReleaseProgram(p);
 }

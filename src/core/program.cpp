@@ -72,8 +72,7 @@ cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {
 // device's type as a macro (UNICL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, or
 // _UNKNOWN for a device of none or several of them, as SOCL decides it), so
 // that one source can specialize per device; in SOCL compatibility mode
-// also SOCL's SOCL_DEVICE_TYPE_<type>. Records the application's options
-// for CL_PROGRAM_BUILD_OPTIONS (caller holds build_mutex).
+// also SOCL's SOCL_DEVICE_TYPE_<type>.
 std::string _cl_program::device_macros(size_t slot) const {
   using namespace unicl;
   cl_device_type type = vendor_value<cl_device_type>(context->slots[slot].device->vendor, CL_DEVICE_TYPE);
@@ -87,10 +86,16 @@ std::string _cl_program::device_macros(size_t slot) const {
   return out;
 }
 
+bool _cl_program::names_device_macros() const { return source.find("_DEVICE_TYPE_") != std::string::npos; }
+
+// Records the application's options for CL_PROGRAM_BUILD_OPTIONS (caller
+// holds build_mutex). The macros go only to a source that names them: a
+// vendor's cache of compiled programs is keyed on the options, and a build
+// through UniCL then finds what a direct build of the program put there.
 std::string _cl_program::options_for(size_t slot, const char *options) {
   if (build_options.size() < per_slot.size()) build_options.resize(per_slot.size());
   build_options[slot] = options ? options : "";
-  return device_macros(slot) + (options ? options : "");
+  return (names_device_macros() ? device_macros(slot) : std::string()) + (options ? options : "");
 }
 
 // The analysis runs beside the vendors' builds, on the runtime's analysis
@@ -105,10 +110,9 @@ std::string _cl_program::options_for(size_t slot, const char *options) {
 void _cl_program::begin_analysis(const std::vector<size_t> &slots, const char *options) {
   analysis.reset();
   if (source.empty() || !context->multi()) return;
-  const bool names_macros = source.find("_DEVICE_TYPE_") != std::string::npos;
   std::vector<std::string> builds;
   for (size_t s : slots) {
-    std::string o = (names_macros ? device_macros(s) : std::string()) + (options ? options : "");
+    std::string o = (names_device_macros() ? device_macros(s) : std::string()) + (options ? options : "");
     if (std::find(builds.begin(), builds.end(), o) == builds.end()) builds.push_back(std::move(o));
   }
   if (!builds.empty()) analysis = unicl::ProgramAnalysis::start(source, std::move(builds));
