@@ -2,8 +2,6 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -132,12 +130,7 @@ VendorExecution::Wrapped *VendorExecution::wrapped(const cl_icd_dispatch *own) {
   // One of the tables made here: the vendor is wrapped already.
   for (size_t i = 0; i < n; ++i)
     if (&wrapped_[i].serialized == own || &wrapped_[i].logged == own) return &wrapped_[i];
-  if (n == kMaxWrapped) {
-    // Calling a vendor that must be serialized without the lock would
-    // corrupt it: stop at once.
-    std::fprintf(stderr, "unicl: more than %zu vendor libraries\n", kMaxWrapped);
-    std::abort();
-  }
+  if (n == kMaxWrapped) return nullptr;
   wrapped_[n].own = wrapped_[n].inner = wrapped_[n].outer = own;
   count_.store(n + 1, std::memory_order_release);
   return &wrapped_[n];
@@ -152,9 +145,11 @@ void VendorExecution::fill_entries(Wrapped &w, cl_icd_dispatch &table) {
   kFill[static_cast<size_t>(&w - wrapped_.data())](table, *w.own);
 }
 
-void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
-  Wrapped &w = *wrapped(table);
-  if (w.inner == &w.serialized) return;  // one vendor library showing several platforms
+bool VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
+  Wrapped *entry = wrapped(table);
+  if (!entry) return false;
+  Wrapped &w = *entry;
+  if (w.inner == &w.serialized) return true;  // one vendor library showing several platforms
   fill_entries<false>(w, w.serialized);
   // The one call left unserialized: oclgrind waits for a user event by
   // spinning inside the call that runs the command waiting for it (a
@@ -165,15 +160,19 @@ void VendorExecution::add_runs_on_caller(const cl_icd_dispatch *table) {
   w.serialized.clSetUserEventStatus = w.own->clSetUserEventStatus;
   w.inner = &w.serialized;
   if (w.outer != &w.logged) w.outer = w.inner;
+  return true;
 }
 
-void VendorExecution::log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report) {
-  Wrapped &w = *wrapped(table);
-  if (w.outer == &w.logged) return;
+bool VendorExecution::log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report) {
+  Wrapped *entry = wrapped(table);
+  if (!entry) return false;
+  Wrapped &w = *entry;
+  if (w.outer == &w.logged) return true;
   w.vendor = vendor;
   w.report = report;
   fill_entries<true>(w, w.logged);
   w.outer = &w.logged;
+  return true;
 }
 
 std::unique_lock<std::recursive_mutex> VendorExecution::hold(const cl_icd_dispatch *own) {

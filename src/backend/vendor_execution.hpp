@@ -33,14 +33,20 @@ class VendorExecution {
 
   // The vendor whose objects start with `table` is not thread-safe (it runs
   // commands on the caller's thread). Called while vendors are discovered,
-  // before any object of that vendor is handed out.
-  void add_runs_on_caller(const cl_icd_dispatch *table);
+  // before any object of that vendor is handed out. False when kMaxWrapped
+  // vendor libraries are wrapped already: the vendor cannot be called
+  // safely, and must not be used.
+  [[nodiscard]] bool add_runs_on_caller(const cl_icd_dispatch *table);
   // Calls of the vendor whose objects start with `table` that fail are
   // passed to `report` as one line naming `vendor`, the call, the device
   // and the error. Called while vendors are discovered, after
-  // add_runs_on_caller().
+  // add_runs_on_caller(). False when kMaxWrapped vendor libraries are
+  // wrapped already: that vendor's failures go unnamed.
   using FailureReport = void (*)(const char *line);
-  void log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report);
+  [[nodiscard]] bool log_failures(const cl_icd_dispatch *table, const char *vendor, FailureReport report);
+  // How many vendor libraries can be serialized or logged: each has its
+  // own compiled entries (one set per index).
+  static constexpr size_t kMaxWrapped = 8;
 
   // The table to call an object whose own dispatch table is `own` through.
   static const cl_icd_dispatch &table_for(const cl_icd_dispatch *own) {
@@ -70,7 +76,6 @@ class VendorExecution {
   };
   // The vendors of one process (PoCL, oclgrind, the node client, ...): one
   // entry per vendor library, and wrapped only if serialized or logged.
-  static constexpr size_t kMaxWrapped = 8;
   template <class Slot> struct Entry;  // the entries (vendor_execution.cpp)
   template <size_t I, bool Logging>
   static void fill(cl_icd_dispatch &table, const cl_icd_dispatch &from);
@@ -78,7 +83,7 @@ class VendorExecution {
   // wrapped, locking or logging.
   template <bool Logging>
   void fill_entries(Wrapped &w, cl_icd_dispatch &table);
-  Wrapped *wrapped(const cl_icd_dispatch *own);  // own's entry, added if new
+  Wrapped *wrapped(const cl_icd_dispatch *own);  // own's entry, added if new; null when there is no room
   // own's entry, if it has one (every vd() call passes here).
   static const Wrapped *find(const cl_icd_dispatch *own) {
     if (const VendorExecution *x = active_.load(std::memory_order_acquire))

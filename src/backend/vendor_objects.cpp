@@ -14,13 +14,13 @@ std::vector<cl_device_id> vendor_devices(cl_platform_id platform) {
   return ids;
 }
 
-void serialize_vendor(VendorExecution &execution, cl_platform_id platform) {
-  execution.add_runs_on_caller(own_table(platform));
+bool serialize_vendor(VendorExecution &execution, cl_platform_id platform) {
+  return execution.add_runs_on_caller(own_table(platform));
 }
 
-void log_vendor_failures(VendorExecution &execution, cl_platform_id platform, const char *vendor,
+bool log_vendor_failures(VendorExecution &execution, cl_platform_id platform, const char *vendor,
                          VendorExecution::FailureReport report) {
-  execution.log_failures(own_table(platform), vendor, report);
+  return execution.log_failures(own_table(platform), vendor, report);
 }
 
 cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_property *properties,

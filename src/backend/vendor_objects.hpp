@@ -13,12 +13,14 @@ namespace unicl {
 // Platforms and devices.
 std::vector<cl_device_id> vendor_devices(cl_platform_id platform);
 // Runs every later call into the vendor of `platform` one at a time
-// (vendor_execution.hpp): for vendors that are not thread-safe.
-void serialize_vendor(VendorExecution &execution, cl_platform_id platform);
+// (vendor_execution.hpp): for vendors that are not thread-safe. False when
+// it cannot (too many vendor libraries): the vendor must not be used.
+[[nodiscard]] bool serialize_vendor(VendorExecution &execution, cl_platform_id platform);
 // Names every later call into the vendor of `platform` that fails
-// (vendor_execution.hpp); `vendor` lives as long as the process.
-void log_vendor_failures(VendorExecution &execution, cl_platform_id platform, const char *vendor,
-                         VendorExecution::FailureReport report);
+// (vendor_execution.hpp); `vendor` lives as long as the process. False
+// when it cannot (too many vendor libraries).
+[[nodiscard]] bool log_vendor_failures(VendorExecution &execution, cl_platform_id platform, const char *vendor,
+                                       VendorExecution::FailureReport report);
 // Without `out`: how many sub-devices `properties` make of `device`, in
 // `count`. With it: makes those `count` sub-devices, into `out`.
 cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_property *properties,

@@ -102,7 +102,13 @@ void Runtime::discover() {
   vendors_ = load_vendor_platforms(sources,
                                    [this](int level, const std::string &line) { log(level, "%s", line.c_str()); });
   for (const auto &v : vendors_) {
-    if (v.name.find("Oclgrind") != std::string::npos) serialize_vendor(execution_, v.platform);
+    // A vendor that must be called one thread at a time, and cannot be,
+    // is left out rather than corrupted.
+    if (v.name.find("Oclgrind") != std::string::npos && !serialize_vendor(execution_, v.platform)) {
+      log(1, "vendor platform '%s' (%s) skipped: it must be called one thread at a time, which UniCL does for at "
+             "most %zu vendor libraries", v.name.c_str(), v.library.c_str(), VendorExecution::kMaxWrapped);
+      continue;
+    }
     std::vector<cl_device_id> ids = vendor_devices(v.platform);
     if (ids.empty()) {
       log(1, "vendor platform '%s' (%s) has no devices; skipped", v.name.c_str(), v.library.c_str());
@@ -127,8 +133,10 @@ void Runtime::discover() {
   // without harm), a failed vendor call is named with the refusals.
   if (config_.log_level >= kLogRefusals)
     for (const auto &v : vendors_)
-      log_vendor_failures(execution_, v.platform, v.name.c_str(),
-                          [](const char *line) { Runtime::get().log(kLogRefusals, "%s", line); });
+      if (!log_vendor_failures(execution_, v.platform, v.name.c_str(),
+                               [](const char *line) { Runtime::get().log(kLogRefusals, "%s", line); }))
+        log(kLogRefusals, "the failed calls of vendor platform '%s' (%s) are not named: UniCL names those of at most "
+                          "%zu vendor libraries", v.name.c_str(), v.library.c_str(), VendorExecution::kMaxWrapped);
 }
 
 }  // namespace unicl
