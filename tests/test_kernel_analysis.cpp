@@ -290,6 +290,9 @@ TEST_CASE("UNICL_LOG=2 says each kernel's verdict once", "[analysis]") {
   CHECK(count("kernel analysis: kernel total: runs whole\n  not along dimension 2") == 1);
   CHECK(count("c (written)") == 0);
   CHECK(count("out (written): i*4, 4 bytes") == 1);
+  // A clean program: no vendor failure to name (UniCL's own questions,
+  // such as argument information PoCL keeps unless asked, are not named).
+  CHECK(count(" returned CL_") == 0);
 }
 
 namespace {

@@ -77,7 +77,7 @@ struct VendorExecution::Entry<R(CL_API_CALL *)(A...)> {
     const Wrapped &w = active_.load(std::memory_order_acquire)->wrapped_[I];
     if constexpr (std::is_same_v<R, cl_int>) {
       cl_int err = (w.inner->*Slot)(args...);
-      if (err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], err, args...);
+      if (err != CL_SUCCESS && !Quiet::on()) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], err, args...);
       return err;
     } else if constexpr (last_is_errcode<A...>()) {
       std::tuple<A...> call_args{args...};
@@ -85,7 +85,8 @@ struct VendorExecution::Entry<R(CL_API_CALL *)(A...)> {
       cl_int *&err = std::get<sizeof...(A) - 1>(call_args);
       if (!err) err = &own_err;
       R made = std::apply([&](A... a) { return (w.inner->*Slot)(a...); }, call_args);
-      if (*err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], *err, args...);
+      if (*err != CL_SUCCESS && !Quiet::on())
+        report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], *err, args...);
       return made;
     } else {
       return (w.inner->*Slot)(args...);

@@ -58,6 +58,23 @@ class VendorExecution {
     const Wrapped *w = find(own);
     return w && w->inner == &w->serialized;
   }
+  // While one lives on a thread, that thread's failed vendor calls are not
+  // named: UniCL's own questions, whose failure only means "not known"
+  // (an optional device query, argument information PoCL keeps unless
+  // asked), are no failure of the application's, and a user reading
+  // UNICL_LOG=2 for why a call was refused should not read them.
+  class Quiet {
+   public:
+    Quiet() { ++depth_; }
+    ~Quiet() { --depth_; }
+    Quiet(const Quiet &) = delete;
+    Quiet &operator=(const Quiet &) = delete;
+    static bool on() { return depth_ > 0; }
+
+   private:
+    static inline thread_local int depth_ = 0;
+  };
+
   // The lock of a serialized vendor, held: no call of another thread runs
   // in the vendor until it is released, so several calls form one step.
   // Empty for other vendors.

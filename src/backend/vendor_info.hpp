@@ -28,9 +28,12 @@ cl_int vendor_info(H h, cl_uint param, size_t size, void *value, size_t *size_re
   return (vd(h).*VendorInfoSlot<H>::slot)(h, param, size, value, size_ret);
 }
 
+// UniCL's own questions: a vendor that gives no answer is not named with
+// the failed calls (VendorExecution::Quiet).
 // A fixed-size answer, or `fallback` when the vendor gives none.
 template <class T, class H>
 T vendor_value(H h, cl_uint param, T fallback = T{}) {
+  VendorExecution::Quiet own_question;
   T v{};
   return vendor_info(h, param, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
 }
@@ -38,6 +41,7 @@ T vendor_value(H h, cl_uint param, T fallback = T{}) {
 // A string answer ("" when the vendor gives none).
 template <class H>
 std::string vendor_text(H h, cl_uint param) {
+  VendorExecution::Quiet own_question;
   std::string s;
   vendor_string([&](size_t n, void *v, size_t *r) { return vendor_info(h, param, n, v, r); }, s);
   return s;
@@ -46,6 +50,7 @@ std::string vendor_text(H h, cl_uint param) {
 // An array answer, whole (empty when the vendor gives none).
 template <class T, class H>
 std::vector<T> vendor_array(H h, cl_uint param) {
+  VendorExecution::Quiet own_question;
   size_t n = 0;
   if (vendor_info(h, param, 0, nullptr, &n) != CL_SUCCESS) return {};
   std::vector<T> all(n / sizeof(T));

@@ -163,6 +163,7 @@ cl_int vendor_set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *
 }
 
 bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
+  VendorExecution::Quiet own_question;  // PoCL keeps it unless a build asks for it
   if (vendor_arg_info(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof out.address, &out.address, nullptr) !=
       CL_SUCCESS)
     return false;
