@@ -52,7 +52,9 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
     return {{slots.empty() ? 0 : slots.front(), 0, n}};
   const size_t groups = n / unit, rest = n % unit;
 
-  // Predicted seconds for the whole launch on each device (seed 003's rule).
+  // Predicted seconds for the whole launch on each device; each gets a
+  // share of the groups proportional to its speed (1 / its time), so that
+  // all finish together.
   std::vector<double> whole(slots.size());
   bool known = true;
   for (size_t i = 0; i < slots.size(); ++i) {

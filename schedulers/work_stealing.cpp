@@ -9,7 +9,7 @@
 // the last commands of fast ones.
 //
 // Across nodes (contexts with devices of other machines) stealing has two
-// levels, as in seed 002: a device steals from the devices of its own node
+// levels: a device steals from the devices of its own node
 // first, and only when none of them has anything it can take, from one
 // other node's, taken at random (spreading the thieves of several nodes),
 // its device expected to finish last.

@@ -1,5 +1,6 @@
 // The name of an OpenCL error code ("CL_INVALID_VALUE"), for the messages
-// that say why a call failed (core/refusal.hpp, backend/vendor_failures.hpp).
+// that say why a call failed (core/refusal.hpp, backend/vendor_execution.cpp,
+// the node client's cluster/remote_refusal.cpp).
 // The table is generated from the headers (gen_error_names.py).
 #pragma once
 #include <string_view>

@@ -1,6 +1,9 @@
-// The runtime singleton: the only global state of UniCL. It discovers the
-// vendor platforms once, lazily, and owns the platform, the root devices and
-// the object pools.
+// The runtime singleton: the process-wide state of UniCL's objects. It
+// discovers the vendor platforms once, lazily, and owns the platform, the
+// root devices and the object pools. The other globals are per thread (the
+// division and vendor-call scopes, the work queue's mark, quiet vendor
+// questions) or the vendor wrapping's table of the runtime's instance
+// (backend/vendor_execution.hpp).
 #pragma once
 #include <array>
 #include <map>
