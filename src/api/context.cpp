@@ -10,10 +10,8 @@
 #include "core/device_info.hpp"
 #include "core/info.hpp"
 #include "core/named_factories.hpp"
-#include "backend/local_device.hpp"
 #include "core/scheduling.hpp"
 #include "CL/cl_ext_unicl.h"
-#include "memory/coherence.hpp"
 #include "memory/context_memory.hpp"
 #include "core/queue.hpp"
 #include "core/runtime.hpp"
@@ -21,13 +19,6 @@
 
 namespace unicl {
 namespace {
-
-// oclgrind reports some errors (a wait on a failed event) through a
-// context callback with null user data: no context to forward to then.
-void CL_CALLBACK forward_context_notify(const char *errinfo, const void *private_info, size_t cb, void *user_data) {
-  auto *ctx = static_cast<_cl_context *>(user_data);
-  if (ctx && ctx->notify) ctx->notify(errinfo, private_info, cb, ctx->notify_data);
-}
 
 // The policy names of the scheduling layer (none before it is installed).
 const std::vector<std::string> &policies() {
@@ -161,117 +152,12 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->auto_split = own.auto_split.value_or(config.auto_split);
   ctx->notify = notify;
   ctx->notify_data = user_data;
-  std::vector<cl_device_id> unique;  // duplicates are ignored
-  for (cl_device_id d : devices)
-    if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
-  devices = std::move(unique);
-  // A context of the composite is a context of its members.
-  if (std::any_of(devices.begin(), devices.end(), [](cl_device_id d) { return d->is_composite(); })) {
-    if (devices.size() > 1) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "the composite device is given with other devices"));
-    ctx->composite = Ref<_cl_device_id>(devices[0]);
-    devices = devices[0]->members;
-  }
-  auto vendor_props = [&](cl_device_id d) {
-    return std::vector<cl_context_properties>{CL_CONTEXT_PLATFORM,
-                                              reinterpret_cast<cl_context_properties>(d->vendor_platform),
-                                              interop == -1 ? 0 : CL_CONTEXT_INTEROP_USER_SYNC, interop, 0};
-  };
-  VendorContextNotify vendor_notify = notify ? forward_context_notify : nullptr;
-  // Devices of one vendor platform of this machine share one vendor
-  // context: memory the vendor shares between its devices (SVM) is valid
-  // on all of them only then. UniCL still keeps a copy of each buffer per
-  // device. Devices of several vendors, or of other nodes, get one vendor
-  // context each.
-  VendorRef<cl_context> shared;
-  if (devices.size() > 1 && std::all_of(devices.begin(), devices.end(), [&](cl_device_id d) {
-        return d->node == 0 && d->vendor_platform == devices.front()->vendor_platform;
-      })) {
-    std::vector<cl_device_id> vendor_devices;
-    for (cl_device_id d : devices) vendor_devices.push_back(d->vendor);
-    cl_int err = CL_SUCCESS;
-    shared = vendor_context(vendor_props(devices.front()).data(), vendor_devices, vendor_notify,
-                            notify ? ctx.get() : nullptr, err);
-    if (err != CL_SUCCESS) shared = {};  // then one each, as for several vendors
-  }
-  for (cl_device_id d : devices) {
-    cl_int err = CL_SUCCESS;
-    auto vendor = shared ? shared
-                         : vendor_context(vendor_props(d).data(), d->vendor, vendor_notify,
-                                          notify ? ctx.get() : nullptr, err);
-    if (err != CL_SUCCESS) return fail(errcode_ret, err == CL_INVALID_PLATFORM ? CL_INVALID_DEVICE : err);
-    auto endpoint = std::make_unique<LocalDevice>(d->name, d->vendor, vendor);
-    ctx->slots.push_back({Ref<_cl_device_id>(d), std::move(vendor), std::move(endpoint)});
-  }
-  ctx->svm_capabilities = context_svm_capabilities(*ctx);
+  if (cl_int err = ctx->open_devices(std::move(devices), interop); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (ctx->multi()) {
-    // Coherence tracks a copy per device plus the host copy in one set.
-    if (ctx->slots.size() + 1 > LocationSet::kCapacity) return fail(errcode_ret, refuse(CL_OUT_OF_RESOURCES, "more devices than a context of UniCL can hold"));
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
     if (!ctx->engine) return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "the scheduling layer made no policy of that name"));
-    ctx->memory = std::make_shared<ContextMemory>(ctx->slots.size());
-    TransferPlanner &planner = ctx->memory->planner;
-    // The network from each node's device to every rank of the job, as
-    // measured when the nodes joined (CL_DEVICE_NODE_LINKS_UNICL: latency
-    // and bandwidth per rank, rank 0 first; empty for this host's devices).
-    std::vector<std::vector<cl_double>> networks(ctx->slots.size());
-    for (Location l = 0; l < ctx->slots.size(); ++l)
-      if (const _cl_device_id &d = *ctx->slots[l].device; d.node != 0)
-        networks[l] = vendor_array<cl_double>(d.vendor, CL_DEVICE_NODE_LINKS_UNICL);
-    // The first guess of a route from device `l`'s node to rank `rank`: the
-    // network, measured, between `copies` copies within a machine; false
-    // when the network was not measured.
-    auto across_network = [&](Location l, cl_uint rank, int copies, LinkEstimate &guess) {
-      const std::vector<cl_double> &n = networks[l];
-      if (2 * rank + 1 >= n.size() || !(n[2 * rank + 1] > 0)) return false;
-      const LinkEstimate device;
-      guess = {copies * device.latency + n[2 * rank], 1 / (copies / device.bandwidth + 1 / n[2 * rank + 1])};
-      return true;
-    };
-    // Direct routes where a device copies from another without host memory
-    // (devices of other nodes). Between two devices of one node the bytes
-    // never cross the network: such a route starts from the guess of a copy
-    // within one machine, so that a buffer many devices of a node read
-    // crosses the network to that node once and is copied there. Between two
-    // nodes it starts from the network measured between them (a read, the
-    // trip, a write); when nothing says, as fast as the route through the
-    // host until timed. Each is then learnt from the copies.
-    for (Location src = 0; src < ctx->slots.size(); ++src)
-      for (Location dst = 0; dst < ctx->slots.size(); ++dst) {
-        if (!ctx->slots[dst].endpoint->reaches_from(*ctx->slots[src].endpoint)) continue;
-        const _cl_device_id &from = *ctx->slots[src].device, &to = *ctx->slots[dst].device;
-        LinkEstimate guess;
-        if (from.node != 0 && from.node == to.node) planner.add_link(src, dst, LinkEstimate{});
-        else if (across_network(src, to.node, 2, guess)) planner.add_link(src, dst, guess);
-        else planner.add_unmeasured_link(src, dst);
-      }
-    // Devices of other nodes: the devices of one node share its network
-    // link (transfers to one of them queue behind those to the others), the
-    // nodes share this host's (transfers to one node queue behind those to
-    // the others), and that link, measured when the node joined, comes
-    // before the node's own copy into the device in the first guess of
-    // their host links.
-    for (Location l = 0; l < ctx->slots.size(); ++l) {
-      const _cl_device_id &d = *ctx->slots[l].device;
-      if (d.node == 0) continue;
-      planner.set_site(l, ctx->slots.size() + 1 + d.node);
-      planner.set_behind_network(ctx->slots.size() + 1 + d.node);
-      if (LinkEstimate guess; across_network(l, 0, 1, guess)) {
-        planner.add_link(planner.host(), l, guess);
-        planner.add_link(l, planner.host(), guess);
-      }
-    }
-    // What UniCL lets its replicas occupy per device: the device's memory,
-    // or less when the context property or UNICL_DEVICE_MEM_LIMIT say so.
-    for (auto &s : ctx->slots) {
-      cl_ulong global = vendor_value<cl_ulong>(s.device->vendor, CL_DEVICE_GLOBAL_MEM_SIZE);
-      s.mem_limit = global ? static_cast<size_t>(global) : SIZE_MAX;
-      if (own.mem_limit) s.mem_limit = std::min<size_t>(s.mem_limit, own.mem_limit);
-    }
-    if (!apply_mem_limits(*ctx, config.device_mem_limit)) {
-      Runtime::get().log(1, "UNICL_DEVICE_MEM_LIMIT=%s is not a list of sizes (e.g. 256M or pthread=1G,Oclgrind=64M)",
-                         config.device_mem_limit.c_str());
-      return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "UNICL_DEVICE_MEM_LIMIT is not a list of sizes"));
-    }
+    if (cl_int err = init_context_memory(*ctx, config.device_mem_limit); err != CL_SUCCESS)
+      return fail(errcode_ret, err);
   }
   return hand_out(std::move(ctx), errcode_ret);
 }

@@ -134,6 +134,12 @@ struct _cl_context : unicl::ObjectHeader {
                                          [&](const DeviceSlot &s) { return s.vendor.get() == slots[0].vendor.get(); });
   }
   cl_context vendor(size_t slot) const { return slots[slot].vendor.get(); }
+
+  // Makes the slots of the devices the application named (duplicates
+  // ignored; the composite stands for its members), each with a vendor
+  // context (`interop`: the application's CL_CONTEXT_INTEROP_USER_SYNC,
+  // -1 when not given), and the SVM they share. `notify` is set already.
+  cl_int open_devices(const std::vector<cl_device_id> &named, cl_context_properties interop);
 };
 
 namespace unicl {
