@@ -82,7 +82,9 @@ if (($# >= 1)); then
   # Every test that passes directly must pass through the composite (which
   # may pass more: pyopencl expects some to fail by PoCL's vendor name).
   missing=$(comm -23 "$work/passed-direct" "$work/passed-composite")
-  if [[ -z $missing ]]; then
+  if [[ ! -s $work/passed-direct ]]; then
+    echo "pyopencl: no test passed directly: is $1 pyopencl's test folder?"; status=1
+  elif [[ -z $missing ]]; then
     echo "pyopencl: every test that passes directly passes through the composite" \
          "($(comm -13 "$work/passed-direct" "$work/passed-composite" | wc -l) more pass there)"
   else
