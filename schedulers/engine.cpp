@@ -233,6 +233,7 @@ size_t Engine::nearest_copy(const Task &t) const {
 }
 
 void Engine::push(std::shared_ptr<Task> t, bool deferred) {
+  UNICL_HOLDS(ctx_.mutex, "ContextScheduler::push: caller holds the context lock");
   if (t->work.kernel.empty()) {
     t->place(nearest_copy(*t));
     t->advance_placed(deferred);
@@ -299,6 +300,7 @@ void Engine::dispatch(bool deferred) {
 }
 
 void Engine::settled(const std::shared_ptr<Task> &t) {
+  UNICL_HOLDS(ctx_.mutex, "ContextScheduler::settled: caller holds the context lock");
   if (!t->counted) return;
   if (t->state() != CL_SUBMITTED) {
     finished(*t);

@@ -205,9 +205,10 @@ EOF
 normal_pass() {
   step "build and test ($build_dir)"
   # A new compiler warning fails the build here (CI): the default build
-  # prints none.
-  configure "$build_dir" --werror
-  meson configure "$build_dir" -Dwerror=true
+  # prints none. The lock rules are checked while the tests run
+  # (src/backend/lock_rules.hpp).
+  configure "$build_dir" --werror -Dlock_checks=true
+  meson configure "$build_dir" -Dwerror=true -Dlock_checks=true
   ninja -C "$build_dir" -j"$jobs" && run_suite "$build_dir"
 }
 

@@ -60,6 +60,7 @@ cl_int Command::prepare(std::vector<Use> &uses, size_t slot, WaitList &wait,
                         std::vector<std::shared_ptr<DeviceCopy>> &copies) {
   if (uses.empty()) return CL_SUCCESS;
   // The command's own buffers are the most recently used: eviction spares them.
+  UNICL_HOLDS(uses[0].mem->context->mutex, "use_clock and last_use: caller holds the context lock");
   uint64_t stamp = ++uses[0].mem->context->use_clock;
   for (auto &u : uses) u.mem->root()->last_use = stamp;
   for (auto &u : uses) {
@@ -92,6 +93,7 @@ void Command::record_all(std::vector<Use> &uses, size_t slot, const std::shared_
 }
 
 cl_int Command::run_task(Task::Plan plan, cl_event *event, cl_bool blocking) {
+  UNICL_HOLDS(q_->context->mutex, "a queue's ordering (last, since_barrier): caller holds the context lock");
   auto task = std::make_shared<Task>(q_, std::move(plan));
   task->work = std::move(work_);
   task->type = type_;

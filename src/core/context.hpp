@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "backend/lock_rules.hpp"
 #include "backend/endpoint.hpp"
 #include "backend/issue_queue.hpp"
 #include "backend/vendor_call_scope.hpp"
@@ -100,7 +101,7 @@ struct _cl_context : unicl::ObjectHeader {
   // and the coherence state of every buffer (one lock per context keeps
   // lock order trivial). Taken through ContextLock: no vendor call runs
   // under it.
-  std::mutex mutex;
+  unicl::CheckedMutex mutex;
 
   static constexpr size_t npos = ~size_t{0};
   size_t slot_of(cl_device_id d) const {
@@ -163,7 +164,7 @@ class ContextLock {
   bool owns_lock() const { return lock_.owns_lock(); }
 
  private:
-  std::unique_lock<std::mutex> lock_;
+  std::unique_lock<CheckedMutex> lock_;
 };
 
 }  // namespace unicl

@@ -35,6 +35,7 @@ access::LaunchShape launch_shape(const KernelLaunch &l) {
 }  // namespace
 
 std::optional<InferredSplit> infer_split(const KernelLaunch &l) {
+  UNICL_HOLDS(l.kernel->mutex, "infer_split: caller holds the kernel's mutex (its arguments are read)");
   std::shared_ptr<const access::KernelAccess> analysed = l.kernel->analysed();
   if (!analysed) return std::nullopt;
   access::SplitVerdict verdict = access::split_at_launch(*analysed, launch_shape(l), launch_args(*l.kernel));

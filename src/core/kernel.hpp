@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/lock_rules.hpp"
 #include "core/division.hpp"
 #include "core/kernel_split.hpp"
 #include "core/mem_object.hpp"
@@ -71,7 +72,7 @@ struct _cl_kernel : unicl::ObjectHeader {
   // reason a launch of it could not be split (logged once; guarded by mutex).
   std::shared_ptr<unicl::ProgramAnalysis> analysis;
   std::string split_refusal;
-  std::mutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
+  unicl::CheckedMutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
 
   // What the analysis found it touches; null while it runs or without one.
   std::shared_ptr<const unicl::access::KernelAccess> analysed() const {

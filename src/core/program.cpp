@@ -93,6 +93,7 @@ bool _cl_program::names_device_macros() const { return source.find("_DEVICE_TYPE
 // vendor's cache of compiled programs is keyed on the options, and a build
 // through UniCL then finds what a direct build of the program put there.
 std::string _cl_program::options_for(size_t slot, const char *options) {
+  UNICL_HOLDS(build_mutex, "options_for: caller holds build_mutex");
   if (build_options.size() < per_slot.size()) build_options.resize(per_slot.size());
   build_options[slot] = options ? options : "";
   return (names_device_macros() ? device_macros(slot) : std::string()) + (options ? options : "");
@@ -108,6 +109,7 @@ std::string _cl_program::options_for(size_t slot, const char *options) {
 // things to different devices; it is analysed once per distinct set and
 // the results merged, so that what any device's build touches counts.
 void _cl_program::begin_analysis(const std::vector<size_t> &slots, const char *options) {
+  UNICL_HOLDS(build_mutex, "begin_analysis: caller holds build_mutex");
   analysis.reset();
   if (source.empty() || !context->multi()) return;
   std::vector<std::string> builds;
@@ -119,5 +121,6 @@ void _cl_program::begin_analysis(const std::vector<size_t> &slots, const char *o
 }
 
 void _cl_program::await_analysis(std::chrono::nanoseconds build_time) {
+  UNICL_HOLDS(build_mutex, "await_analysis: caller holds build_mutex");
   if (analysis) analysis->wait_for(build_time / 20);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/lock_rules.hpp"
 #include "core/context.hpp"
 #include "core/program_analysis.hpp"
 
@@ -18,7 +19,7 @@ struct _cl_program : unicl::ObjectHeader {
   std::vector<cl_device_id> devices;                      // the program's devices, in order
   std::vector<unicl::VendorRef<cl_program>> per_slot;     // indexed by context slot
   std::atomic<int> attached_kernels{0};
-  std::mutex build_mutex;
+  unicl::CheckedMutex build_mutex;
   // Per slot, the options the application built or compiled with, which
   // CL_PROGRAM_BUILD_OPTIONS answers (the vendor got UniCL's per-device
   // macros before them); guarded by build_mutex.

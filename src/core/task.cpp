@@ -35,6 +35,7 @@ void Task::depend_on(std::shared_ptr<Task> task) {
 void Task::depend_on(Awaited awaited) { deps_.push_back({nullptr, std::move(awaited)}); }
 
 cl_int Task::start() {
+  UNICL_HOLDS(context_->mutex, "Task::start: caller holds the context lock");
   advance(false);
   // A command that failed at once was never enqueued: the caller returns
   // the error instead of an event.
@@ -97,6 +98,7 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
 }
 
 size_t Task::only_device_waited_for() const {
+  UNICL_HOLDS(context_->mutex, "Task::only_device_waited_for: caller holds the context lock");
   size_t device = kUnplaced;
   for (auto &d : deps_) {
     if (!d.task) {
@@ -115,6 +117,7 @@ size_t Task::only_device_waited_for() const {
 }
 
 void Task::advance(bool deferred) {
+  UNICL_HOLDS(context_->mutex, "Task::advance: caller holds the context lock");
   if (state() != CL_QUEUED) return;
   if (!placed()) {
     if (pushed_) return;
@@ -226,6 +229,7 @@ void Task::retry() {
 }
 
 void Task::advance_placed(bool deferred) {
+  UNICL_HOLDS(context_->mutex, "Task::advance_placed: caller holds the context lock");
   const DeviceSlot &slot = context_->slots[slot_];
   // A device of another node: each vendor call is a round trip, so its
   // commands are planned and issued by its worker, not by the application's

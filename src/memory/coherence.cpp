@@ -84,6 +84,7 @@ ByteRange root_range(_cl_mem *m, size_t offset, size_t size) {
 }
 
 cl_int acquire(_cl_mem *m, ByteRange range, size_t slot, Access access, bool overwrites, WaitList &wait) {
+  UNICL_HOLDS(m->context->mutex, "acquire: caller holds the context lock");
   _cl_mem *root = m->root();
   Coherence &c = coherence_of(root);
   // A command that writes every byte of its range needs none of the old
@@ -99,6 +100,7 @@ AccessToken access_token(std::shared_ptr<Completion> done, size_t slot) {
 }
 
 void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {
+  UNICL_HOLDS(m->context->mutex, "record: caller holds the context lock");
   Coherence &c = coherence_of(m->root());
   if (access & kWrite) c.ranges.write(token->slot, range, token);
   else c.ranges.read(token->slot, range, token);
@@ -106,6 +108,7 @@ void record(_cl_mem *m, ByteRange range, Access access, const AccessToken &token
 }
 
 cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot, WaitList &wait) {
+  UNICL_HOLDS(m->context->mutex, "acquire_host: caller holds the context lock");
   _cl_mem *root = m->root();
   Coherence &c = coherence_of(root);
   if (cl_int err = make_valid(root, c.host(), range, wait); err != CL_SUCCESS) return err;
@@ -113,6 +116,7 @@ cl_int acquire_host(_cl_mem *m, ByteRange range, Access access, size_t via_slot,
 }
 
 void record_host(_cl_mem *m, ByteRange range, Access access, const AccessToken &token) {
+  UNICL_HOLDS(m->context->mutex, "record_host: caller holds the context lock");
   Coherence &c = coherence_of(m->root());
   if (access & kWrite) c.ranges.write(c.host(), range, token);
   else c.ranges.read(c.host(), range, token);

@@ -144,6 +144,7 @@ bool take_over(_cl_mem *m, size_t slot, Evicted &from) {
 // the only valid copy of some bytes writes them back to the host copy
 // first. Caller holds ctx.mutex and memory_mutex.
 cl_int make_room(_cl_context &ctx, size_t slot, size_t need, WaitList *wait, std::vector<Evicted> *evicted) {
+  UNICL_HOLDS(ctx.mutex, "make_room: caller holds the context lock");
   DeviceSlot &s = ctx.slots[slot];
   if (need > s.mem_limit) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
   if (s.mem_used + need <= s.mem_limit) return CL_SUCCESS;
@@ -222,6 +223,7 @@ bool apply_mem_limits(_cl_context &ctx, const std::string &spec) {
 }
 
 cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitList *wait) {
+  UNICL_HOLDS(m->context->mutex, "replica: caller holds the context lock");
   _cl_context &ctx = *m->context;
   // Objects that own their storage count against the device's limit;
   // sub-buffers and images of a buffer live in their parent's.

@@ -153,6 +153,7 @@ cl_int undo_failed_transfer(Coherence &c, const AccessToken &t) {
 }
 
 cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
+  UNICL_HOLDS(root->context->mutex, "transfer_range: caller holds the context lock");
   Coherence &c = coherence_of(root);
   _cl_context &ctx = *root->context;
   if (src != c.host() && dst != c.host()) {
