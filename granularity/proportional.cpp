@@ -9,6 +9,7 @@
 #include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "schedulers/perf_model.hpp"
+#include "uncalibrated_shares.hpp"
 
 namespace unicl {
 
@@ -56,9 +57,12 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   // share of the groups proportional to its speed (1 / its time), so that
   // all finish together.
   std::vector<double> whole(slots.size());
+  std::vector<size_t> samples(slots.size());
   bool known = true;
   for (size_t i = 0; i < slots.size(); ++i) {
-    whole[i] = models_->kernel_time(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
+    const ExecPrediction p = models_->kernel_prediction(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
+    whole[i] = p.seconds;
+    samples[i] = p.samples;
     known = known && whole[i] > 0;
   }
   informed = known;
@@ -79,6 +83,9 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   }
   std::sort(remainder.rbegin(), remainder.rend());
   for (size_t r = 0; given < groups; ++r, ++given) device_groups[remainder[r % remainder.size()].second] += 1;
+  // A device whose model is not calibrated gets a group to run (see
+  // uncalibrated_shares.hpp), and the last partition is not kept over it.
+  const bool exploring = known && give_uncalibrated_a_group(samples, PerfModels::kCalibrationSamples, device_groups);
 
   std::vector<Piece> pieces;
   for (size_t i = 0, at = 0; i < slots.size(); ++i) {
@@ -103,7 +110,7 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   {
     std::lock_guard lock(mutex_);
     auto &last = last_[shape + " / " + std::to_string(unit)];
-    if (known && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) {
+    if (known && !exploring && !last.empty() && makespan(last) <= kKeepWithin * makespan(pieces)) {
       shares = last;
       if (in_place) per_device = 1;
     } else {

@@ -10,6 +10,7 @@
 
 #include <CL/cl_ext_unicl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -1112,7 +1113,17 @@ TEST_CASE("the built-in divider cuts declared kernels over the devices, 1-D and 
       CHECK(std::equal(middle.begin(), middle.end(), g.expected.begin() + 12 * g.w));
       CHECK(std::equal(sub.begin(), sub.end(), g.expected.begin() + 48 * g.w));
       if (round % 2) CHECK(bytes_moved(ctx) == before);
-      CHECK(devices_of(whole).size() == 2);  // both devices read their rows
+      // Each device that holds rows reads them: the read runs on the devices
+      // the launch's pieces ran on. Those are both unless the models gave one
+      // device every row (a machine loaded enough to make one look dozens of
+      // times slower): then there is one part, and nothing else to show.
+      auto sorted = [](std::vector<cl_device_id> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+      };
+      const auto pieces_ran_on = sorted(devices_of(launch));
+      CHECK(sorted(devices_of(whole)) == pieces_ran_on);
+      if (pieces_ran_on.size() < 2) WARN("the launch ran on one device: the read's parts were not shown");
       CHECK(whole.getInfo<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_READ_BUFFER);
       cl_ulong queued = 0, ended = 0;
       REQUIRE(whole.getProfilingInfo(CL_PROFILING_COMMAND_QUEUED, &queued) == CL_SUCCESS);
