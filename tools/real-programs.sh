@@ -75,9 +75,10 @@ if (($# >= 1)); then
     else run=("${composite[@]}" PYOPENCL_TEST=UniCL); fi
     (cd "$work" && "${run[@]}" /usr/bin/python3 -m pytest -q -p no:cacheprovider -rA "$1" > "$work/pytest-$how" 2>&1)
     # A test's id names the device it ran on: compared without it.
-    grep -E '^PASSED ' "$work/pytest-$how" | sed -E "s/<pyopencl\.Device '[^']*' on '[^']*'>/<device>/" | sort \
-      > "$work/passed-$how"
+    grep -E '^PASSED ' "$work/pytest-$how" | sed -E "s/<pyopencl\.Device '[^']*' on '[^']*'>/<device>/; s/<pyopencl\.Platform '[^']*'>/<platform>/" \
+      | sort > "$work/passed-$how"
     echo "pyopencl tests, $how: $(tail -1 "$work/pytest-$how")"
+    grep -E '^FAILED ' "$work/pytest-$how" | cut -c1-160
   done
   # Every test that passes directly must pass through the composite (which
   # may pass more: pyopencl expects some to fail by PoCL's vendor name).

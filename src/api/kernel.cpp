@@ -104,8 +104,8 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   // Without argument info, a value that is the address of a UniCL memory
   // object or sampler is taken as one; a released one is then refused
   // below instead of reaching the vendor as a pointer it never made.
-  bool is_mem = meta.known ? meta.memory : is_handle_slot<_cl_mem>(given);
-  bool is_sampler = meta.known ? meta.sampler : is_handle_slot<_cl_sampler>(given);
+  bool is_mem = meta.known ? meta.memory : is_handle_cell<_cl_mem>(given);
+  bool is_sampler = meta.known ? meta.sampler : is_handle_cell<_cl_sampler>(given);
   // Refused here, not by each vendor: oclgrind copies from a null value.
   if (meta.known && meta.local && value) return refuse(CL_INVALID_ARG_VALUE, "a value for a __local argument");
   if (meta.known && !meta.local && !is_mem && !is_sampler && !value)

@@ -76,7 +76,7 @@ cl_int NodeServer::set_args(cl_kernel kernel, const std::vector<std::pair<cl_uin
   return CL_SUCCESS;
 }
 
-void NodeServer::refuse(const CommandHeader &h, cl_int err) {
+void NodeServer::report_failed_enqueue(const CommandHeader &h, cl_int err) {
   objects_.fail(h.event, err);
   std::lock_guard lock(reports_mutex_);
   Report r;
@@ -166,7 +166,7 @@ void NodeServer::command(Op op, Reader &args) {
     return m;
   };
   if (op == Op::kPeerReceive) {
-    if (cl_int e = peer_receive(h, queue, wait, err, args); e != CL_SUCCESS) refuse(h, e);
+    if (cl_int e = peer_receive(h, queue, wait, err, args); e != CL_SUCCESS) report_failed_enqueue(h, e);
     return;
   }
   if (op == Op::kPeerSend) {
@@ -391,7 +391,7 @@ void NodeServer::command(Op op, Reader &args) {
       vendor_set_user_event_status(held->second.gate.get(), err);
       held_writes_.erase(held);
     }
-    refuse(h, err);
+    report_failed_enqueue(h, err);
     return;
   }
   objects_.events[h.event] = VendorRef<cl_event>::adopt(event);

@@ -110,7 +110,7 @@ class NodeServer {
   // Sets the changed arguments rank 0 sent on `kernel`.
   cl_int set_args(cl_kernel kernel, const std::vector<std::pair<cl_uint, KernelArg>> &args);
   // A command that could not be enqueued: its end, failed with `err`.
-  void refuse(const CommandHeader &h, cl_int err);
+  void report_failed_enqueue(const CommandHeader &h, cl_int err);
   // A write whose bytes come later (PayloadAt::kLater): `on`'s wait list and
   // a gate, opened once they are in `bytes` (kWriteBytes), in `list`.
   VendorEnqueue hold_for_bytes(const VendorEnqueue &on, uint64_t id, std::shared_ptr<std::vector<char>> bytes,

@@ -35,7 +35,7 @@ cl_int vendor_kernel_with_args(_cl_kernel *k, const std::vector<ArgValue> &args,
     const void *value = a.bytes.empty() ? nullptr : a.bytes.data();
     void *given = nullptr;
     if (a.bytes.size() == sizeof(void *)) std::memcpy(&given, a.bytes.data(), sizeof given);
-    bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_slot<_cl_sampler>(given);
+    bool sampler = k->meta[i].known ? k->meta[i].sampler : is_handle_cell<_cl_sampler>(given);
     cl_int err;
     if (a.svm) {
       err = vendor_set_arg_svm(vk, i, given);

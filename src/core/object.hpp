@@ -47,31 +47,31 @@ struct ObjectHeader {
   explicit ObjectHeader(Kind k) : kind(k) {}
 };
 
-// Fixed-size slots for one object type. Slots are recycled, never returned
+// Fixed-size cells for one object type. Cells are recycled, never returned
 // to the system while the process runs (see the file comment).
-class SlotPool {
+class CellPool {
  public:
-  explicit SlotPool(std::size_t slot_size) : slot_size_(slot_size) {}
+  explicit CellPool(std::size_t cell_size) : cell_size_(cell_size) {}
   void *take();
-  void give_back(void *slot);
-  // True when p is the start of a slot of this pool: lets UniCL tell a
+  void give_back(void *cell);
+  // True when p is the start of a cell of this pool: lets UniCL tell a
   // handle it made from an arbitrary pointer-sized kernel argument.
   bool owns(const void *p) const;
 
  private:
-  static constexpr std::size_t kSlotsPerBlock = 256;
-  std::size_t slot_size_;
+  static constexpr std::size_t kCellsPerBlock = 256;
+  std::size_t cell_size_;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::vector<void *> free_;
 };
 
-SlotPool &pool_for(Kind kind, std::size_t slot_size);
+CellPool &pool_for(Kind kind, std::size_t cell_size);
 
 template <class T>
 T *make_object_raw(auto &&...args) {
-  void *slot = pool_for(T::kKind, sizeof(T)).take();
-  return std::construct_at(static_cast<T *>(slot), std::forward<decltype(args)>(args)...);
+  void *cell = pool_for(T::kKind, sizeof(T)).take();
+  return std::construct_at(static_cast<T *>(cell), std::forward<decltype(args)>(args)...);
 }
 
 // Validates an application handle: non-null and a live object of type T.
@@ -84,7 +84,7 @@ T *live(T *h) {
 
 // True when p is the address of a UniCL object of type T, live or released.
 template <class T>
-bool is_handle_slot(const void *p) {
+bool is_handle_cell(const void *p) {
   return p && pool_for(T::kKind, sizeof(T)).owns(p);
 }
 
@@ -98,11 +98,11 @@ void release(T *h) {
   if (h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   h->kind.store(Kind::Dead, std::memory_order_release);
   std::destroy_at(h);
-  // Leave a dead header in the slot so later calls with this handle can
+  // Leave a dead header in the cell so later calls with this handle can
   // still read `kind` and reach UniCL's dispatch table.
-  void *slot = static_cast<void *>(h);
-  std::construct_at(static_cast<ObjectHeader *>(slot), Kind::Dead);
-  pool_for(T::kKind, sizeof(T)).give_back(slot);
+  void *cell = static_cast<void *>(h);
+  std::construct_at(static_cast<ObjectHeader *>(cell), Kind::Dead);
+  pool_for(T::kKind, sizeof(T)).give_back(cell);
 }
 
 // RAII reference to a UniCL object.

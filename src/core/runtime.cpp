@@ -76,10 +76,10 @@ void Runtime::log(int level, const char *fmt, ...) {
   std::fprintf(stderr, "unicl: %s\n", line);
 }
 
-SlotPool &Runtime::pool(Kind kind, std::size_t slot_size) {
+CellPool &Runtime::pool(Kind kind, std::size_t cell_size) {
   auto index = static_cast<std::size_t>(kind) & 0xfu;
   std::lock_guard lock(pools_mutex_);
-  if (!pools_[index]) pools_[index] = std::make_unique<SlotPool>(slot_size);
+  if (!pools_[index]) pools_[index] = std::make_unique<CellPool>(cell_size);
   return *pools_[index];
 }
 

@@ -33,7 +33,7 @@ std::string library_folder();
 class Runtime {
  public:
   static Runtime &get();
-  SlotPool &pool(Kind kind, std::size_t slot_size);
+  CellPool &pool(Kind kind, std::size_t cell_size);
   cl_platform_id platform();  // discovers vendors on first call
   const std::vector<VendorPlatform> &vendors();
   // The settings, read from the environment when the runtime started.
@@ -87,7 +87,7 @@ class Runtime {
   Ref<_cl_platform_id> platform_;
   std::vector<Ref<_cl_device_id>> root_devices_;
   std::mutex pools_mutex_;
-  std::array<std::unique_ptr<SlotPool>, 16> pools_;
+  std::array<std::unique_ptr<CellPool>, 16> pools_;
   WorkQueue work_queue_;
   WorkQueue analysis_queue_;
   std::once_flag installed_;
