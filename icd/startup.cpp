@@ -1,9 +1,9 @@
 #include "startup.hpp"
 
 #include "core/runtime.hpp"
-#include "granularity/service.hpp"
+#include "granularity/divided_launches.hpp"
 #include "schedulers/perf_model.hpp"
-#include "schedulers/service.hpp"
+#include "schedulers/scheduling_service.hpp"
 
 namespace unicl {
 

@@ -12,7 +12,7 @@ which a link does not see when they are header-only.
 It also checks that every call into a vendor is made in src/backend: the
 other layers reach vendors only through the backend's named operations
 (vendor_objects.hpp, vendor_commands.hpp, vendor_info.hpp, the endpoint),
-never through a vendor's dispatch table (vd()); and that src/api holds
+never through a vendor's dispatch table (vendor_table()); and that src/api holds
 entry points only: it defines no member of a core object and no function a
 core header declares (an object's behaviour lives in the core file named
 after it, as the core library defines what the core headers declare); and
@@ -126,7 +126,7 @@ def main():
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
             code = line.split('//')[0]
-            if layer != 'src/backend' and re.search(r'\bvd\(', code):
+            if layer != 'src/backend' and re.search(r'\bvendor_table\(', code):
                 errors.append(f'{rel}:{n}: calls a vendor through its dispatch table outside src/backend')
             m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
             if not m:

@@ -5,7 +5,7 @@
 #include <initializer_list>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "api/command.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

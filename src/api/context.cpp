@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"
@@ -137,7 +137,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   auto named = [](const std::vector<std::string> &names) {
     return [&names](const std::string &text, std::string &out) { return is_named(names, text) && (out = text, true); };
   };
-  if (!choose_setting(ctx->scheduler, own.scheduler, config.scheduler, "UNICL_SCHEDULER",
+  if (!choose_setting(ctx->policy, own.scheduler, config.scheduler, "UNICL_SCHEDULER",
                       [] { return "a policy (" + name_list(policies()) + ")"; }, named(policies())) ||
       !choose_setting(ctx->granularity, own.granularity, config.granularity, "UNICL_GRANULARITY",
                       [] { return "a factor strategy (" + name_list(strategies()) + ")"; }, named(strategies())) ||
@@ -154,7 +154,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->notify_data = user_data;
   if (cl_int err = ctx->open_devices(std::move(devices), interop); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (ctx->multi()) {
-    if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->scheduler);
+    if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->policy);
     if (!ctx->engine) return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "the scheduling layer made no policy of that name"));
     if (cl_int err = init_context_memory(*ctx, config.device_mem_limit); err != CL_SUCCESS)
       return fail(errcode_ret, err);
@@ -205,7 +205,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
       return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(context->devices().size()));
     case CL_CONTEXT_DEVICES: return info_vector(size, value, size_ret, context->devices());
     case CL_CONTEXT_PROPERTIES: return info_vector(size, value, size_ret, context->properties);
-    case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->scheduler);
+    case CL_CONTEXT_SCHEDULER_UNICL: return info_string(size, value, size_ret, context->policy);
     case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return info_value<cl_ulong>(size, value, size_ret, context->mem_limit);
     case CL_CONTEXT_GRANULARITY_UNICL: {
       auto &names = strategies();

@@ -6,7 +6,8 @@
 #include <mutex>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/argument_checks.hpp"
+#include "api/handles.hpp"
 #include "api/command.hpp"
 #include "api/launch_checks.hpp"
 #include "api/pieces_queue.hpp"

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_info.hpp"
 #include "core/event.hpp"
 #include "core/info.hpp"

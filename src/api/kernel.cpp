@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "api/launch_checks.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/composite_device.hpp"

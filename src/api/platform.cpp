@@ -5,7 +5,7 @@
 #include <string>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/device_info.hpp"
 #include "core/info.hpp"

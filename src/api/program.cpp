@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/composite_program.hpp"

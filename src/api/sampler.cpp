@@ -1,6 +1,6 @@
 // Sampler entry points: one vendor sampler per slot.
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/handles.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/info.hpp"

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "api/api_decls.hpp"
-#include "api/api_util.hpp"
+#include "api/argument_checks.hpp"
+#include "api/handles.hpp"
 #include "api/command.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"

@@ -21,15 +21,15 @@ std::vector<cl_event> vendor_events(std::span<const std::shared_ptr<Completion>>
 LocalDevice::LocalDevice(std::string name, cl_device_id device, VendorRef<cl_context> context)
     : name_(std::move(name)), device_(device), context_(std::move(context)) {
   cl_platform_id platform = vendor_value<cl_platform_id>(device_, CL_DEVICE_PLATFORM);
-  if (platform && vd(platform).clGetExtensionFunctionAddressForPlatform)
+  if (platform && vendor_table(platform).clGetExtensionFunctionAddressForPlatform)
     peer_copy_ = reinterpret_cast<clEnqueueCopyBufferToPeerUNICL_fn>(
-        vd(platform).clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferToPeerUNICL"));
+        vendor_table(platform).clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueCopyBufferToPeerUNICL"));
 }
 
 cl_int LocalDevice::create_buffer(cl_mem_flags flags, size_t size, VendorRef<cl_mem> &out) {
   cl_int err = CL_SUCCESS;
   cl_context c = context_.get();
-  cl_mem m = vd(c).clCreateBuffer(c, flags, size, nullptr, &err);
+  cl_mem m = vendor_table(c).clCreateBuffer(c, flags, size, nullptr, &err);
   if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
   return err;
 }
@@ -38,7 +38,7 @@ cl_int LocalDevice::create_sub_buffer(cl_mem parent, cl_mem_flags flags, size_t 
                                       VendorRef<cl_mem> &out) {
   cl_int err = CL_SUCCESS;
   cl_buffer_region region{origin, size};
-  cl_mem m = vd(parent).clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  cl_mem m = vendor_table(parent).clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
   if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
   return err;
 }
@@ -47,7 +47,7 @@ cl_int LocalDevice::create_image(cl_mem_flags flags, const cl_image_format &form
                                  VendorRef<cl_mem> &out) {
   cl_int err = CL_SUCCESS;
   cl_context c = context_.get();
-  cl_mem m = vd(c).clCreateImage(c, flags, &format, &desc, nullptr, &err);
+  cl_mem m = vendor_table(c).clCreateImage(c, flags, &format, &desc, nullptr, &err);
   if (err == CL_SUCCESS) out = VendorRef<cl_mem>::adopt(m);
   return err;
 }
@@ -63,7 +63,7 @@ cl_int LocalDevice::transfer_queue(bool to_host, cl_command_queue &out) {
     cl_int err = CL_SUCCESS;
     cl_context c = context_.get();
     // Profiled: transfer times refine the link models.
-    cl_command_queue q = vd(c).clCreateCommandQueue(c, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_command_queue q = vendor_table(c).clCreateCommandQueue(c, device_, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS) return err;
     queue = VendorRef<cl_command_queue>::adopt(q);
   }
@@ -78,7 +78,7 @@ cl_int LocalDevice::copy(bool to_host, const HostCopy &what, std::span<const std
   std::vector<cl_event> events = vendor_events(wait);
   auto n = static_cast<cl_uint>(events.size());
   const cl_event *list = events.empty() ? nullptr : events.data();
-  const cl_icd_dispatch &d = vd(q);
+  const cl_icd_dispatch &d = vendor_table(q);
   cl_event ev = nullptr;
   cl_int err;
   if (what.image) {

@@ -24,7 +24,7 @@ const cl_icd_dispatch *own_table(H h) {
 // The table to call a vendor object through: every call to a vendor goes
 // through here, never from inside a context lock (vendor_call_scope.hpp).
 template <class H>
-const cl_icd_dispatch &vd(H h) {
+const cl_icd_dispatch &vendor_table(H h) {
   assert(!VendorCallScope::inside() && "vendor call made while holding a context lock");
   return VendorExecution::table_for(own_table(h));
 }
@@ -45,8 +45,8 @@ std::unique_lock<std::recursive_mutex> hold_vendor(H h) {
 template <class H> struct VendorOps;
 #define UNICL_VENDOR_OPS(H, RETAIN, RELEASE)                              \
   template <> struct VendorOps<H> {                                        \
-    static void retain(H h) { vd(h).RETAIN(h); }                           \
-    static void release(H h) { vd(h).RELEASE(h); }                         \
+    static void retain(H h) { vendor_table(h).RETAIN(h); }                           \
+    static void release(H h) { vendor_table(h).RELEASE(h); }                         \
   };
 UNICL_VENDOR_OPS(cl_context, clRetainContext, clReleaseContext)
 UNICL_VENDOR_OPS(cl_command_queue, clRetainCommandQueue, clReleaseCommandQueue)

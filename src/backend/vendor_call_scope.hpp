@@ -8,7 +8,7 @@
 // and runs on this thread as soon as the outermost scope ends, after the
 // lock is released. VendorRef defers its releases that way by itself; any
 // other vendor call made inside a scope is a bug, and builds with
-// assertions stop at it (vd(), vendor.hpp).
+// assertions stop at it (vendor_table(), vendor.hpp).
 #pragma once
 #include <functional>
 

@@ -42,7 +42,7 @@ cl_int register_owned(Fn &&fn, Set &&set) {
 template <class Fn>
 cl_int set_vendor_event_callback(cl_event e, cl_int type, Fn &&fn) {
   return detail::register_owned<cl_event, cl_int>(std::forward<Fn>(fn), [&](auto run, void *data) {
-    return vd(e).clSetEventCallback(e, type, run, data);
+    return vendor_table(e).clSetEventCallback(e, type, run, data);
   });
 }
 
@@ -51,7 +51,7 @@ cl_int set_vendor_event_callback(cl_event e, cl_int type, Fn &&fn) {
 template <class Fn>
 cl_int set_vendor_destructor_callback(cl_mem m, Fn &&fn) {
   return detail::register_owned<cl_mem>(std::forward<Fn>(fn), [&](auto run, void *data) {
-    return vd(m).clSetMemObjectDestructorCallback(m, run, data);
+    return vendor_table(m).clSetMemObjectDestructorCallback(m, run, data);
   });
 }
 

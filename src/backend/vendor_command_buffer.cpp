@@ -16,7 +16,7 @@ VendorCommandBufferApi vendor_command_buffer_api(cl_platform_id platform) {
   VendorCommandBufferApi api;
   auto find = [&](auto &slot, const char *name) {
     slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-        vd(platform).clGetExtensionFunctionAddressForPlatform(platform, name));
+        vendor_table(platform).clGetExtensionFunctionAddressForPlatform(platform, name));
   };
   find(api.create, "clCreateCommandBufferKHR");
   find(api.finalize, "clFinalizeCommandBufferKHR");

@@ -22,7 +22,7 @@ namespace vendor_enqueue {
 #define UNICL_VENDOR_ENQUEUE(name)                                                   \
   template <class... A>                                                               \
   cl_int name(const VendorEnqueue &on, A... args) {                                   \
-    return vd(on.queue).clEnqueue##name(on.queue, args..., on.num_wait, on.wait, on.event); \
+    return vendor_table(on.queue).clEnqueue##name(on.queue, args..., on.num_wait, on.wait, on.event); \
   }
 UNICL_VENDOR_ENQUEUE(ReadBuffer)
 UNICL_VENDOR_ENQUEUE(WriteBuffer)
@@ -56,7 +56,7 @@ UNICL_VENDOR_ENQUEUE(SVMMigrateMem)
 #define UNICL_VENDOR_ENQUEUE_MAP(name)                                                        \
   template <class... A>                                                                        \
   void *name(const VendorEnqueue &on, cl_int &err, A... args) {                                \
-    return vd(on.queue).clEnqueue##name(on.queue, args..., on.num_wait, on.wait, on.event, &err); \
+    return vendor_table(on.queue).clEnqueue##name(on.queue, args..., on.num_wait, on.wait, on.event, &err); \
   }
 UNICL_VENDOR_ENQUEUE_MAP(MapBuffer)
 UNICL_VENDOR_ENQUEUE_MAP(MapImage)

@@ -6,13 +6,13 @@
 // at once, even only to release two references to one event, corrupt it.
 // UniCL's work queue, device workers and the application's threads all call
 // vendors, so every call into such a vendor is serialized here, at the one
-// place all of them pass: vd() hands out, for the vendor's objects, a
+// place all of them pass: vendor_table() hands out, for the vendor's objects, a
 // dispatch table of UniCL's whose every entry holds one recursive lock
 // around the vendor's own entry (recursive: the vendor calls UniCL back from
 // inside a call, and UniCL may call it again from there). Other vendors are
 // called through their own tables: no lock, one comparison per call.
 //
-// The runtime owns the one instance (Runtime::execution()); vd(), a free
+// The runtime owns the one instance (Runtime::execution()); vendor_table(), a free
 // function every layer calls, reaches it through active_.
 #pragma once
 #include <array>
@@ -101,7 +101,7 @@ class VendorExecution {
   template <bool Logging>
   void fill_entries(Wrapped &w, cl_icd_dispatch &table);
   Wrapped *wrapped(const cl_icd_dispatch *own);  // own's entry, added if new; null when there is no room
-  // own's entry, if it has one (every vd() call passes here).
+  // own's entry, if it has one (every vendor_table() call passes here).
   static const Wrapped *find(const cl_icd_dispatch *own) {
     if (const VendorExecution *x = active_.load(std::memory_order_acquire))
       for (size_t i = 0, n = x->count_.load(std::memory_order_acquire); i < n; ++i)

@@ -25,7 +25,7 @@ UNICL_VENDOR_INFO(cl_sampler, clGetSamplerInfo)
 // clGet<Object>Info of vendor object `h`, as the vendor answers it.
 template <class H>
 cl_int vendor_info(H h, cl_uint param, size_t size, void *value, size_t *size_ret) {
-  return (vd(h).*VendorInfoSlot<H>::slot)(h, param, size, value, size_ret);
+  return (vendor_table(h).*VendorInfoSlot<H>::slot)(h, param, size, value, size_ret);
 }
 
 // UniCL's own questions: a vendor that gives no answer is not named with

@@ -8,9 +8,9 @@ namespace unicl {
 
 std::vector<cl_device_id> vendor_devices(cl_platform_id platform) {
   cl_uint n = 0;
-  if (vd(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  if (vendor_table(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
   std::vector<cl_device_id> ids(n);
-  if (vd(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr) != CL_SUCCESS) return {};
+  if (vendor_table(platform).clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, n, ids.data(), nullptr) != CL_SUCCESS) return {};
   return ids;
 }
 
@@ -25,19 +25,19 @@ bool log_vendor_failures(VendorExecution &execution, cl_platform_id platform, co
 
 cl_int vendor_sub_devices(cl_device_id device, const cl_device_partition_property *properties,
                           std::vector<cl_device_id> *out, cl_uint &count) {
-  if (!out) return vd(device).clCreateSubDevices(device, properties, 0, nullptr, &count);
+  if (!out) return vendor_table(device).clCreateSubDevices(device, properties, 0, nullptr, &count);
   out->resize(count);
-  return vd(device).clCreateSubDevices(device, properties, count, out->data(), nullptr);
+  return vendor_table(device).clCreateSubDevices(device, properties, count, out->data(), nullptr);
 }
 
 VendorRef<cl_context> vendor_context(const cl_context_properties *properties, cl_device_id device,
                                      VendorContextNotify notify, void *user_data, cl_int &err) {
-  return VendorRef<cl_context>::adopt(vd(device).clCreateContext(properties, 1, &device, notify, user_data, &err));
+  return VendorRef<cl_context>::adopt(vendor_table(device).clCreateContext(properties, 1, &device, notify, user_data, &err));
 }
 
 VendorRef<cl_context> vendor_context(const cl_context_properties *properties, std::span<const cl_device_id> devices,
                                      VendorContextNotify notify, void *user_data, cl_int &err) {
-  return VendorRef<cl_context>::adopt(vd(devices.front())
+  return VendorRef<cl_context>::adopt(vendor_table(devices.front())
                                           .clCreateContext(properties, static_cast<cl_uint>(devices.size()),
                                                            devices.data(), notify, user_data, &err));
 }
@@ -85,61 +85,61 @@ cl_int vendor_binary(cl_program program, cl_device_id device, unsigned char *out
 
 VendorRef<cl_command_queue> vendor_queue(cl_context context, cl_device_id device,
                                          cl_command_queue_properties properties, cl_int &err) {
-  return VendorRef<cl_command_queue>::adopt(vd(context).clCreateCommandQueue(context, device, properties, &err));
+  return VendorRef<cl_command_queue>::adopt(vendor_table(context).clCreateCommandQueue(context, device, properties, &err));
 }
 
-cl_int vendor_flush(cl_command_queue queue) { return vd(queue).clFlush(queue); }
-cl_int vendor_finish(cl_command_queue queue) { return vd(queue).clFinish(queue); }
+cl_int vendor_flush(cl_command_queue queue) { return vendor_table(queue).clFlush(queue); }
+cl_int vendor_finish(cl_command_queue queue) { return vendor_table(queue).clFinish(queue); }
 
 VendorRef<cl_mem> vendor_buffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int &err) {
-  return VendorRef<cl_mem>::adopt(vd(context).clCreateBuffer(context, flags, size, host_ptr, &err));
+  return VendorRef<cl_mem>::adopt(vendor_table(context).clCreateBuffer(context, flags, size, host_ptr, &err));
 }
 
 VendorRef<cl_mem> vendor_image(cl_context context, cl_mem_flags flags, const cl_image_format &format,
                                const cl_image_desc &desc, void *host_ptr, cl_int &err) {
-  return VendorRef<cl_mem>::adopt(vd(context).clCreateImage(context, flags, &format, &desc, host_ptr, &err));
+  return VendorRef<cl_mem>::adopt(vendor_table(context).clCreateImage(context, flags, &format, &desc, host_ptr, &err));
 }
 
 VendorRef<cl_mem> vendor_sub_buffer(cl_mem parent, cl_mem_flags flags, cl_buffer_create_type type,
                                     const void *info, cl_int &err) {
-  return VendorRef<cl_mem>::adopt(vd(parent).clCreateSubBuffer(parent, flags, type, info, &err));
+  return VendorRef<cl_mem>::adopt(vendor_table(parent).clCreateSubBuffer(parent, flags, type, info, &err));
 }
 
 VendorRef<cl_sampler> vendor_sampler(cl_context context, cl_bool normalized, cl_addressing_mode addressing,
                                      cl_filter_mode filter, cl_int &err) {
-  return VendorRef<cl_sampler>::adopt(vd(context).clCreateSampler(context, normalized, addressing, filter, &err));
+  return VendorRef<cl_sampler>::adopt(vendor_table(context).clCreateSampler(context, normalized, addressing, filter, &err));
 }
 
 VendorRef<cl_program> vendor_program_with_source(cl_context context, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int &err) {
-  return VendorRef<cl_program>::adopt(vd(context).clCreateProgramWithSource(context, count, strings, lengths, &err));
+  return VendorRef<cl_program>::adopt(vendor_table(context).clCreateProgramWithSource(context, count, strings, lengths, &err));
 }
 
 VendorRef<cl_program> vendor_program_with_binary(cl_context context, cl_device_id device, size_t length,
                                                  const unsigned char *binary, cl_int &status, cl_int &err) {
   return VendorRef<cl_program>::adopt(
-      vd(context).clCreateProgramWithBinary(context, 1, &device, &length, &binary, &status, &err));
+      vendor_table(context).clCreateProgramWithBinary(context, 1, &device, &length, &binary, &status, &err));
 }
 
 VendorRef<cl_program> vendor_program_with_built_in_kernels(cl_context context, cl_device_id device,
                                                            const char *names, cl_int &err) {
   return VendorRef<cl_program>::adopt(
-      vd(context).clCreateProgramWithBuiltInKernels(context, 1, &device, names, &err));
+      vendor_table(context).clCreateProgramWithBuiltInKernels(context, 1, &device, names, &err));
 }
 
 cl_int vendor_build(cl_program program, cl_device_id device, const char *options) {
-  return vd(program).clBuildProgram(program, 1, &device, options, nullptr, nullptr);
+  return vendor_table(program).clBuildProgram(program, 1, &device, options, nullptr, nullptr);
 }
 
 cl_int vendor_compile(cl_program program, cl_device_id device, const char *options,
                       const std::vector<cl_program> &headers, const char **header_names) {
-  return vd(program).clCompileProgram(program, 1, &device, options, static_cast<cl_uint>(headers.size()),
+  return vendor_table(program).clCompileProgram(program, 1, &device, options, static_cast<cl_uint>(headers.size()),
                                       headers.empty() ? nullptr : headers.data(), header_names, nullptr, nullptr);
 }
 
 VendorRef<cl_program> vendor_link(cl_context context, cl_device_id device, const char *options,
                                   const std::vector<cl_program> &inputs, cl_int &err) {
-  return VendorRef<cl_program>::adopt(vd(context).clLinkProgram(
+  return VendorRef<cl_program>::adopt(vendor_table(context).clLinkProgram(
       context, 1, &device, options, static_cast<cl_uint>(inputs.size()), inputs.data(), nullptr, nullptr, &err));
 }
 
@@ -155,11 +155,11 @@ bool vendor_has_executable(cl_program program, cl_device_id device, unsigned ver
 }
 
 VendorRef<cl_kernel> vendor_kernel(cl_program program, const char *name, cl_int &err) {
-  return VendorRef<cl_kernel>::adopt(vd(program).clCreateKernel(program, name, &err));
+  return VendorRef<cl_kernel>::adopt(vendor_table(program).clCreateKernel(program, name, &err));
 }
 
 cl_int vendor_set_arg(cl_kernel kernel, cl_uint index, size_t size, const void *value) {
-  return vd(kernel).clSetKernelArg(kernel, index, size, value);
+  return vendor_table(kernel).clSetKernelArg(kernel, index, size, value);
 }
 
 bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
@@ -177,31 +177,31 @@ bool vendor_arg(cl_kernel kernel, cl_uint index, VendorArgInfo &out) {
 }
 
 VendorRef<cl_kernel> vendor_clone_kernel(cl_kernel kernel, cl_int &err) {
-  return VendorRef<cl_kernel>::adopt(vd(kernel).clCloneKernel(kernel, &err));
+  return VendorRef<cl_kernel>::adopt(vendor_table(kernel).clCloneKernel(kernel, &err));
 }
 
 void *vendor_svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
-  return vd(context).clSVMAlloc(context, flags, size, alignment);
+  return vendor_table(context).clSVMAlloc(context, flags, size, alignment);
 }
 
-void vendor_svm_free(cl_context context, void *pointer) { vd(context).clSVMFree(context, pointer); }
+void vendor_svm_free(cl_context context, void *pointer) { vendor_table(context).clSVMFree(context, pointer); }
 
 cl_int vendor_set_arg_svm(cl_kernel kernel, cl_uint index, const void *pointer) {
-  return vd(kernel).clSetKernelArgSVMPointer(kernel, index, pointer);
+  return vendor_table(kernel).clSetKernelArgSVMPointer(kernel, index, pointer);
 }
 
 cl_int vendor_set_exec_info(cl_kernel kernel, cl_kernel_exec_info param, size_t size, const void *value) {
-  return vd(kernel).clSetKernelExecInfo(kernel, param, size, value);
+  return vendor_table(kernel).clSetKernelExecInfo(kernel, param, size, value);
 }
 
 VendorRef<cl_event> vendor_user_event(cl_context context, cl_int &err) {
-  return VendorRef<cl_event>::adopt(vd(context).clCreateUserEvent(context, &err));
+  return VendorRef<cl_event>::adopt(vendor_table(context).clCreateUserEvent(context, &err));
 }
 
 cl_int vendor_set_user_event_status(cl_event event, cl_int status) {
-  return vd(event).clSetUserEventStatus(event, status);
+  return vendor_table(event).clSetUserEventStatus(event, status);
 }
 
-cl_int vendor_wait(cl_event event) { return vd(event).clWaitForEvents(1, &event); }
+cl_int vendor_wait(cl_event event) { return vendor_table(event).clWaitForEvents(1, &event); }
 
 }  // namespace unicl

@@ -26,7 +26,7 @@ struct Once {
 
 cl_int vendor_status(cl_event e) {
   cl_int s = CL_QUEUED;
-  return vd(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
+  return vendor_table(e).clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS ? s
                                                                                                           : CL_QUEUED;
 }
 

@@ -75,7 +75,7 @@ struct _cl_context : unicl::ObjectHeader {
   Notify notify = nullptr;
   void *notify_data = nullptr;
   std::vector<std::pair<Destructor, void *>> destructors;
-  std::string scheduler = "heft";  // policy of scheduled queues
+  std::string policy = "heft";  // the engine's policy for scheduled queues (CL_CONTEXT_SCHEDULER_UNICL)
   // How divided launches choose their factor (division.hpp): a strategy
   // name (empty: the granularity layer's default), or a fixed factor.
   std::string granularity;

@@ -77,7 +77,7 @@ TEST_CASE("a vendor call inside a scope stops a build with assertions", "[unit]"
   if (child == 0) {
     std::signal(SIGABRT, SIG_DFL);
     VendorCallScope::enter();
-    unicl::vd(fake_mem()).clReleaseMemObject(fake_mem());
+    unicl::vendor_table(fake_mem()).clReleaseMemObject(fake_mem());
     _exit(0);  // not reached
   }
   int status = 0;

@@ -1,4 +1,4 @@
-#include "service.hpp"
+#include "scheduling_service.hpp"
 
 #include "core/runtime.hpp"
 #include "engine.hpp"

@@ -1,4 +1,6 @@
-// Small helpers shared by the API entry points.
+// What an entry point hands back: a new object's handle (its one reference
+// moves to the application) or a null one with the error in errcode_ret,
+// and the retain and release of a handle it was given.
 #pragma once
 #include "backend/cl_headers.hpp"
 #include "core/object.hpp"
@@ -35,16 +37,6 @@ cl_int release_handle(T *h, cl_int invalid) {
   if (!live(h)) return refuse(invalid, "the handle is NULL or not a live object of its type");
   release(h);
   return CL_SUCCESS;
-}
-
-inline bool valid_map_flags(cl_map_flags f) {
-  if (f & ~cl_map_flags(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return false;
-  return !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
-}
-
-// A fill pattern must be a power of two from 1 to 128 bytes.
-inline bool valid_pattern(const void *pattern, size_t size) {
-  return pattern && size >= 1 && size <= 128 && (size & (size - 1)) == 0;
 }
 
 }  // namespace unicl

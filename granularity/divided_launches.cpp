@@ -25,7 +25,7 @@
 // for the slowest device of the previous launch. The gates still complete
 // in q's order, and the data every piece sees is that of q's order; what
 // differs is that a launch's START may come before the previous one's END.
-#include "service.hpp"
+#include "divided_launches.hpp"
 
 #include <atomic>
 
