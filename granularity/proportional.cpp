@@ -57,12 +57,12 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   // share of the groups proportional to its speed (1 / its time), so that
   // all finish together.
   std::vector<double> whole(slots.size());
-  std::vector<size_t> samples(slots.size());
+  std::vector<bool> calibrated(slots.size());
   bool known = true;
   for (size_t i = 0; i < slots.size(); ++i) {
     const ExecPrediction p = models_->kernel_prediction(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
     whole[i] = p.seconds;
-    samples[i] = p.samples;
+    calibrated[i] = p.calibrated();
     known = known && whole[i] > 0;
   }
   informed = known;
@@ -85,7 +85,7 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   for (size_t r = 0; given < groups; ++r, ++given) device_groups[remainder[r % remainder.size()].second] += 1;
   // A device whose model is not calibrated gets a group to run (see
   // uncalibrated_shares.hpp), and the last partition is not kept over it.
-  const bool exploring = known && give_uncalibrated_a_group(samples, PerfModels::kCalibrationSamples, device_groups);
+  const bool exploring = known && give_uncalibrated_a_group(calibrated, device_groups);
 
   std::vector<Piece> pieces;
   for (size_t i = 0, at = 0; i < slots.size(); ++i) {

@@ -4,10 +4,10 @@
 
 namespace unicl {
 
-bool give_uncalibrated_a_group(const std::vector<size_t> &samples, size_t calibrated, std::vector<size_t> &groups) {
+bool give_uncalibrated_a_group(const std::vector<bool> &calibrated, std::vector<size_t> &groups) {
   bool gave = false;
-  for (size_t i = 0; i < groups.size() && i < samples.size(); ++i) {
-    if (groups[i] != 0 || samples[i] >= calibrated) continue;
+  for (size_t i = 0; i < groups.size() && i < calibrated.size(); ++i) {
+    if (groups[i] != 0 || calibrated[i]) continue;
     auto most = std::max_element(groups.begin(), groups.end());
     if (*most < 2) break;  // nothing left to spare
     --*most;

@@ -9,10 +9,10 @@
 
 namespace unicl {
 
-// Per device, `samples` its model of the kernel holds and `groups` its
-// share in work-groups; each device with fewer than `calibrated` samples
-// and no group gets one, taken from the device with the most (while one
-// has two or more). Whether any was given one.
-bool give_uncalibrated_a_group(const std::vector<size_t> &samples, size_t calibrated, std::vector<size_t> &groups);
+// Per device, whether its model of the kernel is `calibrated`
+// (ExecPrediction::calibrated) and `groups` its share in work-groups; each
+// device not calibrated and with no group gets one, taken from the device
+// with the most (while one has two or more). Whether any was given one.
+bool give_uncalibrated_a_group(const std::vector<bool> &calibrated, std::vector<size_t> &groups);
 
 }  // namespace unicl

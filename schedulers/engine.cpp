@@ -105,7 +105,7 @@ double Engine::exec_time(const Task &t, size_t device) const {
 }
 
 bool Engine::calibrated(const Task &t, size_t device) const {
-  return t.work.kernel.empty() || prediction(t, device).samples >= PerfModels::kCalibrationSamples;
+  return t.work.kernel.empty() || prediction(t, device).calibrated();
 }
 
 size_t Engine::runs(const Task &t, size_t device) const {

@@ -43,8 +43,9 @@ class PerfModels {
     return kernel_prediction(kernel, device, items).seconds;
   }
   // A kernel's model on a device is calibrated once it holds
-  // kCalibrationSamples samples; until then it is the fastest of them.
-  static constexpr size_t kCalibrationSamples = 3;
+  // kCalibrationSamples samples (ExecPrediction::calibrated); until then it
+  // is the fastest of them.
+  static constexpr size_t kCalibrationSamples = ExecPrediction::kCalibrationSamples;
   void record_kernel(const std::string &kernel, const std::string &device, size_t items, double seconds);
   double transfer_time(const std::string &link, size_t bytes);
   // Divided launches (granularity/): per launch shape, the seconds each
