@@ -72,9 +72,13 @@ cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {
 // device's type as a macro (UNICL_DEVICE_TYPE_CPU, _GPU, _ACCELERATOR, or
 // _UNKNOWN for a device of none or several of them, as SOCL decides it), so
 // that one source can specialize per device; in SOCL compatibility mode
-// also SOCL's SOCL_DEVICE_TYPE_<type>.
+// also SOCL's SOCL_DEVICE_TYPE_<type>. Only for a source that names them:
+// a vendor's cache of compiled programs is keyed on the options, and a
+// build through UniCL then finds what a direct build of the program put
+// there.
 std::string _cl_program::device_macros(size_t slot) const {
   using namespace unicl;
+  if (source.find("_DEVICE_TYPE_") == std::string::npos) return {};
   cl_device_type type = vendor_value<cl_device_type>(context->slots[slot].device->vendor, CL_DEVICE_TYPE);
   type &= ~static_cast<cl_device_type>(CL_DEVICE_TYPE_DEFAULT);
   const char *name = type == CL_DEVICE_TYPE_GPU           ? "GPU"
@@ -86,17 +90,13 @@ std::string _cl_program::device_macros(size_t slot) const {
   return out;
 }
 
-bool _cl_program::names_device_macros() const { return source.find("_DEVICE_TYPE_") != std::string::npos; }
-
 // Records the application's options for CL_PROGRAM_BUILD_OPTIONS (caller
-// holds build_mutex). The macros go only to a source that names them: a
-// vendor's cache of compiled programs is keyed on the options, and a build
-// through UniCL then finds what a direct build of the program put there.
+// holds build_mutex).
 std::string _cl_program::options_for(size_t slot, const char *options) {
   UNICL_HOLDS(build_mutex, "options_for: caller holds build_mutex");
   if (build_options.size() < per_slot.size()) build_options.resize(per_slot.size());
   build_options[slot] = options ? options : "";
-  return (names_device_macros() ? device_macros(slot) : std::string()) + (options ? options : "");
+  return device_macros(slot) + (options ? options : "");
 }
 
 // The analysis runs beside the vendors' builds, on the runtime's analysis
@@ -114,7 +114,7 @@ void _cl_program::begin_analysis(const std::vector<size_t> &slots, const char *o
   if (source.empty() || !context->multi()) return;
   std::vector<std::string> builds;
   for (size_t s : slots) {
-    std::string o = (names_device_macros() ? device_macros(s) : std::string()) + (options ? options : "");
+    std::string o = device_macros(s) + (options ? options : "");
     if (std::find(builds.begin(), builds.end(), o) == builds.end()) builds.push_back(std::move(o));
   }
   if (!builds.empty()) analysis = unicl::ProgramAnalysis::start(source, std::move(builds));

@@ -44,9 +44,8 @@ struct _cl_program : unicl::ObjectHeader {
   // application's own (caller holds build_mutex).
   std::string options_for(size_t slot, const char *options);
   // The macros a build for `slot` defines before the application's options
-  // (the device's type), where the source names them (names_device_macros).
+  // (the device's type), empty for a source that does not name them.
   std::string device_macros(size_t slot) const;
-  bool names_device_macros() const;
   // Combines per-device results: a build failure wins over other errors.
   static cl_int combine_build_results(cl_int so_far, cl_int next);
   // A build from source for `slots` with `options` begins: in a context of
