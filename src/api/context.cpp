@@ -152,7 +152,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->auto_split = own.auto_split.value_or(config.auto_split);
   ctx->notify = notify;
   ctx->notify_data = user_data;
-  if (cl_int err = ctx->open_devices(std::move(devices), interop); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (cl_int err = ctx->open_devices(devices, interop); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (ctx->multi()) {
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->policy);
     if (!ctx->engine) return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "the scheduling layer made no policy of that name"));

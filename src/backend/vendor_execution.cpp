@@ -44,6 +44,7 @@ std::string device_of(const cl_icd_dispatch &table, T arg, cl_int err) {
 template <class... A>
 void report_failure(const cl_icd_dispatch &table, const char *vendor, VendorExecution::FailureReport report,
                     const char *call, cl_int err, A... args) {
+  if (VendorExecution::Quiet::on()) return;  // one of UniCL's own questions
   std::string device;
   ((device.empty() ? void(device = device_of(table, args, err)) : void()), ...);
   std::string line = std::string("vendor ") + vendor + ": " + call + (device.empty() ? "" : " on device '" + device + "'") +
@@ -77,7 +78,7 @@ struct VendorExecution::Entry<R(CL_API_CALL *)(A...)> {
     const Wrapped &w = active_.load(std::memory_order_acquire)->wrapped_[I];
     if constexpr (std::is_same_v<R, cl_int>) {
       cl_int err = (w.inner->*Slot)(args...);
-      if (err != CL_SUCCESS && !Quiet::on()) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], err, args...);
+      if (err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], err, args...);
       return err;
     } else if constexpr (last_is_errcode<A...>()) {
       std::tuple<A...> call_args{args...};
@@ -85,8 +86,7 @@ struct VendorExecution::Entry<R(CL_API_CALL *)(A...)> {
       cl_int *&err = std::get<sizeof...(A) - 1>(call_args);
       if (!err) err = &own_err;
       R made = std::apply([&](A... a) { return (w.inner->*Slot)(a...); }, call_args);
-      if (*err != CL_SUCCESS && !Quiet::on())
-        report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], *err, args...);
+      if (*err != CL_SUCCESS) report_failure(*w.inner, w.vendor, w.report, kSlotNames[Index], *err, args...);
       return made;
     } else {
       return (w.inner->*Slot)(args...);

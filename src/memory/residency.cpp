@@ -287,16 +287,16 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
       if (parent) d.buffer = parent->get();
       err = device.create_image(vflags, format, d, made);
     }
-    // An image of a buffer lives in the buffer's memory, whose own copy is
-    // watched: its notice needs no vendor callback, which some vendors
-    // never call for it (oclgrind frees a 1-D image of a buffer without).
-    if (err == CL_SUCCESS && type != CL_MEM_OBJECT_BUFFER && parent) owner_arrives(*owner);
-    else if (err == CL_SUCCESS) owner_notice_when_freed(device, owner, made.get());
     if (err != CL_SUCCESS) {
       copy->error.store(err, std::memory_order_release);
       owner_arrives(*owner);
       return;
     }
+    // An image of a buffer lives in the buffer's memory, whose own copy is
+    // watched: its notice needs no vendor callback, which some vendors
+    // never call for it (oclgrind frees a 1-D image of a buffer without).
+    if (type != CL_MEM_OBJECT_BUFFER && parent) owner_arrives(*owner);
+    else owner_notice_when_freed(device, owner, made.get());
     copy->handle = std::move(made);
   });
   out = std::move(copy);
