@@ -188,55 +188,18 @@ class Granularity final : public GranularityService {
     return CL_SUCCESS;
   }
 
-  // On an in-order queue whose last command is still the previous divided
-  // launch's gate, a launch without a wait list whose predecessor's pieces
-  // UniCL enqueued itself (the built-in divider's) joins
-  // its chain (see the top of this file): the event that launch's pieces
-  // followed, which covers everything q held before the chain, and the
-  // event that completes with them. This skips a marker per launch and,
-  // above all, the wait of every device for the previous launch's slowest
-  // piece. Nulls otherwise.
-  // Also whether an in-order q's commands have all completed successfully
-  // (`idle`: then a launch out of any chain follows nothing).
-  struct Follow {
-    Ref<_cl_event> before, previous;
-    bool idle = false;
-  };
-  //
-  // Coherence orders a piece after the accesses of its bytes that are
-  // recorded, that is after the pieces already planned: a piece still
-  // waiting to be planned (for bytes from another device) would be passed
-  // by the new launch's pieces of the same bytes. So a launch joins the
-  // chain only while every piece of it is planned; else it follows the
-  // chain's last gate, as any command of an in-order queue does.
-  static Follow what_to_follow(_cl_command_queue *q, const DividedLaunch &l) {
+  // On an in-order queue, a launch without a wait list whose predecessor's
+  // pieces UniCL enqueued itself (the built-in divider's) joins its chain
+  // when it can (_cl_command_queue::divided_follow; the top of this file):
+  // this skips a marker per launch and, above all, the wait of every
+  // device for the previous launch's slowest piece.
+  static _cl_command_queue::DividedFollow what_to_follow(_cl_command_queue *q, const DividedLaunch &l) {
     if (!q->in_order() || l.num_events > 0) return {};
-    ContextLock lock(*q->context);
-    auto gate = q->divided_gate.lock();
-    if (gate && q->last == gate && q->divided_before && all_planned(q->divided_chain))
-      return {q->divided_before, q->divided_after};
-    return {{}, {}, !q->last || q->last->status() == CL_COMPLETE};
+    return q->divided_follow();
   }
-  static bool all_planned(const std::vector<std::shared_ptr<DivisionRecord>> &chain) {
-    for (auto &record : chain)
-      for (auto &piece : record->pieces())
-        if (piece->state() == CL_QUEUED) return false;
-    return true;
-  }
-  // Notes `gate` as q's last divided launch, `before` and `after` (nulls: it
-  // failed, or its pieces may not follow `before`) the events its pieces
-  // followed and complete with; `record` is its, `joined` whether it joined
-  // the chain of the launch before.
   static void remember_division(_cl_command_queue *q, _cl_event *gate, _cl_event *before, _cl_event *after,
                                 std::shared_ptr<DivisionRecord> record, bool joined) {
-    if (!q->in_order()) return;
-    ContextLock lock(*q->context);
-    q->divided_gate = gate->task;
-    q->divided_before = before ? Ref<_cl_event>(before) : Ref<_cl_event>();
-    q->divided_after = after ? Ref<_cl_event>(after) : Ref<_cl_event>();
-    if (!before) q->divided_chain.clear();
-    else if (joined) q->divided_chain.push_back(std::move(record));
-    else q->divided_chain = {std::move(record)};
+    if (q->in_order()) q->remember_division(gate, before, after, std::move(record), joined);
   }
 
   // Enqueues the launch's pieces at the factor chosen on `pieces`, every

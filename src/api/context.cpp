@@ -353,13 +353,7 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   if (q->context->multi()) {
     // Commands still waiting for submission first (queue.hpp); the vendor
     // queue then holds all of them.
-    std::vector<std::shared_ptr<Task>> pending;
-    {
-      ContextLock lock(*q->context);
-      if (q->last) pending.push_back(q->last);
-      pending.insert(pending.end(), q->since_barrier.begin(), q->since_barrier.end());
-    }
-    for (auto &t : pending) t->wait_submitted();
+    for (auto &t : q->unsubmitted()) t->wait_submitted();
   }
   for (cl_command_queue v : q->vendor_queues())
     if (cl_int err = vendor_finish(v); err != CL_SUCCESS) return err;

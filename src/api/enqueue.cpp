@@ -172,7 +172,7 @@ bool reads_in_parts(_cl_command_queue *q, cl_mem m, size_t offset, size_t size) 
   ContextLock lock(*q->context);
   // After a divided launch not yet done, where its pieces put the bytes is
   // known only once they are placed: decide then.
-  if (auto gate = q->divided_gate.lock(); gate && gate->status() != CL_COMPLETE) return true;
+  if (q->divided_launch_running()) return true;
   return read_in_parts(m, root_range(m, offset, size));
 }
 
