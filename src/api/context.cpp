@@ -60,77 +60,99 @@ bool choose_setting(T &target, const Given &property, const std::string &text, c
   return false;
 }
 
-// UniCL's own context properties, as given.
-struct UniclProperties {
+// A context's property list as given, each property checked by its own
+// handler: UniCL's own properties, and the standard ones a vendor would
+// check (the platform, interop synchronization).
+class ContextProperties {
+ public:
   const char *scheduler = nullptr;
-  cl_ulong mem_limit = 0;
   const char *granularity = nullptr;
+  cl_ulong mem_limit = 0;
   std::optional<cl_uint> divide_factor;
   std::optional<bool> auto_split;
-};
+  cl_context_properties interop_user_sync = -1;
 
-// Checks a context property list; fills `interop_user_sync`.
-cl_int check_context_properties(const cl_context_properties *props, std::vector<cl_context_properties> &copy,
-                                cl_context_properties &interop_user_sync, UniclProperties &unicl) {
-  interop_user_sync = -1;
-  if (!props) return CL_SUCCESS;
-  bool seen_platform = false, seen_scheduler = false, seen_limit = false;
-  for (const cl_context_properties *p = props; *p; p += 2) {
-    switch (p[0]) {
-      case CL_CONTEXT_SCHEDULER_UNICL:
-      case CL_CONTEXT_SCHEDULER_SOCL: {
-        if (seen_scheduler) return refuse(CL_INVALID_PROPERTY, "the scheduler property is given twice");
-        seen_scheduler = true;
-        unicl.scheduler = reinterpret_cast<const char *>(p[1]);
-        if (!unicl.scheduler) return refuse(CL_INVALID_PROPERTY, "the scheduler property names no policy (NULL)");
-        if (!is_named(policies(), unicl.scheduler)) return refuse(CL_INVALID_PROPERTY, "the scheduler property is not a policy UniCL has (unicl info lists them)");
-        break;
-      }
-      case CL_CONTEXT_GRANULARITY_UNICL:
-        if (unicl.granularity) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is given twice");
-        unicl.granularity = reinterpret_cast<const char *>(p[1]);
-        if (!unicl.granularity || !is_named(strategies(), unicl.granularity)) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is not a factor strategy UniCL has");
-        break;
-      case CL_CONTEXT_DIVIDE_FACTOR_UNICL:
-        if (unicl.divide_factor || p[1] < 0 || p[1] > static_cast<cl_context_properties>(CL_UINT_MAX))
-          return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DIVIDE_FACTOR_UNICL is given twice or is not a cl_uint");
-        unicl.divide_factor = static_cast<cl_uint>(p[1]);
-        break;
-      case CL_CONTEXT_AUTO_SPLIT_UNICL:
-        if (unicl.auto_split || (p[1] != CL_TRUE && p[1] != CL_FALSE))
-          return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_AUTO_SPLIT_UNICL is given twice or is not CL_TRUE or CL_FALSE");
-        unicl.auto_split = p[1] == CL_TRUE;
-        break;
-      case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL:
-        if (seen_limit || p[1] <= 0) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL is given twice or is not positive");
-        seen_limit = true;
-        unicl.mem_limit = static_cast<cl_ulong>(p[1]);
-        break;
-      case CL_CONTEXT_PLATFORM:
-        if (seen_platform) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM is given twice");
-        seen_platform = true;
-        if (reinterpret_cast<cl_platform_id>(p[1]) != Runtime::get().platform()) return refuse(CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM is not the UniCL platform");
-        break;
-      case CL_CONTEXT_INTEROP_USER_SYNC:
-        if (interop_user_sync != -1) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is given twice");
-        interop_user_sync = p[1];
-        break;
-      default:
-        return refuse(CL_INVALID_PROPERTY, "a context property UniCL does not know");
+  // Checks `props` (may be null), copying each property to `copy`, ended by 0.
+  cl_int read(const cl_context_properties *props, std::vector<cl_context_properties> &copy) {
+    if (!props) return CL_SUCCESS;
+    for (const cl_context_properties *p = props; *p; p += 2) {
+      if (cl_int err = take(p[0], p[1]); err != CL_SUCCESS) return err;
+      copy.insert(copy.end(), p, p + 2);
     }
-    copy.insert(copy.end(), p, p + 2);
+    copy.push_back(0);
+    return CL_SUCCESS;
   }
-  copy.push_back(0);
-  return CL_SUCCESS;
-}
+
+ private:
+  cl_int take(cl_context_properties name, cl_context_properties value) {
+    switch (name) {
+      case CL_CONTEXT_SCHEDULER_UNICL:
+      case CL_CONTEXT_SCHEDULER_SOCL: return take_scheduler(value);
+      case CL_CONTEXT_GRANULARITY_UNICL: return take_granularity(value);
+      case CL_CONTEXT_DIVIDE_FACTOR_UNICL: return take_divide_factor(value);
+      case CL_CONTEXT_AUTO_SPLIT_UNICL: return take_auto_split(value);
+      case CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL: return take_mem_limit(value);
+      case CL_CONTEXT_PLATFORM: return take_platform(value);
+      case CL_CONTEXT_INTEROP_USER_SYNC: return take_interop_user_sync(value);
+      default: return refuse(CL_INVALID_PROPERTY, "a context property UniCL does not know");
+    }
+  }
+  cl_int take_scheduler(cl_context_properties value) {
+    if (scheduler_seen_) return refuse(CL_INVALID_PROPERTY, "the scheduler property is given twice");
+    scheduler_seen_ = true;
+    scheduler = reinterpret_cast<const char *>(value);
+    if (!scheduler) return refuse(CL_INVALID_PROPERTY, "the scheduler property names no policy (NULL)");
+    if (!is_named(policies(), scheduler))
+      return refuse(CL_INVALID_PROPERTY, "the scheduler property is not a policy UniCL has (unicl info lists them)");
+    return CL_SUCCESS;
+  }
+  cl_int take_granularity(cl_context_properties value) {
+    if (granularity) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is given twice");
+    granularity = reinterpret_cast<const char *>(value);
+    if (!granularity || !is_named(strategies(), granularity))
+      return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_GRANULARITY_UNICL is not a factor strategy UniCL has");
+    return CL_SUCCESS;
+  }
+  cl_int take_divide_factor(cl_context_properties value) {
+    if (divide_factor || value < 0 || value > static_cast<cl_context_properties>(CL_UINT_MAX))
+      return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DIVIDE_FACTOR_UNICL is given twice or is not a cl_uint");
+    divide_factor = static_cast<cl_uint>(value);
+    return CL_SUCCESS;
+  }
+  cl_int take_auto_split(cl_context_properties value) {
+    if (auto_split || (value != CL_TRUE && value != CL_FALSE))
+      return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_AUTO_SPLIT_UNICL is given twice or is not CL_TRUE or CL_FALSE");
+    auto_split = value == CL_TRUE;
+    return CL_SUCCESS;
+  }
+  cl_int take_mem_limit(cl_context_properties value) {
+    if (mem_limit_seen_ || value <= 0)
+      return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_DEVICE_MEM_LIMIT_UNICL is given twice or is not positive");
+    mem_limit_seen_ = true;
+    mem_limit = static_cast<cl_ulong>(value);
+    return CL_SUCCESS;
+  }
+  cl_int take_platform(cl_context_properties value) {
+    if (platform_seen_) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_PLATFORM is given twice");
+    platform_seen_ = true;
+    if (reinterpret_cast<cl_platform_id>(value) != Runtime::get().platform())
+      return refuse(CL_INVALID_PLATFORM, "CL_CONTEXT_PLATFORM is not the UniCL platform");
+    return CL_SUCCESS;
+  }
+  cl_int take_interop_user_sync(cl_context_properties value) {
+    if (interop_user_sync != -1) return refuse(CL_INVALID_PROPERTY, "CL_CONTEXT_INTEROP_USER_SYNC is given twice");
+    interop_user_sync = value;
+    return CL_SUCCESS;
+  }
+
+  bool scheduler_seen_ = false, mem_limit_seen_ = false, platform_seen_ = false;
+};
 
 cl_context create_context(const cl_context_properties *props, std::vector<cl_device_id> devices,
                           _cl_context::Notify notify, void *user_data, cl_int *errcode_ret) {
   auto ctx = make_object<_cl_context>();
-  cl_context_properties interop = -1;
-  UniclProperties own;
-  if (cl_int err = check_context_properties(props, ctx->properties, interop, own); err != CL_SUCCESS)
-    return fail(errcode_ret, err);
+  ContextProperties own;
+  if (cl_int err = own.read(props, ctx->properties); err != CL_SUCCESS) return fail(errcode_ret, err);
   // Each setting: the context property when given, else the environment
   // variable, checked as the property was.
   const Config &config = Runtime::get().config();
@@ -152,7 +174,7 @@ cl_context create_context(const cl_context_properties *props, std::vector<cl_dev
   ctx->auto_split = own.auto_split.value_or(config.auto_split);
   ctx->notify = notify;
   ctx->notify_data = user_data;
-  if (cl_int err = ctx->open_devices(devices, interop); err != CL_SUCCESS) return fail(errcode_ret, err);
+  if (cl_int err = ctx->open_devices(devices, own.interop_user_sync); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (ctx->multi()) {
     if (auto *scheduling = Runtime::get().scheduling()) ctx->engine = scheduling->make(*ctx, ctx->policy);
     if (!ctx->engine) return fail(errcode_ret, refuse(CL_INVALID_PROPERTY, "the scheduling layer made no policy of that name"));
@@ -171,7 +193,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
                                        const cl_device_id *devices,
                                        void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
                                        void *user_data, cl_int *errcode_ret) {
-  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!devices || num_devices == 0 || (!pfn_notify && user_data)"));
+  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no devices (devices NULL or num_devices 0), or user_data without pfn_notify"));
   std::vector<cl_device_id> list(devices, devices + num_devices);
   for (cl_device_id d : list)
     if (!live(d)) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is NULL or not a live device"));
@@ -184,10 +206,7 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *prop
                                                void *user_data, cl_int *errcode_ret) {
   if (!pfn_notify && user_data) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify"));
   std::vector<cl_context_properties> scratch;
-  cl_context_properties interop;
-  UniclProperties own;
-  if (cl_int err = check_context_properties(properties, scratch, interop, own); err != CL_SUCCESS)
-    return fail(errcode_ret, err);
+  if (cl_int err = ContextProperties().read(properties, scratch); err != CL_SUCCESS) return fail(errcode_ret, err);
   std::vector<cl_device_id> list;
   if (cl_int err = devices_of_type(device_type, list); err != CL_SUCCESS) return fail(errcode_ret, err);
   return create_context(properties, std::move(list), pfn_notify, user_data, errcode_ret);
@@ -241,36 +260,17 @@ cl_command_queue create_queue(cl_context context, cl_device_id device, cl_comman
   if (!live(device)) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is NULL or not a live device"));
   std::vector<size_t> named = context->slots_named(device);
   if (named.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
-  const bool composite = device == context->composite.get();
-  size_t slot = named[0];
   constexpr cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
                                                 CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
-  if (props & ~known) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "props & ~known"));
-  if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "(props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)"));
+  if (props & ~known) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "properties name a bit no queue property has"));
+  if ((props & CL_QUEUE_ON_DEVICE_DEFAULT) && !(props & CL_QUEUE_ON_DEVICE)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE"));
   // Device-side queues need device-side enqueue, which UniCL reports absent.
-  if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, refuse(CL_INVALID_QUEUE_PROPERTIES, "props & CL_QUEUE_ON_DEVICE"));
+  if (props & CL_QUEUE_ON_DEVICE) return fail(errcode_ret, refuse(CL_INVALID_QUEUE_PROPERTIES, "CL_QUEUE_ON_DEVICE: UniCL has no device-side enqueue"));
   auto q = make_object<_cl_command_queue>();
-  q->context = Ref<_cl_context>(context);
-  q->device_less = device_less;
-  if (!device_less) q->device = Ref<_cl_device_id>(device);
-  // UNICL_SCHEDULE_ALL: queues made for one device are scheduled too, so
-  // that programs written for one device use all of the context's.
-  q->scheduled = context->multi() && (device_less || composite || Runtime::get().config().schedule_all);
-  if (q->scheduled) {
-    q->slot = _cl_context::npos;
-  } else {
-    cl_context vctx = context->vendor(slot);
-    cl_int err = CL_SUCCESS;
-    // Traced runs profile every queue (the application still sees its own
-    // profiling setting: clGetEventProfilingInfo checks it).
-    cl_command_queue_properties vprops = props | (Runtime::get().trace().on() ? CL_QUEUE_PROFILING_ENABLE : 0);
-    auto vq = vendor_queue(vctx, device->vendor, vprops, err);
-    if (err != CL_SUCCESS) return fail(errcode_ret, err);
-    q->slot = slot;
-    q->vendor = std::move(vq);
-  }
   q->properties = props;
   q->property_list = std::move(property_list);
+  if (cl_int err = q->open(context, device_less ? nullptr : device, named[0]); err != CL_SUCCESS)
+    return fail(errcode_ret, err);
   return hand_out(std::move(q), errcode_ret);
 }
 

@@ -176,6 +176,30 @@ bool reads_in_parts(_cl_command_queue *q, cl_mem m, size_t offset, size_t size) 
   return read_in_parts(m, root_range(m, offset, size));
 }
 
+// Enqueues on `on` a read of each of `parts` of `m` into the application's
+// `ptr` (which holds the read's bytes from buffer offset `offset`), as parts
+// of `record`; their events in `reads`. Stops at the first refused.
+cl_int enqueue_read_parts(cl_command_queue on, _cl_mem *m, const std::vector<ReadSource> &parts, size_t offset,
+                          void *ptr, DivisionRecord &record, std::vector<cl_event> &reads) {
+  const size_t base = m->root() == m ? 0 : m->origin;  // the parts are in root coordinates
+  auto *to = static_cast<std::byte *>(ptr) - offset;    // the application's byte of buffer offset 0
+  DivisionScope parts_of(record);
+  for (const ReadSource &part : parts) {
+    const size_t at = part.range.offset - base;
+    cl_event e = nullptr;
+    cl_int err;
+    if (part.slot == host_location(m)) {
+      err = read_from_host_copy(on, m, at, part.range.length, to + at, &e);
+    } else {
+      PinnedSlot pin(part.slot);
+      err = api::clEnqueueReadBuffer(on, m, CL_FALSE, at, part.range.length, to + at, 0, nullptr, &e);
+    }
+    if (err != CL_SUCCESS) return err;
+    reads.push_back(e);
+  }
+  return CL_SUCCESS;
+}
+
 // The parts of a read (read_sources), once everything it follows has
 // completed, so that where its bytes are is known: those valid in the host
 // copy copied from there (read_from_host_copy), each other one read by the
@@ -190,24 +214,10 @@ void read_parts(_cl_command_queue *q, Ref<_cl_mem> m, size_t offset, size_t size
     ContextLock lock(*q->context);
     parts = read_sources(m.get(), root_range(m.get(), offset, size));
   }
-  const size_t base = m->root() == m.get() ? 0 : m->origin;  // the parts are in root coordinates
-  auto *to = static_cast<std::byte *>(ptr) - offset;          // the application's byte of buffer offset 0
   cl_command_queue on = nullptr;
   cl_int err = pieces_queue(q, on);
   std::vector<cl_event> reads;
-  DivisionScope parts_of(*record);
-  for (const ReadSource &part : parts) {
-    const size_t at = part.range.offset - base;
-    if (err != CL_SUCCESS) break;
-    cl_event e = nullptr;
-    if (part.slot == host_location(m.get())) {
-      err = read_from_host_copy(on, m.get(), at, part.range.length, to + at, &e);
-    } else {
-      PinnedSlot pin(part.slot);
-      err = api::clEnqueueReadBuffer(on, m.get(), CL_FALSE, at, part.range.length, to + at, 0, nullptr, &e);
-    }
-    if (err == CL_SUCCESS) reads.push_back(e);
-  }
+  if (err == CL_SUCCESS) err = enqueue_read_parts(on, m.get(), parts, offset, ptr, *record, reads);
   // The read ends when every part enqueued has (a part refused fails it,
   // once the others no longer write the application's memory).
   cl_event all = nullptr;
@@ -723,15 +733,7 @@ cl_int one_device_launch(const KernelLaunch &l, Command &c, cl_kernel vk) {
 
 cl_int planned_launch(const KernelLaunch &l, Command &c) {
   _cl_kernel *k = l.kernel;
-  // The arguments as they are now: the launch may be submitted after the
-  // application has set others.
-  std::vector<ArgValue> args;
-  std::optional<KernelSplit> split;
-  {
-    std::lock_guard lock(k->mutex);
-    args = k->args;
-    split = k->split;
-  }
+  auto [args, split] = k->launch_state();
   // A piece of a launch the built-in divider cut touches what the launch's
   // split says (an inferred one is the launch's, not the kernel's).
   if (DivisionRecord *r = DivisionScope::current(); r && r->split) split = r->split;
@@ -745,9 +747,7 @@ cl_int planned_launch(const KernelLaunch &l, Command &c) {
       return err;
   }
   if (cl_int err = c.wait_for(l.num_events, l.events); err != CL_SUCCESS) return err;
-  // Where the kernel exists: a scheduled launch may go to any of those slots.
-  std::vector<bool> runnable(k->per_slot.size());
-  for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(k->per_slot[s]);
+  std::vector<bool> runnable = k->runnable_slots();
   if (std::find(runnable.begin(), runnable.end(), true) == runnable.end())
     return refuse(CL_INVALID_PROGRAM_EXECUTABLE, "the program is built for no device of the context");
   bool pinned = false;

@@ -96,8 +96,8 @@ cl_kernel first_vendor_kernel(_cl_kernel *k) {
   return nullptr;
 }
 
-cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
-  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "index >= k->meta.size()");
+cl_int check_and_set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
+  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   const ArgMeta &meta = k->meta[index];
   _cl_context &ctx = *k->program->context;
   void *given = (value && size == sizeof(void *)) ? *static_cast<void *const *>(value) : nullptr;
@@ -113,54 +113,28 @@ cl_int set_arg(_cl_kernel *k, cl_uint index, size_t size, const void *value) {
   ArgValue arg;
   arg.set = true;
   arg.size = size;
+  arg.memory = is_mem;
   if (is_mem) {
-    if (size != sizeof(cl_mem)) return refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_mem)");
+    if (size != sizeof(cl_mem)) return refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem) for a memory object argument");
     if (given) {
       auto *m = static_cast<cl_mem>(given);
-      if (!live(m) || m->context.get() != &ctx) return refuse(CL_INVALID_MEM_OBJECT, "!live(m) || m->context.get() != &ctx");
+      if (!live(m) || m->context.get() != &ctx) return refuse(CL_INVALID_MEM_OBJECT, "the value is not a live memory object of the kernel's context");
       arg.mem = m;
     }
     arg.null_value = !given;
   } else if (is_sampler) {
-    if (size != sizeof(cl_sampler)) return refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_sampler)");
+    if (size != sizeof(cl_sampler)) return refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_sampler) for a sampler argument");
     auto *smp = static_cast<cl_sampler>(given);
-    if (!live(smp) || smp->context.get() != &ctx) return refuse(CL_INVALID_SAMPLER, "!live(smp) || smp->context.get() != &ctx");
+    if (!live(smp) || smp->context.get() != &ctx) return refuse(CL_INVALID_SAMPLER, "the value is not a live sampler of the kernel's context");
   }
-  for (size_t s = 0; s < k->per_slot.size(); ++s) {
-    cl_kernel vk = k->per_slot[s].get();
-    if (!vk) continue;
-    cl_int err;
-    if (is_mem && arg.mem && ctx.multi()) {
-      // Set on the launch kernel when a launch is submitted (vendor_kernel_with_args):
-      // the device's replica may not exist before.
-      continue;
-    } else if (is_mem && arg.mem) {
-      cl_mem rep = arg.mem->replicas[s]->get();
-      err = vendor_set_arg(vk, index, size, &rep);
-    } else if (is_mem) {
-      cl_mem none = nullptr;
-      err = vendor_set_arg(vk, index, size, value ? &none : nullptr);
-    } else if (is_sampler) {
-      cl_sampler vs = static_cast<cl_sampler>(given)->per_slot[s].get();
-      err = vendor_set_arg(vk, index, size, &vs);
-    } else {
-      err = vendor_set_arg(vk, index, size, value);
-    }
-    if (err != CL_SUCCESS) return err;
-  }
-  // Only now is `size` known to match the argument: copying earlier would
-  // read past a value the vendor rejects as too small.
-  if (value) arg.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + size);
-  std::lock_guard guard(k->mutex);
-  k->args[index] = std::move(arg);
-  return CL_SUCCESS;
+  return k->set_arg(index, std::move(arg), is_sampler ? static_cast<cl_sampler>(given) : nullptr, value);
 }
 
 // An SVM pointer argument: valid on every device of a context that offers
 // SVM (its devices share one vendor context), so set on each vendor kernel
 // now, and on the launch kernels as they launch.
 cl_int set_arg_svm(_cl_kernel *k, cl_uint index, const void *pointer) {
-  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "index >= k->meta.size()");
+  if (index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   if (!k->program->context->svm_capabilities) return refuse(CL_INVALID_OPERATION, "the context offers no shared virtual memory");
   for (auto &vk : k->per_slot)
     if (vk)
@@ -296,7 +270,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint arg_index, size_t arg_siz
   if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
   if (arg_index == kSoclFunction || arg_index == kSoclFactors || arg_index == kSoclUserData)
     return set_socl_divide(k, arg_index, arg_value);
-  return set_arg(k, arg_index, arg_size, arg_value);
+  return check_and_set_arg(k, arg_index, arg_size, arg_value);
 }
 
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint arg_index, const void *arg_value) {
@@ -377,7 +351,7 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
       std::memcpy(&pointer, value, sizeof pointer);
       err = set_arg_svm(clone.get(), i, pointer);
     } else {
-      err = set_arg(clone.get(), i, args[i].size, value);
+      err = check_and_set_arg(clone.get(), i, args[i].size, value);
     }
     if (err != CL_SUCCESS) return fail(errcode_ret, err);
   }

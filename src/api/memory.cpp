@@ -113,17 +113,37 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
   return hand_out(std::move(m), errcode_ret);
 }
 
+// The image's vendor objects: in a one-device context made now; else its
+// host copy, and a copy on every device (each vendor checks it now).
+cl_int make_image(_cl_mem &m, cl_mem_flags flags, const cl_image_format &format, void *host_ptr) {
+  if (m.context->multi()) {
+    if (cl_int err = init_coherence(&m, host_ptr); err != CL_SUCCESS) return err;
+    if (cl_int err = make_every_copy(&m); err != CL_SUCCESS) return err;
+  } else {
+    cl_image_desc d = m.desc;
+    if (m.parent) d.buffer = m.parent->replicas[0]->get();
+    cl_int err = single_slot_create(m, [&](cl_context v, cl_int &e) {
+      return vendor_image(v, flags, format, d, host_ptr, e);
+    });
+    if (err != CL_SUCCESS) return err;
+  }
+  if (m.replicas[0]) m.size = vendor_value<size_t>(m.replicas[0]->get(), CL_MEM_SIZE, m.size);
+  return CL_SUCCESS;
+}
+
 cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_flags flags,
                     const cl_image_format *format, const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
-  if (!format || image_element_size(*format) == 0) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "!format || image_element_size(*format) == 0"));
-  if (!desc) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "!desc"));
+  if (!format || image_element_size(*format) == 0)
+    return fail(errcode_ret, refuse(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL or names no format"));
+  if (!desc) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL"));
   if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (cl_int err = check_image_desc(*context, *desc, image_element_size(*format), host_ptr); err != CL_SUCCESS)
     return fail(errcode_ret, err);
   cl_mem buffer = desc->buffer;
-  if (buffer && (!live(buffer) || buffer->is_image())) return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "buffer && (!live(buffer) || buffer->is_image())"));
+  if (buffer && (!live(buffer) || buffer->is_image()))
+    return fail(errcode_ret, refuse(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc's buffer is not a live buffer"));
   auto m = new_mem(context, desc->image_type, flags, host_ptr);
   if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
   m->format = *format;
@@ -133,31 +153,38 @@ cl_mem create_image(cl_context context, const cl_mem_properties *props, cl_mem_f
     m->parent = Ref<_cl_mem>(buffer);
     buffer->children.fetch_add(1);
   }
-  if (!context->multi()) {
-    cl_image_desc d = *desc;
-    if (buffer) d.buffer = buffer->replicas[0]->get();
-    cl_int err = single_slot_create(*m, [&](cl_context v, cl_int &e) {
-      return vendor_image(v, flags, *format, d, host_ptr, e);
-    });
-    if (err != CL_SUCCESS) return fail(errcode_ret, err);
-  } else {
-    if (cl_int err = init_coherence(m.get(), host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
-    // Images are made on every device at once so each vendor checks the
-    // format and sizes now, as the spec wants errors at creation.
-    {
-      ContextLock lock(*context);
-      for (size_t s = 0; s < context->slots.size(); ++s) {
-        std::shared_ptr<DeviceCopy> rep;
-        if (cl_int err = replica(m.get(), s, rep); err != CL_SUCCESS) return fail(errcode_ret, err);
-      }
-    }  // made here, once the lock is released
-    for (auto &rep : m->replicas)
-      if (cl_int err = rep->error.load(); err != CL_SUCCESS) return fail(errcode_ret, err);
-  }
-  if (m->replicas[0]) {
-    m->size = vendor_value<size_t>(m->replicas[0]->get(), CL_MEM_SIZE, m->size);
-  }
+  if (cl_int err = make_image(*m, flags, *format, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   return hand_out(std::move(m), errcode_ret);
+}
+
+// A sub-buffer's flags may not allow what its buffer's forbid.
+cl_int check_sub_buffer_flags(cl_mem_flags buffer, cl_mem_flags flags) {
+  if (cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags))
+    return refuse(CL_INVALID_VALUE, "flags are not valid memory flags for a sub-buffer (host pointer flags are inherited)");
+  bool conflict = ((buffer & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+                  ((buffer & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+                  ((buffer & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+                  ((buffer & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+                  ((buffer & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)));
+  if (conflict) return refuse(CL_INVALID_VALUE, "flags allow an access the buffer's flags forbid");
+  return CL_SUCCESS;
+}
+
+// A sub-buffer inherits from its buffer what its own flags do not set.
+cl_mem_flags inherited_flags(cl_mem_flags buffer, cl_mem_flags flags) {
+  cl_mem_flags out = flags;
+  if (!(flags & kAccessFlags)) out |= buffer & kAccessFlags;
+  if (!(flags & kHostAccessFlags)) out |= buffer & kHostAccessFlags;
+  return out | (buffer & kHostPtrFlags);
+}
+
+// Whether some device of `ctx` accepts a sub-buffer at `origin`.
+bool aligned_on_a_device(const _cl_context &ctx, size_t origin) {
+  for (auto &s : ctx.slots) {
+    cl_uint bits = vendor_value<cl_uint>(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+    if (bits == 0 || origin % (bits / 8) == 0) return true;
+  }
+  return false;
 }
 
 size_t image_row_pitch(const _cl_mem &m) {
@@ -206,33 +233,17 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
                                      cl_int *errcode_ret) {
   if (!live(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent)
-    return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER || buffer->parent"));
-  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "type != CL_BUFFER_CREATE_TYPE_REGION || !info"));
-  if (cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags))
-    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "cl_int err = check_flags(flags); err != CL_SUCCESS || (flags & kHostPtrFlags)"));
-  cl_mem_flags pf = buffer->flags;
-  if (((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-      ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-      ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-      ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-      ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) || ((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) || ((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) || ((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) || ((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))"));
+    return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "buffer is not a live buffer, or is a sub-buffer"));
+  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION, or buffer_create_info is NULL"));
+  if (cl_int err = check_sub_buffer_flags(buffer->flags, flags); err != CL_SUCCESS) return fail(errcode_ret, err);
   const auto *region = static_cast<const cl_buffer_region *>(info);
-  if (region->size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "region->size == 0"));
+  if (region->size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "the region's size is 0"));
   if (region->origin > buffer->size || region->size > buffer->size - region->origin)
-    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "region->origin > buffer->size || region->size > buffer->size - region->origin"));
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the region is not inside the buffer"));
   cl_context ctx = buffer->context.get();
-  // The sub-buffer inherits what it does not set from its parent.
-  cl_mem_flags sub_flags = flags;
-  if (!(flags & kAccessFlags)) sub_flags |= pf & kAccessFlags;
-  if (!(flags & kHostAccessFlags)) sub_flags |= pf & kHostAccessFlags;
-  sub_flags |= pf & kHostPtrFlags;
-  bool aligned = false;
-  for (auto &s : ctx->slots) {
-    cl_uint bits = vendor_value<cl_uint>(s.device->vendor, CL_DEVICE_MEM_BASE_ADDR_ALIGN);
-    if (bits == 0 || region->origin % (bits / 8) == 0) aligned = true;
-  }
-  if (!aligned) return fail(errcode_ret, refuse(CL_MISALIGNED_SUB_BUFFER_OFFSET, "region->origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN of a device of the context"));
+  if (!aligned_on_a_device(*ctx, region->origin))
+    return fail(errcode_ret, refuse(CL_MISALIGNED_SUB_BUFFER_OFFSET, "region->origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN of a device of the context"));
+  cl_mem_flags sub_flags = inherited_flags(buffer->flags, flags);
   auto m = new_mem(ctx, CL_MEM_OBJECT_BUFFER, sub_flags, nullptr);
   m->flags = sub_flags;
   m->parent = Ref<_cl_mem>(buffer);

@@ -198,6 +198,29 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
                          });
 }
 
+// The slots a link reaches (in the order of device_list, or every slot
+// with a vendor program of each input), each device of the list checked.
+static cl_int link_slots(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                         cl_uint num_input_programs, const cl_program *input_programs, std::vector<size_t> &slots) {
+  auto has_all_inputs = [&](size_t s) {
+    return std::all_of(input_programs, input_programs + num_input_programs,
+                       [s](cl_program p) { return bool(p->per_slot[s]); });
+  };
+  if (!device_list) {
+    for (size_t s = 0; s < context->slots.size(); ++s)
+      if (has_all_inputs(s)) slots.push_back(s);
+    return CL_SUCCESS;
+  }
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    if (!live(device_list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
+    std::vector<size_t> named = context->slots_named(device_list[i]);
+    if (named.empty()) return refuse(CL_INVALID_DEVICE, "device is not a device of the context");
+    slots.insert(slots.end(), named.begin(), named.end());
+  }
+  with_partition_relatives(*context, slots, has_all_inputs);
+  return CL_SUCCESS;
+}
+
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                                      const char *options, cl_uint num_input_programs,
                                      const cl_program *input_programs,
@@ -205,65 +228,39 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
                                      cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (!pfn_notify && user_data) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify"));
-  if (num_input_programs == 0 || !input_programs) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_input_programs == 0 || !input_programs"));
-  if ((num_devices == 0) != (device_list == nullptr)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "(num_devices == 0) != (device_list == nullptr)"));
+  if (num_input_programs == 0 || !input_programs)
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no input programs (num_input_programs is 0 or input_programs NULL)"));
+  if ((num_devices == 0) != (device_list == nullptr))
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)"));
   for (cl_uint i = 0; i < num_input_programs; ++i)
     if (!live(input_programs[i]) || input_programs[i]->context.get() != context)
-      return fail(errcode_ret, refuse(CL_INVALID_PROGRAM, "!live(input_programs[i]) || input_programs[i]->context.get() != context"));
-  // Slot `s` has a vendor program of every input.
-  auto has_all_inputs = [&](size_t s) {
-    return std::all_of(input_programs, input_programs + num_input_programs,
-                       [s](cl_program p) { return bool(p->per_slot[s]); });
-  };
+      return fail(errcode_ret, refuse(CL_INVALID_PROGRAM, "an input program is not a live program of the context"));
   std::vector<size_t> slots;
-  if (device_list) {
-    for (cl_uint i = 0; i < num_devices; ++i) {
-      if (!live(device_list[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(device_list[i])"));
-      std::vector<size_t> named = context->slots_named(device_list[i]);
-      if (named.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
-      slots.insert(slots.end(), named.begin(), named.end());
-    }
-    with_partition_relatives(*context, slots, has_all_inputs);
-  } else {
-    for (size_t s = 0; s < context->slots.size(); ++s)
-      if (has_all_inputs(s)) slots.push_back(s);
-  }
-  auto p = new_program(context);
+  if (cl_int err = link_slots(context, num_devices, device_list, num_input_programs, input_programs, slots);
+      err != CL_SUCCESS)
+    return fail(errcode_ret, err);
   cl_int result = CL_SUCCESS;
-  for (size_t s : slots) {
-    std::vector<cl_program> inputs;
-    for (cl_uint i = 0; i < num_input_programs; ++i) inputs.push_back(input_programs[i]->per_slot[s].get());
-    if (std::count(inputs.begin(), inputs.end(), nullptr)) return fail(errcode_ret, refuse(CL_INVALID_OPERATION, "an input program is not compiled for a device of this link"));
-    cl_context v = context->vendor(s);
-    cl_device_id vdev = context->slots[s].device->vendor;
-    cl_int err = CL_SUCCESS;
-    VendorRef<cl_program> vp = vendor_link(v, vdev, options, inputs, err);
-    result = _cl_program::combine_build_results(result, err);
-    if (vp) {
-      p->per_slot[s] = std::move(vp);
-      p->devices.push_back(context->slots[s].device.get());
-    }
-  }
-  if (p->devices.empty())
-    return fail(errcode_ret, result == CL_SUCCESS ? refuse(CL_INVALID_OPERATION, "no device of the inputs can link them") : result);
-  if (context->composite) p->devices = context->devices();  // the members linked, as one device
+  auto p = link_program(context, slots, options, {input_programs, num_input_programs}, result);
+  if (!p) return fail(errcode_ret, result);
   if (pfn_notify) pfn_notify(p.get(), user_data);
   set_error(errcode_ret, result);
   return p.detach();
 }
 
+// CL_PROGRAM_BINARIES: an array of one pointer per device, each to as many
+// bytes as CL_PROGRAM_BINARY_SIZES says.
+static cl_int program_binaries(cl_program p, size_t size, void *value, size_t *size_ret) {
+  size_t n = p->devices.size() * sizeof(unsigned char *);
+  if (value) {
+    if (size < n) return refuse(CL_INVALID_VALUE, "param_value_size is below the size of the answer");
+    if (cl_int err = p->binaries(static_cast<unsigned char **>(value)); err != CL_SUCCESS) return err;
+  }
+  if (size_ret) *size_ret = n;
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
   if (!live(p)) return refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program");
-  auto slots_in_order = [p] {
-    std::vector<size_t> slots;
-    for (cl_device_id d : p->devices)
-      for (size_t s : p->context->slots_named(d)) slots.push_back(s);
-    return slots;
-  };
-  // The composite's programs have one binary, holding its members'.
-  std::vector<unsigned char> composite;
-  if ((param == CL_PROGRAM_BINARY_SIZES || param == CL_PROGRAM_BINARIES) && p->context->composite)
-    if (cl_int err = composite_binary(*p, composite); err != CL_SUCCESS) return err;
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return info_value<cl_uint>(size, value, size_ret, p->refs.load());
     case CL_PROGRAM_CONTEXT: return info_value<cl_context>(size, value, size_ret, p->context.get());
@@ -271,65 +268,18 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       return info_value<cl_uint>(size, value, size_ret, static_cast<cl_uint>(p->devices.size()));
     case CL_PROGRAM_DEVICES: return info_vector(size, value, size_ret, p->devices);
     case CL_PROGRAM_BINARY_SIZES: {
-      if (p->context->composite) return info_vector(size, value, size_ret, std::vector<size_t>{composite.size()});
       std::vector<size_t> sizes;
-      for (size_t s : slots_in_order()) {
-        size_t n = 0;
-        cl_program vp = p->per_slot[s].get();
-        if (cl_int err = vendor_binary_size(vp, p->context->slots[s].device->vendor, n); err != CL_SUCCESS)
-          return err;
-        sizes.push_back(n);
-      }
+      if (cl_int err = p->binary_sizes(sizes); err != CL_SUCCESS) return err;
       return info_vector(size, value, size_ret, sizes);
     }
-    case CL_PROGRAM_BINARIES: {
-      size_t n = p->devices.size() * sizeof(unsigned char *);
-      if (value) {
-        if (size < n) return refuse(CL_INVALID_VALUE, "param_value_size is below the size of the answer");
-        auto **out = static_cast<unsigned char **>(value);
-        if (p->context->composite) {
-          if (out[0]) std::memcpy(out[0], composite.data(), composite.size());
-          if (size_ret) *size_ret = n;
-          return CL_SUCCESS;
-        }
-        size_t i = 0;
-        for (size_t s : slots_in_order()) {
-          cl_program vp = p->per_slot[s].get();
-          if (out[i])
-            if (cl_int err = vendor_binary(vp, p->context->slots[s].device->vendor, out[i]); err != CL_SUCCESS)
-              return err;
-          ++i;
-        }
-      }
-      if (size_ret) *size_ret = n;
-      return CL_SUCCESS;
-    }
+    case CL_PROGRAM_BINARIES: return program_binaries(p, size, value, size_ret);
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return info_value<cl_bool>(size, value, size_ret, CL_FALSE);
     case CL_PROGRAM_IL: return info_bytes(size, value, size_ret, nullptr, 0);
     case CL_PROGRAM_NUM_KERNELS:
-    case CL_PROGRAM_KERNEL_NAMES: {
-      // Answered by a device the program was built for.
-      cl_int err = CL_INVALID_PROGRAM_EXECUTABLE;
-      for (size_t s : slots_in_order()) {
-        cl_program vp = p->per_slot[s].get();
-        err = vendor_info(vp, param, size, value, size_ret);
-        if (err != CL_INVALID_PROGRAM_EXECUTABLE) return err;
-      }
-      return err;
-    }
-    case CL_PROGRAM_ANALYSIS_UNICL: {
-      std::shared_ptr<ProgramAnalysis> analysis;
-      {
-        std::lock_guard lock(p->build_mutex);
-        analysis = p->analysis;
-      }
-      return info_string(size, value, size_ret, analysis ? analysis->verdicts() : std::string());
-    }
-    case CL_PROGRAM_SOURCE: {
-      cl_program vp = p->first_vendor();
-      return vendor_info(vp, param, size, value, size_ret);
-    }
+    case CL_PROGRAM_KERNEL_NAMES: return p->built_info(param, size, value, size_ret);
+    case CL_PROGRAM_ANALYSIS_UNICL: return info_string(size, value, size_ret, p->analysis_verdicts());
+    case CL_PROGRAM_SOURCE: return vendor_info(p->first_vendor(), param, size, value, size_ret);
     default: return refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }

@@ -59,3 +59,46 @@ cl_int vendor_kernel_with_args(_cl_kernel *k, const std::vector<ArgValue> &args,
 }
 
 }  // namespace unicl
+
+cl_int _cl_kernel::set_arg(cl_uint index, unicl::ArgValue arg, cl_sampler sampler, const void *value) {
+  for (size_t s = 0; s < per_slot.size(); ++s) {
+    cl_kernel vk = per_slot[s].get();
+    if (!vk) continue;
+    if (arg.mem && program->context->multi()) {
+      // Set on the launch kernel when a launch is submitted
+      // (vendor_kernel_with_args): the device's copy may not exist before.
+      continue;
+    }
+    cl_int err;
+    if (arg.mem) {
+      cl_mem copy = arg.mem->replicas[s]->get();
+      err = unicl::vendor_set_arg(vk, index, arg.size, &copy);
+    } else if (arg.memory) {
+      cl_mem none = nullptr;
+      err = unicl::vendor_set_arg(vk, index, arg.size, value ? &none : nullptr);
+    } else if (sampler) {
+      cl_sampler vs = sampler->per_slot[s].get();
+      err = unicl::vendor_set_arg(vk, index, arg.size, &vs);
+    } else {
+      err = unicl::vendor_set_arg(vk, index, arg.size, value);
+    }
+    if (err != CL_SUCCESS) return err;
+  }
+  // Only now is the size known to match the argument: copying earlier would
+  // read past a value the vendor rejects as too small.
+  if (value) arg.bytes.assign(static_cast<const std::byte *>(value), static_cast<const std::byte *>(value) + arg.size);
+  std::lock_guard guard(mutex);
+  args[index] = std::move(arg);
+  return CL_SUCCESS;
+}
+
+std::pair<std::vector<unicl::ArgValue>, std::optional<unicl::KernelSplit>> _cl_kernel::launch_state() {
+  std::lock_guard lock(mutex);
+  return {args, split};
+}
+
+std::vector<bool> _cl_kernel::runnable_slots() const {
+  std::vector<bool> runnable(per_slot.size());
+  for (size_t s = 0; s < runnable.size(); ++s) runnable[s] = static_cast<bool>(per_slot[s]);
+  return runnable;
+}

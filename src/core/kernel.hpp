@@ -29,6 +29,7 @@ struct ArgValue {
   bool set = false;
   size_t size = 0;
   std::vector<std::byte> bytes;  // value as given (for cloning)
+  bool memory = false;           // a memory object argument (`mem`, or null)
   cl_mem mem = nullptr;          // UniCL memory object, when the argument is one
   bool null_value = false;
   bool svm = false;              // an SVM pointer (clSetKernelArgSVMPointer), in `bytes`
@@ -59,6 +60,10 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::vector<unicl::VendorRef<cl_kernel>> per_slot;
   std::vector<unicl::ArgMeta> meta;
   std::vector<unicl::ArgValue> args;
+  // Sets argument `index` to `arg` on each vendor kernel, then keeps it in
+  // `args`: `arg` was checked against the argument (its memory object, or
+  // `sampler`, of this kernel's context); `value` is the application's.
+  cl_int set_arg(cl_uint index, unicl::ArgValue arg, cl_sampler sampler, const void *value);
   std::vector<unicl::WorkGroupLimits> limits;  // per slot where it exists
   // Multi-device contexts: per slot, a second vendor kernel that launches
   // use, set up when each is submitted with the arguments it captured (it
@@ -73,6 +78,12 @@ struct _cl_kernel : unicl::ObjectHeader {
   std::shared_ptr<unicl::ProgramAnalysis> analysis;
   std::string split_refusal;
   unicl::CheckedMutex mutex;  // guards args, launch_per_slot, split, divide and exec_info
+  // The arguments and declared split as they are now, for a launch (it may
+  // be submitted after the application has set others).
+  std::pair<std::vector<unicl::ArgValue>, std::optional<unicl::KernelSplit>> launch_state();
+  // Per slot of the context, whether the kernel exists there (a scheduled
+  // launch may go to any of those).
+  std::vector<bool> runnable_slots() const;
 
   // What the analysis found it touches; null while it runs or without one.
   std::shared_ptr<const unicl::access::KernelAccess> analysed() const {

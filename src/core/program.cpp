@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
 #include "core/refusal.hpp"
 #include "core/runtime.hpp"
 
@@ -15,6 +16,33 @@ Ref<_cl_program> new_program(cl_context ctx) {
   auto p = make_object<_cl_program>();
   p->context = Ref<_cl_context>(ctx);
   p->per_slot.resize(ctx->slots.size());
+  return p;
+}
+
+Ref<_cl_program> link_program(cl_context ctx, const std::vector<size_t> &slots, const char *options,
+                              std::span<const cl_program> inputs, cl_int &result) {
+  auto p = new_program(ctx);
+  result = CL_SUCCESS;
+  for (size_t s : slots) {
+    std::vector<cl_program> on_slot;
+    for (cl_program input : inputs) on_slot.push_back(input->per_slot[s].get());
+    if (std::count(on_slot.begin(), on_slot.end(), nullptr)) {
+      result = refuse(CL_INVALID_OPERATION, "an input program is not compiled for a device of this link");
+      return {};
+    }
+    cl_int err = CL_SUCCESS;
+    VendorRef<cl_program> vp = vendor_link(ctx->vendor(s), ctx->slots[s].device->vendor, options, on_slot, err);
+    result = _cl_program::combine_build_results(result, err);
+    if (vp) {
+      p->per_slot[s] = std::move(vp);
+      p->devices.push_back(ctx->slots[s].device.get());
+    }
+  }
+  if (p->devices.empty()) {
+    if (result == CL_SUCCESS) result = refuse(CL_INVALID_OPERATION, "no device of the inputs can link them");
+    return {};
+  }
+  if (ctx->composite) p->devices = ctx->devices();  // the members linked, as one device
   return p;
 }
 

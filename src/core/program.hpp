@@ -5,6 +5,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,17 @@ struct _cl_program : unicl::ObjectHeader {
   // The macros a build for `slot` defines before the application's options
   // (the device's type), empty for a source that does not name them.
   std::string device_macros(size_t slot) const;
+  // CL_PROGRAM_BINARY_SIZES and CL_PROGRAM_BINARIES, one per device in the
+  // order of `devices` (program_binaries.cpp): a composite context's
+  // program has one binary, holding its members'. `out` holds as many
+  // pointers as there are devices; a null one is skipped.
+  cl_int binary_sizes(std::vector<size_t> &sizes);
+  cl_int binaries(unsigned char **out);
+  // A question of the built program (CL_PROGRAM_NUM_KERNELS,
+  // CL_PROGRAM_KERNEL_NAMES), answered by a device it was built for.
+  cl_int built_info(cl_program_info param, size_t size, void *value, size_t *size_ret);
+  // What the kernel analysis of its last build said (empty: none).
+  std::string analysis_verdicts();
   // Combines per-device results: a build failure wins over other errors.
   static cl_int combine_build_results(cl_int so_far, cl_int next);
   // A build from source for `slots` with `options` begins: in a context of
@@ -60,6 +72,11 @@ struct _cl_program : unicl::ObjectHeader {
 namespace unicl {
 // A program of `ctx` with no vendor program yet.
 Ref<_cl_program> new_program(cl_context ctx);
+// The program that links `inputs` on each of `slots` where the vendor can
+// (`result`: the combined results, a link failure first); null, with the
+// error in `result`, when no slot could.
+Ref<_cl_program> link_program(cl_context ctx, const std::vector<size_t> &slots, const char *options,
+                              std::span<const cl_program> inputs, cl_int &result);
 // Adds to `slots` every slot `usable` accepts whose device shares its root
 // device with a slot listed (see program.cpp).
 void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, const std::function<bool(size_t)> &usable);

@@ -12,6 +12,29 @@
 _cl_command_queue::_cl_command_queue() : ObjectHeader(kKind) {}
 _cl_command_queue::~_cl_command_queue() = default;
 
+cl_int _cl_command_queue::open(_cl_context *ctx, _cl_device_id *on, size_t at) {
+  auto &runtime = unicl::Runtime::get();
+  context = unicl::Ref<_cl_context>(ctx);
+  device_less = on == nullptr;
+  if (on) device = unicl::Ref<_cl_device_id>(on);
+  const bool composite = on && on == ctx->composite.get();
+  scheduled = ctx->multi() && (device_less || composite || runtime.config().schedule_all);
+  if (scheduled) {
+    slot = _cl_context::npos;
+    return CL_SUCCESS;
+  }
+  // Traced runs profile every queue (the application still sees its own
+  // profiling setting: clGetEventProfilingInfo checks it).
+  cl_command_queue_properties asked = properties | (runtime.trace().on() ? CL_QUEUE_PROFILING_ENABLE : 0);
+  cl_int err = CL_SUCCESS;
+  _cl_device_id *target = on ? on : ctx->slots[at].device.get();
+  auto made = unicl::vendor_queue(ctx->vendor(at), target->vendor, asked, err);
+  if (err != CL_SUCCESS) return err;
+  slot = at;
+  vendor = std::move(made);
+  return CL_SUCCESS;
+}
+
 cl_int _cl_command_queue::vendor_for(size_t slot, cl_command_queue &out) {
   if (!scheduled) {
     out = vendor.get();

@@ -25,6 +25,12 @@ struct _cl_command_queue : unicl::ObjectHeader {
   bool device_less = false;  // created without a device: CL_QUEUE_DEVICE is NULL
   std::mutex per_slot_mutex;  // guards per_slot (commands are issued outside the context lock)
   std::vector<unicl::VendorRef<cl_command_queue>> per_slot;
+  // Makes this queue (its properties set) a queue of `ctx` for `device`
+  // (null: device-less), which is `slot` of `ctx`, or the composite. A
+  // multi-device context's device-less and composite queues are scheduled
+  // (with UNICL_SCHEDULE_ALL every queue is: programs written for one
+  // device then use all of the context's); others get their vendor queue.
+  cl_int open(_cl_context *ctx, _cl_device_id *device, size_t slot);
   // The vendor queue commands on `slot` go to, made on first use.
   cl_int vendor_for(size_t slot, cl_command_queue &out);
   // Every vendor queue this queue has made.

@@ -85,6 +85,10 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
 // Multi-device contexts: the host copy and coherence record of a new
 // memory object, holding `initial` when given.
 cl_int init_coherence(_cl_mem *m, const void *initial);
+// Multi-device contexts: makes `m`'s copy on every device now, so that each
+// vendor checks the object (an image's format and sizes) at its creation,
+// as the specification wants errors; the first vendor error, if any.
+cl_int make_every_copy(_cl_mem *m);
 // Registers `rep`, a new copy of `m` on `slot`: the application's
 // destructor callbacks wait until every copy is gone.
 cl_int register_replica(_cl_mem *m, size_t slot, cl_mem rep);

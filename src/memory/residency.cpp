@@ -303,6 +303,19 @@ cl_int replica(_cl_mem *m, size_t slot, std::shared_ptr<DeviceCopy> &out, WaitLi
   return CL_SUCCESS;
 }
 
+cl_int make_every_copy(_cl_mem *m) {
+  {
+    ContextLock lock(*m->context);
+    for (size_t s = 0; s < m->context->slots.size(); ++s) {
+      std::shared_ptr<DeviceCopy> copy;
+      if (cl_int err = replica(m, s, copy); err != CL_SUCCESS) return err;
+    }
+  }  // made here, once the lock is released
+  for (auto &copy : m->replicas)
+    if (cl_int err = copy->error.load(); err != CL_SUCCESS) return err;
+  return CL_SUCCESS;
+}
+
 cl_int init_coherence(_cl_mem *m, const void *initial) {
   auto &ctx = *m->context;
   if (m->parent && m->type == CL_MEM_OBJECT_BUFFER) {
