@@ -139,6 +139,20 @@ TEST_CASE("unicl run passes the scheduling options to the program") {
   CHECK(lines == std::vector<std::string>{"ws", "1", "64M", "/tmp/t.json"});
 }
 
+TEST_CASE("unicl run keeps hwloc's OpenCL plugin out of a cluster job, before the program starts") {
+  auto env = cltest::clean_opencl_env();
+  const std::vector<std::string> print = {"--", "/bin/sh", "-c", "echo \"${HWLOC_PLUGINS_BLACKLIST-unset}\""};
+  SECTION("no nodes: the program's environment is left alone") {
+    CHECK(run_tool(with({"run"}, print), env) == std::vector<std::string>{"unset"});
+  }
+  SECTION("UNICL_NODES: the plugins are named, the user's own kept") {
+    env["UNICL_NODES"] = "1";
+    CHECK(run_tool(with({"run"}, print), env) == std::vector<std::string>{"hwloc_opencl,hwloc_gl"});
+    env["HWLOC_PLUGINS_BLACKLIST"] = "hwloc_cuda";
+    CHECK(run_tool(with({"run"}, print), env) == std::vector<std::string>{"hwloc_cuda,hwloc_opencl,hwloc_gl"});
+  }
+}
+
 TEST_CASE("unicl run --composite asks UniCL for the composite device") {
   auto env = cltest::clean_opencl_env();
   const std::vector<std::string> print = {"/bin/sh", "-c", "echo \"${UNICL_COMPOSITE-unset}\""};

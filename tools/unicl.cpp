@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/hwloc_plugins.hpp"
 #include "cluster/node_list.hpp"
 #include "core/config.hpp"
 #include "schedulers/perf_model.hpp"
@@ -152,6 +153,15 @@ int run_program(const Command &c, char **argv) {
 
 int run(const Command &c, char **argv) {
   unicl_tool::enter_exclusive_mode(c.options);
+  // A cluster job's (--nodes, or UNICL_NODES): its MPI_Init's hwloc must not
+  // load the OpenCL plugin (cluster/hwloc_plugins.hpp). Set before the
+  // program starts (no thread of it yet), the library then changes nothing
+  // in the program's environment.
+  const char *nodes_variable = std::getenv("UNICL_NODES");
+  if (!c.nodes.empty() || (nodes_variable && *nodes_variable))
+    if (std::string value = unicl::cluster::hwloc_blacklist_with_ours(std::getenv(unicl::cluster::kHwlocBlacklistVariable));
+        !value.empty())
+      setenv(unicl::cluster::kHwlocBlacklistVariable, value.c_str(), 1);
   if (!c.nodes.empty()) {
     // The program as rank 0 of an Open MPI job, the nodes beside it, which
     // inherit this environment (UniCL's vendor list: they never load UniCL).

@@ -1,5 +1,6 @@
 #include "cluster/mpi_link.hpp"
 
+#include "cluster/hwloc_plugins.hpp"
 #include "cluster/idle_backoff.hpp"
 
 #include <dlfcn.h>
@@ -33,11 +34,24 @@ int on_self_deleted(MPI_Comm, int, void *, void *link) {
   return MPI_SUCCESS;
 }
 
+// hwloc_plugins.hpp says why MPI_Init must not meet hwloc's OpenCL plugin:
+// run by MPI_Init on the MPI thread, it calls clGetPlatformIDs while the ICD
+// loader is still initializing on the thread that waits here for MPI (seen
+// under gdb: a deadlock). `unicl run` sets the variable before the program
+// starts; a program started otherwise gets it here, the one change UniCL
+// makes to its host's environment, only when missing, on the thread
+// discovering the platforms, before the MPI thread exists.
+void keep_hwloc_plugins_out() {
+  std::string value = hwloc_blacklist_with_ours(std::getenv(kHwlocBlacklistVariable));
+  if (!value.empty()) setenv(kHwlocBlacklistVariable, value.c_str(), 1);
+}
+
 }  // namespace
 
 std::unique_ptr<MpiLink> MpiLink::open(std::string &why, const Spawn *spawn) {
   std::unique_ptr<MpiLink> link(new MpiLink);  // private constructor: make_unique cannot reach it
   if (spawn) link->spawn_ = *spawn;
+  keep_hwloc_plugins_out();
   link->thread_ = std::thread([l = link.get()] { l->run(); });
   std::unique_lock lock(link->mutex_);
   link->changed_.wait(lock, [&] { return link->started_; });
@@ -300,10 +314,6 @@ void MpiLink::run() {
   int ready = 0;
   MPI_Initialized(&ready);
   std::string failure;
-  // hwloc, inside MPI_Init (here, and in the daemon and nodes a spawn
-  // starts, which inherit the environment), would load its OpenCL plugin:
-  // the ICD loader, then UniCL again, from inside UniCL's own discovery.
-  setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_opencl,hwloc_gl", 0);
   if (!ready) {
     make_mpi_symbols_global();
     int provided = 0;
