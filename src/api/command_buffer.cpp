@@ -21,7 +21,7 @@ namespace {
 // device (the vendor's queue then stands for it).
 cl_int queue_for(cl_command_buffer_khr cb, cl_command_queue q) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (q->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "q->context.get() != cb->queue->context.get()");
+  if (q->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "command_queue belongs to another context than the command buffer");
   if (!q->vendor) return refuse(CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, "command buffers are forwarded for contexts of one device only");
   return CL_SUCCESS;
 }
@@ -40,7 +40,7 @@ cl_int recording(cl_command_buffer_khr cb, cl_command_queue q, cl_command_queue 
 // The vendor's memory object for `m` in the command buffer's context.
 cl_int vendor_mem(cl_command_buffer_khr cb, cl_mem m, cl_mem &out) {
   if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
-  if (m->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "m->context.get() != cb->queue->context.get()");
+  if (m->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context than the command buffer");
   out = m->replicas[0]->get();
   return CL_SUCCESS;
 }
@@ -68,7 +68,7 @@ namespace unicl::api {
 cl_command_buffer_khr CL_API_CALL clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
                                                            const cl_command_buffer_properties_khr *properties,
                                                            cl_int *errcode_ret) {
-  if (num_queues != 1 || !queues) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_queues != 1 || !queues"));
+  if (num_queues != 1 || !queues) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the command buffer needs exactly one queue"));
   cl_command_queue q = queues[0];
   if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
   // A context of several devices: its commands are placed and made
@@ -86,7 +86,7 @@ cl_int CL_API_CALL clFinalizeCommandBufferKHR(cl_command_buffer_khr cb) {
   cl_command_buffer_state_khr state = CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
   if (cl_int err = cb->vendor.info(CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, nullptr); err != CL_SUCCESS)
     return err;
-  if (state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR) return refuse(CL_INVALID_OPERATION, "state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR");
+  if (state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR) return refuse(CL_INVALID_OPERATION, "the command buffer is not recording (it was finalized)");
   return cb->vendor.finalize();
 }
 
@@ -101,7 +101,7 @@ cl_int CL_API_CALL clReleaseCommandBufferKHR(cl_command_buffer_khr cb) {
 cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues, cl_command_buffer_khr cb,
                                              cl_uint n, const cl_event *events, cl_event *event) {
   if (!live(cb)) return refuse(CL_INVALID_COMMAND_BUFFER_KHR, "command_buffer is NULL or not a live command buffer");
-  if ((num_queues == 0) != (queues == nullptr) || num_queues > 1) return refuse(CL_INVALID_VALUE, "(num_queues == 0) != (queues == nullptr) || num_queues > 1");
+  if ((num_queues == 0) != (queues == nullptr) || num_queues > 1) return refuse(CL_INVALID_VALUE, "num_queues and queues disagree (0 or NULL), or more than one queue");
   // A queue given instead of the command buffer's own: the vendor checks
   // that it is compatible.
   _cl_command_queue *q = cb->queue.get();
@@ -204,11 +204,11 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(cl_command_buffer_khr cb, cl_comman
   cl_command_queue vq = nullptr;
   if (cl_int err = recording(cb, q, vq); err != CL_SUCCESS) return err;
   if (!live(kernel)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
-  if (kernel->program->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "kernel->program->context.get() != cb->queue->context.get()");
+  if (kernel->program->context.get() != cb->queue->context.get()) return refuse(CL_INVALID_CONTEXT, "kernel belongs to another context than the command buffer");
   // Checked here: PoCL records a launch of no dimensions and crashes.
   cl_device_id device = cb->queue->context->slots[0].device->vendor;
   if (work_dim < 1 || work_dim > vendor_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3))
-    return refuse(CL_INVALID_WORK_DIMENSION, "work_dim < 1 || work_dim > vendor_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)");
+    return refuse(CL_INVALID_WORK_DIMENSION, "work_dim is 0 or above the device's CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
   if (!global_work_size) return refuse(CL_INVALID_GLOBAL_WORK_SIZE, "!global_work_size");
   // The vendor kernel holds the arguments (one-device contexts set them
   // there as they are set). A launch runs with the arguments it was recorded

@@ -505,13 +505,13 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
                                      size_t offset, size_t size, cl_uint n, const cl_event *events, cl_event *event,
                                      cl_int *errcode_ret) {
   if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
-  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(buffer) || buffer->is_image()"));
-  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "buffer->context.get() != q->context.get()"));
+  if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "buffer is not a live buffer"));
+  if (buffer->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "buffer belongs to another context than command_queue"));
   // Checked here for every context: some vendors map with contradictory flags.
   if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
   if (buffer->context->multi()) {
     if (size == 0 || offset > buffer->size || size > buffer->size - offset)
-      return fail(errcode_ret, refuse(CL_INVALID_VALUE, "size == 0 || offset > buffer->size || size > buffer->size - offset"));
+      return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the region (offset, size) is empty or not inside the buffer"));
     if (cl_int err = host_may(buffer, !(flags & CL_MAP_WRITE_INVALIDATE_REGION)); err != CL_SUCCESS)
       return fail(errcode_ret, err);
     if (buffer->root()->vendor_shared) return map_shared(q, buffer, blocking, flags, offset, size, n, events, event, errcode_ret);
@@ -538,12 +538,12 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
                                     size_t *slice_pitch, cl_uint n, const cl_event *events, cl_event *event,
                                     cl_int *errcode_ret) {
   if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
-  if (!live(image) || !image->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "!live(image) || !image->is_image()"));
-  if (image->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "image->context.get() != q->context.get()"));
+  if (!live(image) || !image->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "image is not a live image"));
+  if (image->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "image belongs to another context than command_queue"));
   if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (image->context->multi()) {
-    if (!origin || !region || !row_pitch) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!origin || !region || !row_pitch"));
+    if (!origin || !region || !row_pitch) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "origin, region or image_row_pitch is NULL"));
     const bool slices = image->type == CL_MEM_OBJECT_IMAGE3D || image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
                         image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
     if (slices && !slice_pitch)
@@ -577,7 +577,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *m
                                            const cl_event *events, cl_event *event) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (!live(m)) return refuse(CL_INVALID_MEM_OBJECT, "the memory object is NULL or not a live memory object");
-  if (m->context.get() != q->context.get()) return refuse(CL_INVALID_CONTEXT, "m->context.get() != q->context.get()");
+  if (m->context.get() != q->context.get()) return refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context than command_queue");
   Command c(q, CL_COMMAND_UNMAP_MEM_OBJECT);
   if (m->context->multi() && !m->root()->vendor_shared) {
     auto it = std::find_if(m->host_maps.begin(), m->host_maps.end(), [&](auto &r) { return r.ptr == mapped_ptr; });
@@ -616,7 +616,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_me
                                               cl_mem_migration_flags flags, cl_uint n, const cl_event *events,
                                               cl_event *event) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (num_mem_objects == 0 || !mem_objects) return refuse(CL_INVALID_VALUE, "num_mem_objects == 0 || !mem_objects");
+  if (num_mem_objects == 0 || !mem_objects) return refuse(CL_INVALID_VALUE, "no memory objects (num_mem_objects is 0 or mem_objects NULL)");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   Command c(q, CL_COMMAND_MIGRATE_MEM_OBJECTS);
@@ -807,9 +807,9 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
                                          const void **args_mem_loc, cl_uint n, const cl_event *events,
                                          cl_event *event) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return refuse(CL_INVALID_VALUE, "!user_func || (args && cb_args == 0) || (!args && cb_args > 0)");
+  if (!user_func || (args && cb_args == 0) || (!args && cb_args > 0)) return refuse(CL_INVALID_VALUE, "user_func is NULL, or args and cb_args disagree (NULL or 0)");
   if ((num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc))
-    return refuse(CL_INVALID_VALUE, "(num_mem_objects > 0) != (mem_list != nullptr) || (num_mem_objects > 0 && !args_mem_loc)");
+    return refuse(CL_INVALID_VALUE, "num_mem_objects, mem_list and args_mem_loc disagree (0 or NULL)");
   Command c(q, CL_COMMAND_NATIVE_KERNEL);
   for (cl_uint i = 0; i < num_mem_objects; ++i)
     if (cl_int err = c.use(mem_list[i], kReadWrite); err != CL_SUCCESS) return err;
@@ -819,7 +819,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK *u
   std::vector<size_t> at(num_mem_objects);
   for (cl_uint i = 0; i < num_mem_objects; ++i) {
     at[i] = static_cast<const std::byte *>(args_mem_loc[i]) - static_cast<std::byte *>(args);
-    if (!args || at[i] + sizeof(cl_mem) > cb_args) return refuse(CL_INVALID_VALUE, "!args || at[i] + sizeof(cl_mem) > cb_args");
+    if (!args || at[i] + sizeof(cl_mem) > cb_args) return refuse(CL_INVALID_VALUE, "an args_mem_loc entry points outside args");
   }
   return c.run([=, copy = copy_bytes(args, cb_args)](VendorCall &l) mutable {
     std::vector<cl_mem> vmems(l.mems.begin(), l.mems.end());
@@ -864,7 +864,7 @@ cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue q) { return api::clEnqueueB
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_event *events) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (n == 0 || !events) return refuse(CL_INVALID_VALUE, "n == 0 || !events");
+  if (n == 0 || !events) return refuse(CL_INVALID_VALUE, "no events (num_events is 0 or event_list NULL)");
   for (cl_uint i = 0; i < n; ++i)
     if (!live(events[i])) return refuse(CL_INVALID_EVENT, "!live(events[i])");
   return api::clEnqueueBarrierWithWaitList(q, n, events, nullptr);

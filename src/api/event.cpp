@@ -40,7 +40,7 @@ std::vector<cl_device_id> devices_of(cl_event e) {
 
 // A divided launch's times (host clock, see cl_ext_unicl.h), once complete.
 cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void *value, size_t *size_ret) {
-  if (e->status() != CL_COMPLETE) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->status() != CL_COMPLETE");
+  if (e->status() != CL_COMPLETE) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
   const DivisionRecord &d = *e->division;
   cl_ulong t = 0;
   switch (param) {
@@ -61,11 +61,11 @@ cl_int division_profiling(cl_event e, cl_profiling_info param, size_t size, void
 namespace unicl::api {
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
-  if (num_events == 0 || !event_list) return refuse(CL_INVALID_VALUE, "num_events == 0 || !event_list");
+  if (num_events == 0 || !event_list) return refuse(CL_INVALID_VALUE, "no events (num_events is 0 or event_list NULL)");
   for (cl_uint i = 0; i < num_events; ++i)
     if (!live(event_list[i])) return refuse(CL_INVALID_EVENT, "!live(event_list[i])");
   for (cl_uint i = 1; i < num_events; ++i)
-    if (event_list[i]->context.get() != event_list[0]->context.get()) return refuse(CL_INVALID_CONTEXT, "event_list[i]->context.get() != event_list[0]->context.get()");
+    if (event_list[i]->context.get() != event_list[0]->context.get()) return refuse(CL_INVALID_CONTEXT, "the events belong to different contexts");
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < num_events; ++i) {
     cl_int err = event_list[i]->wait();
@@ -100,8 +100,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
                                            size_t *size_ret) {
   if (!live(e)) return refuse(CL_INVALID_EVENT, "event is NULL or not a live event");
   // Checked here: not every vendor refuses timestamps of unprofiled queues.
-  if (e->is_user() || !e->queue->profiling()) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->is_user() || !e->queue->profiling()");
-  if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return refuse(CL_INVALID_VALUE, "param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE");
+  if (e->is_user() || !e->queue->profiling()) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "a user event, or its queue does not profile (CL_QUEUE_PROFILING_ENABLE)");
+  if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE) return refuse(CL_INVALID_VALUE, "param_name is not a profiling query");
   if (e->division) return division_profiling(e, param, size, value, size_ret);
   if (e->task && e->task->state() != CL_SUBMITTED) return refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not finished yet");
   cl_event v = e->task ? e->task->vendor_event() : e->vendor.get();
@@ -120,14 +120,14 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) 
 }
 
 cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int execution_status) {
-  if (!live(e) || !e->is_user()) return refuse(CL_INVALID_EVENT, "!live(e) || !e->is_user()");
+  if (!live(e) || !e->is_user()) return refuse(CL_INVALID_EVENT, "event is not a live user event");
   return e->set_user_status(execution_status);
 }
 
 cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *pfn)(cl_event, cl_int, void *),
                                       void *user_data) {
   if (!live(e)) return refuse(CL_INVALID_EVENT, "event is NULL or not a live event");
-  if (!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return refuse(CL_INVALID_VALUE, "!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)");
+  if (!pfn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return refuse(CL_INVALID_VALUE, "pfn_notify is NULL, or command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE");
   return e->add_callback(type, pfn, user_data);
 }
 

@@ -154,7 +154,7 @@ cl_int set_arg_svm(_cl_kernel *k, cl_uint index, const void *pointer) {
 // too.
 cl_int set_exec_info(_cl_kernel *k, cl_kernel_exec_info param, size_t size, const void *value) {
   if (!k->program->context->svm_capabilities) return refuse(CL_INVALID_OPERATION, "the context offers no shared virtual memory");
-  if (!value || size == 0) return refuse(CL_INVALID_VALUE, "!value || size == 0");
+  if (!value || size == 0) return refuse(CL_INVALID_VALUE, "param_value is NULL or param_value_size 0");
   for (auto &vk : k->per_slot)
     if (vk)
       if (cl_int err = vendor_set_exec_info(vk.get(), param, size, value); err != CL_SUCCESS) return err;
@@ -196,7 +196,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   std::stringstream ss(names);
   for (std::string n; std::getline(ss, n, ';');)
     if (!n.empty()) list.push_back(n);
-  if (kernels && num_kernels < list.size()) return refuse(CL_INVALID_VALUE, "kernels && num_kernels < list.size()");
+  if (kernels && num_kernels < list.size()) return refuse(CL_INVALID_VALUE, "num_kernels is below the number of kernels in the program");
   if (kernels) {
     for (size_t i = 0; i < list.size(); ++i) {
       kernels[i] = create_kernel(program, list[i].c_str(), &err);
@@ -323,7 +323,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint arg_index, cl_kernel_arg_info param, size_t size,
                                       void *value, size_t *size_ret) {
   if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
-  if (arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "arg_index >= k->meta.size()");
+  if (arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   for (size_t s = 0; s < k->per_slot.size(); ++s) {
     if (!k->per_slot[s]) continue;
     if (k->program->context->slots[s].device->vendor_version < 120) return refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the device's vendor implements OpenCL before 1.2 (no argument information)");
@@ -371,14 +371,14 @@ cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret) {
 cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_args,
                                          const cl_kernel_split_arg_unicl *args) {
   if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
-  if (dim > 2 || (num_args == 0) != (args == nullptr)) return refuse(CL_INVALID_VALUE, "dim > 2 || (num_args == 0) != (args == nullptr)");
+  if (dim > 2 || (num_args == 0) != (args == nullptr)) return refuse(CL_INVALID_VALUE, "dimension is above 2, or num_args and args disagree (0 or NULL)");
   KernelSplit split{dim, {}};
   for (cl_uint i = 0; i < num_args; ++i) {
     const cl_kernel_split_arg_unicl &a = args[i];
-    if (a.arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "a.arg_index >= k->meta.size()");
+    if (a.arg_index >= k->meta.size()) return refuse(CL_INVALID_ARG_INDEX, "an argument's index is not below the kernel's number of arguments");
     const ArgMeta &meta = k->meta[a.arg_index];
-    if (meta.known && (!meta.memory || meta.image)) return refuse(CL_INVALID_ARG_INDEX, "meta.known && (!meta.memory || meta.image)");
-    if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return refuse(CL_INVALID_VALUE, "a.stride == 0 || a.size == 0 || split.find(a.arg_index)");
+    if (meta.known && (!meta.memory || meta.image)) return refuse(CL_INVALID_ARG_INDEX, "a split names an argument that is not a buffer");
+    if (a.stride == 0 || a.size == 0 || split.find(a.arg_index)) return refuse(CL_INVALID_VALUE, "a split's stride or size is 0, or it names an argument twice");
     if (a.stride > static_cast<size_t>(CL_LONG_MAX)) return refuse(CL_INVALID_VALUE, "a stride beyond CL_LONG_MAX bytes");
     split.args.push_back({a.arg_index, a.offset, static_cast<cl_long>(a.stride), a.size});
   }
@@ -391,7 +391,7 @@ cl_int CL_API_CALL clSetKernelSplitUNICL(cl_kernel k, cl_uint dim, cl_uint num_a
 cl_int CL_API_CALL clSetKernelDivideFunctionUNICL(cl_kernel k, cl_divide_function_unicl fn, void *user_data,
                                                   cl_uint min_factor, cl_uint max_factor) {
   if (!live(k)) return refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel");
-  if (fn && (min_factor == 0 || min_factor > max_factor)) return refuse(CL_INVALID_VALUE, "fn && (min_factor == 0 || min_factor > max_factor)");
+  if (fn && (min_factor == 0 || min_factor > max_factor)) return refuse(CL_INVALID_VALUE, "min_factor is 0 or above max_factor");
   std::lock_guard lock(k->mutex);
   k->divide = fn ? DivideFunction{fn, user_data, min_factor, max_factor} : DivideFunction{};
   return CL_SUCCESS;

@@ -24,8 +24,8 @@ bool more_than_one(cl_mem_flags f) { return (f & (f - 1)) != 0; }
 
 cl_int check_flags(cl_mem_flags flags) {
   if (flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)) return refuse(CL_INVALID_VALUE, "flags & ~(kAccessFlags | kHostPtrFlags | kHostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE)");
-  if (more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)) return refuse(CL_INVALID_VALUE, "more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)");
-  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return refuse(CL_INVALID_VALUE, "(flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))");
+  if (more_than_one(flags & kAccessFlags) || more_than_one(flags & kHostAccessFlags)) return refuse(CL_INVALID_VALUE, "flags name more than one device access or more than one host access");
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return refuse(CL_INVALID_VALUE, "CL_MEM_USE_HOST_PTR with CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR");
   return CL_SUCCESS;
 }
 
@@ -85,7 +85,7 @@ cl_mem create_buffer(cl_context context, const cl_mem_properties *props, cl_mem_
                      void *host_ptr, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
-  if (size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "size == 0"));
+  if (size == 0) return fail(errcode_ret, refuse(CL_INVALID_BUFFER_SIZE, "size is 0"));
   if (cl_int err = check_host_ptr(flags, host_ptr); err != CL_SUCCESS) return fail(errcode_ret, err);
   auto m = new_mem(context, CL_MEM_OBJECT_BUFFER, flags, host_ptr);
   if (cl_int err = check_properties(props, *m); err != CL_SUCCESS) return fail(errcode_ret, err);
@@ -242,7 +242,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
     return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the region is not inside the buffer"));
   cl_context ctx = buffer->context.get();
   if (!aligned_on_a_device(*ctx, region->origin))
-    return fail(errcode_ret, refuse(CL_MISALIGNED_SUB_BUFFER_OFFSET, "region->origin is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN of a device of the context"));
+    return fail(errcode_ret, refuse(CL_MISALIGNED_SUB_BUFFER_OFFSET, "the region's origin is not a multiple of any device's CL_DEVICE_MEM_BASE_ADDR_ALIGN"));
   cl_mem_flags sub_flags = inherited_flags(buffer->flags, flags);
   auto m = new_mem(ctx, CL_MEM_OBJECT_BUFFER, sub_flags, nullptr);
   m->flags = sub_flags;
@@ -305,8 +305,8 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle(m, CL_IN
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
                                               cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats) {
   if (!live(context)) return refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context");
-  if (num_entries == 0 && formats) return refuse(CL_INVALID_VALUE, "num_entries == 0 && formats");
-  if (check_flags(flags) != CL_SUCCESS) return refuse(CL_INVALID_VALUE, "check_flags(flags) != CL_SUCCESS");
+  if (num_entries == 0 && formats) return refuse(CL_INVALID_VALUE, "num_entries is 0 with image_formats given");
+  if (check_flags(flags) != CL_SUCCESS) return refuse(CL_INVALID_VALUE, "flags are not valid memory flags");
   std::vector<cl_image_format> all;
   for (auto &s : context->slots) {
     cl_context v = s.vendor.get();
@@ -352,7 +352,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(m) || !m->is_image()) return refuse(CL_INVALID_MEM_OBJECT, "!live(m) || !m->is_image()");
+  if (!live(m) || !m->is_image()) return refuse(CL_INVALID_MEM_OBJECT, "image is not a live image");
   switch (param) {
     case CL_IMAGE_FORMAT: return info_value(size, value, size_ret, m->format);
     case CL_IMAGE_ELEMENT_SIZE: return info_value(size, value, size_ret, m->element_size);

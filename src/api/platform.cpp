@@ -21,7 +21,7 @@ constexpr const char *kPlatformVersion = "OpenCL 3.0 UniCL 0.1";
 }  // namespace
 
 cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return refuse(CL_INVALID_VALUE, "(num_entries == 0 && platforms) || (!platforms && !num_platforms)");
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return refuse(CL_INVALID_VALUE, "num_entries is 0 with platforms given, or both platforms and num_platforms are NULL");
   if (platforms) platforms[0] = Runtime::get().platform();
   if (num_platforms) *num_platforms = 1;
   return CL_SUCCESS;
@@ -59,7 +59,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
                                   cl_device_id *devices, cl_uint *num_devices) {
   if (!platform_or_default(platform)) return refuse(CL_INVALID_PLATFORM, "platform is not the UniCL platform");
-  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return refuse(CL_INVALID_VALUE, "(num_entries == 0 && devices) || (!devices && !num_devices)");
+  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return refuse(CL_INVALID_VALUE, "num_entries is 0 with devices given, or both devices and num_devices are NULL");
   std::vector<cl_device_id> found;
   if (cl_int err = devices_of_type(type, found); err != CL_SUCCESS) {
     if (num_devices) *num_devices = 0;
@@ -81,7 +81,7 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_pa
                                       cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
   if (!live(in_device)) return refuse(CL_INVALID_DEVICE, "in_device is NULL or not a live device");
   if (!properties) return refuse(CL_INVALID_VALUE, "!properties");
-  if (out_devices && num_entries == 0) return refuse(CL_INVALID_VALUE, "out_devices && num_entries == 0");
+  if (out_devices && num_entries == 0) return refuse(CL_INVALID_VALUE, "num_entries is 0 with out_devices given");
   // Its CL_DEVICE_PARTITION_PROPERTIES lists no way to partition it.
   if (in_device->is_composite()) return refuse(CL_INVALID_VALUE, "the composite device cannot be partitioned");
   if (in_device->vendor_version < 120) return refuse(CL_INVALID_DEVICE_PARTITION_COUNT, "the device's vendor implements OpenCL before 1.2 (no sub-devices)");

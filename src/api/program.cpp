@@ -19,7 +19,7 @@ namespace unicl::api {
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
-  if (count == 0 || !strings) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "count == 0 || !strings"));
+  if (count == 0 || !strings) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no sources (count is 0 or strings NULL)"));
   for (cl_uint i = 0; i < count; ++i)
     if (!strings[i]) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!strings[i]"));
   auto p = new_program(context);
@@ -67,7 +67,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
-  if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices == 0 || !devices || !lengths || !binaries"));
+  if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no devices, lengths or binaries (0 or NULL)"));
   for (cl_uint i = 0; i < num_devices; ++i)
     if (!live(devices[i]) || context->slots_named(devices[i]).empty())
       return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "a device of the list is not a live device of the context"));
@@ -108,7 +108,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
                                                          const cl_device_id *devices, const char *kernel_names,
                                                          cl_int *errcode_ret) {
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
-  if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "num_devices == 0 || !devices || !kernel_names"));
+  if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no devices or kernel_names (0 or NULL)"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
     if (!live(devices[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i])"));

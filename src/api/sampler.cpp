@@ -37,7 +37,7 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
                           addressing == CL_ADDRESS_MIRRORED_REPEAT;
   bool known_filter = filter == CL_FILTER_NEAREST || filter == CL_FILTER_LINEAR;
   if (!known_addressing || !known_filter || (normalized != CL_TRUE && normalized != CL_FALSE))
-    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!known_addressing || !known_filter || (normalized != CL_TRUE && normalized != CL_FALSE)"));
+    return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the addressing mode, filter mode or normalized coordinates are not values the specification defines"));
   for (size_t i = 0; i < context->slots.size(); ++i) {
     cl_context v = context->vendor(i);
     cl_int err = CL_SUCCESS;

@@ -85,7 +85,7 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num_pointers, vo
                                     void(CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void **, void *),
                                     void *user_data, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if ((num_pointers == 0) != (pointers == nullptr)) return refuse(CL_INVALID_VALUE, "(num_pointers == 0) != (pointers == nullptr)");
+  if ((num_pointers == 0) != (pointers == nullptr)) return refuse(CL_INVALID_VALUE, "num_svm_pointers and svm_pointers disagree (0 or NULL)");
   std::vector<void *> list(pointers, pointers + num_pointers);
   for (void *p : list)
     if (!p) return refuse(CL_INVALID_VALUE, "a pointer of the list is NULL");
@@ -109,7 +109,7 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num_pointers, vo
 cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking, void *dst, const void *src, size_t size,
                                       cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!dst || !src) return refuse(CL_INVALID_VALUE, "!dst || !src");
+  if (!dst || !src) return refuse(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL");
   if (overlap(dst, src, size)) return refuse(CL_MEM_COPY_OVERLAP, "overlap(dst, src, size)");
   Command c(q, CL_COMMAND_SVM_MEMCPY);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
@@ -121,8 +121,8 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking, void
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *pointer, const void *pattern, size_t pattern_size,
                                        size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer || !valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "!pointer || !valid_pattern(pattern, pattern_size)");
-  if (reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0) return refuse(CL_INVALID_VALUE, "reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0");
+  if (!pointer || !valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "svm_ptr is NULL, or the pattern is NULL or not of 1, 2, 4, ... 128 bytes");
+  if (reinterpret_cast<uintptr_t>(pointer) % pattern_size != 0 || size % pattern_size != 0) return refuse(CL_INVALID_VALUE, "svm_ptr or size is not a multiple of pattern_size");
   Command c(q, CL_COMMAND_SVM_MEMFILL);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   std::vector<std::byte> bytes(static_cast<const std::byte *>(pattern),
@@ -135,7 +135,7 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *pointer, const 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking, cl_map_flags flags, void *pointer,
                                    size_t size, cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer || size == 0 || !valid_map_flags(flags)) return refuse(CL_INVALID_VALUE, "!pointer || size == 0 || !valid_map_flags(flags)");
+  if (!pointer || size == 0 || !valid_map_flags(flags)) return refuse(CL_INVALID_VALUE, "svm_ptr is NULL, size 0, or map_flags not valid");
   Command c(q, CL_COMMAND_SVM_MAP);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) {
@@ -159,7 +159,7 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint num_pointe
   // An OpenCL 2.1 call: every device the command may run on must have it.
   for (const DeviceSlot &slot : q->context->slots)
     if (slot.device->vendor_version < 210) return refuse(CL_INVALID_OPERATION, "the device's vendor implements OpenCL before 2.1");
-  if (num_pointers == 0 || !pointers) return refuse(CL_INVALID_VALUE, "num_pointers == 0 || !pointers");
+  if (num_pointers == 0 || !pointers) return refuse(CL_INVALID_VALUE, "no SVM pointers (num_svm_pointers is 0 or svm_pointers NULL)");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   std::vector<const void *> list(pointers, pointers + num_pointers);

@@ -55,21 +55,21 @@ bool fits(cl_device_id d, const cl_image_desc &desc) {
 
 cl_int check_image_desc(const _cl_context &ctx, const cl_image_desc &desc, size_t element_size, const void *host_ptr) {
   const cl_mem_object_type t = desc.image_type;
-  if (!is_image_type(t) || desc.num_mip_levels != 0 || desc.num_samples != 0) return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "!is_image_type(t) || desc.num_mip_levels != 0 || desc.num_samples != 0");
+  if (!is_image_type(t) || desc.num_mip_levels != 0 || desc.num_samples != 0) return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "image_type is not an image type, or mip levels or samples are asked");
   bool has_height = t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
   bool is_array = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
   if (desc.image_width == 0 || (has_height && desc.image_height == 0) ||
       (t == CL_MEM_OBJECT_IMAGE3D && desc.image_depth == 0) || (is_array && desc.image_array_size == 0))
-    return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "desc.image_width == 0 || (has_height && desc.image_height == 0) || (t == CL_MEM_OBJECT_IMAGE3D && desc.image_depth == 0) || (is_array && desc.image_array_size == 0)");
+    return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "a size the image type needs (width, height, depth, array size) is 0");
   if ((t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (desc.buffer != nullptr) && t != CL_MEM_OBJECT_IMAGE2D)
-    return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "(t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (desc.buffer != nullptr) && t != CL_MEM_OBJECT_IMAGE2D");
+    return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "a buffer is given for an image type that takes none, or none for CL_MEM_OBJECT_IMAGE1D_BUFFER");
   // Pitches describe the application's memory, so they need a host pointer
   // (images made from a buffer follow the buffer's layout instead).
   if (!desc.buffer) {
-    if (!host_ptr && (desc.image_row_pitch != 0 || desc.image_slice_pitch != 0)) return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "!host_ptr && (desc.image_row_pitch != 0 || desc.image_slice_pitch != 0)");
+    if (!host_ptr && (desc.image_row_pitch != 0 || desc.image_slice_pitch != 0)) return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "a row or slice pitch without host_ptr");
     size_t row = desc.image_width * element_size;
     if (desc.image_row_pitch != 0 && (desc.image_row_pitch < row || desc.image_row_pitch % element_size != 0))
-      return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "desc.image_row_pitch != 0 && (desc.image_row_pitch < row || desc.image_row_pitch % element_size != 0)");
+      return refuse(CL_INVALID_IMAGE_DESCRIPTOR, "image_row_pitch is below a row's bytes or not a multiple of the element size");
   }
   // A composite context's application sees one device, whose limits hold
   // on every member.

@@ -163,11 +163,11 @@ void *host_copy(_cl_mem *m) {
 }
 
 cl_int check_image_region(_cl_mem *m, const size_t *origin, const size_t *region) {
-  if (!origin || !region) return refuse(CL_INVALID_VALUE, "!origin || !region");
+  if (!origin || !region) return refuse(CL_INVALID_VALUE, "origin or region is NULL");
   size_t dims[3];
   m->full_region(dims);
   for (int i = 0; i < 3; ++i)
-    if (region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return refuse(CL_INVALID_VALUE, "region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]");
+    if (region[i] == 0 || origin[i] > dims[i] || region[i] > dims[i] - origin[i]) return refuse(CL_INVALID_VALUE, "the region is empty or not inside the memory object");
   return CL_SUCCESS;
 }
 
