@@ -61,7 +61,7 @@ TEST_CASE("a refusal names the entry point, the error and the failed check", "[r
     cl_device_id out = nullptr;
     std::string said = stderr_of([&] { err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, &out, nullptr); });
     CHECK(err == CL_INVALID_VALUE);
-    CHECK_THAT(said, Catch::Contains("clGetDeviceIDs: CL_INVALID_VALUE: (num_entries == 0 && devices)"));
+    CHECK_THAT(said, Catch::Contains("clGetDeviceIDs: CL_INVALID_VALUE: num_entries is 0 with devices given"));
   }
   SECTION("contexts") {
     cl_platform_id platform = w.device.getInfo<CL_DEVICE_PLATFORM>();
@@ -82,7 +82,7 @@ TEST_CASE("a refusal names the entry point, the error and the failed check", "[r
   SECTION("memory objects") {
     std::string said = stderr_of([&] { clCreateBuffer(w.context(), CL_MEM_READ_WRITE, 0, nullptr, &err); });
     CHECK(err == CL_INVALID_BUFFER_SIZE);
-    CHECK_THAT(said, Catch::Contains("clCreateBuffer: CL_INVALID_BUFFER_SIZE: size == 0"));
+    CHECK_THAT(said, Catch::Contains("clCreateBuffer: CL_INVALID_BUFFER_SIZE: size is 0"));
     said = stderr_of([&] { clCreateBuffer(w.context(), CL_MEM_USE_HOST_PTR, 64, nullptr, &err); });
     CHECK(err == CL_INVALID_HOST_PTR);
     CHECK_THAT(said, Catch::Contains("clCreateBuffer: CL_INVALID_HOST_PTR: CL_MEM_USE_HOST_PTR or "
@@ -105,7 +105,7 @@ TEST_CASE("a refusal names the entry point, the error and the failed check", "[r
     CHECK_THAT(said, Catch::Contains("clEnqueueReadBuffer: CL_INVALID_VALUE"));
     said = stderr_of([&] { err = clEnqueueFillBuffer(w.queue(), w.buffer(), "abc", 3, 0, 64, 0, nullptr, nullptr); });
     CHECK(err == CL_INVALID_VALUE);
-    CHECK_THAT(said, Catch::Contains("clEnqueueFillBuffer: CL_INVALID_VALUE: !valid_pattern(pattern, pattern_size)"));
+    CHECK_THAT(said, Catch::Contains("clEnqueueFillBuffer: CL_INVALID_VALUE: pattern is NULL or pattern_size is not 1, 2, 4, ... 128"));
     cl_event released = clCreateUserEvent(w.context(), &err);
     REQUIRE(err == CL_SUCCESS);
     clReleaseEvent(released);

@@ -209,7 +209,7 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(cl_command_buffer_khr cb, cl_comman
   cl_device_id device = cb->queue->context->slots[0].device->vendor;
   if (work_dim < 1 || work_dim > vendor_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3))
     return refuse(CL_INVALID_WORK_DIMENSION, "work_dim is 0 or above the device's CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
-  if (!global_work_size) return refuse(CL_INVALID_GLOBAL_WORK_SIZE, "!global_work_size");
+  if (!global_work_size) return refuse(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
   // The vendor kernel holds the arguments (one-device contexts set them
   // there as they are set). A launch runs with the arguments it was recorded
   // with, whatever the application sets later, as the extension says; PoCL

@@ -301,7 +301,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
     return read_buffer_in_parts(q, buffer, blocking, offset, size, ptr, n, events, event);
   Command c(q, CL_COMMAND_READ_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kRead, {offset, size}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "the region (offset, size) is not inside the buffer");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) {
     return vendor_enqueue::ReadBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
@@ -314,7 +314,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
   if (cl_int err = host_may(buffer, false); err != CL_SUCCESS) return err;
   Command c(q, CL_COMMAND_WRITE_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "the region (offset, size) is not inside the buffer");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) {
     return vendor_enqueue::WriteBuffer(l.on(), l.mem(0), l.blocking(blocking), offset, size, ptr);
@@ -401,9 +401,9 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   Command c(q, CL_COMMAND_FILL_BUFFER);
   if (cl_int err = c.use_buffer(buffer, kReadWrite, {offset, size, true}); err != CL_SUCCESS) return err;
-  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "!in_bounds(buffer, offset, size)");
+  if (!in_bounds(buffer, offset, size)) return refuse(CL_INVALID_VALUE, "the region (offset, size) is not inside the buffer");
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
-  if (!valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "!valid_pattern(pattern, pattern_size)");
+  if (!valid_pattern(pattern, pattern_size)) return refuse(CL_INVALID_VALUE, "pattern is NULL or pattern_size is not 1, 2, 4, ... 128");
   return c.run([=, bytes = copy_bytes(pattern, pattern_size)](VendorCall &l) {
     return vendor_enqueue::FillBuffer(l.on(), l.mem(0), bytes.data(), pattern_size, offset, size);
   }, event);
@@ -508,7 +508,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   if (!live(buffer) || buffer->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "buffer is not a live buffer"));
   if (buffer->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "buffer belongs to another context than command_queue"));
   // Checked here for every context: some vendors map with contradictory flags.
-  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
+  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "map_flags are not valid (CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE, or unknown bits)"));
   if (buffer->context->multi()) {
     if (size == 0 || offset > buffer->size || size > buffer->size - offset)
       return fail(errcode_ret, refuse(CL_INVALID_VALUE, "the region (offset, size) is empty or not inside the buffer"));
@@ -540,7 +540,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (!live(q)) return fail(errcode_ret, refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue"));
   if (!live(image) || !image->is_image()) return fail(errcode_ret, refuse(CL_INVALID_MEM_OBJECT, "image is not a live image"));
   if (image->context.get() != q->context.get()) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "image belongs to another context than command_queue"));
-  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!valid_map_flags(flags)"));
+  if (!valid_map_flags(flags)) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "map_flags are not valid (CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE, or unknown bits)"));
   if (cl_int err = check_image_region(image, origin, region); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (image->context->multi()) {
     if (!origin || !region || !row_pitch) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "origin, region or image_row_pitch is NULL"));
@@ -856,7 +856,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint n, c
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *event) {
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
-  if (!event) return refuse(CL_INVALID_VALUE, "!event");
+  if (!event) return refuse(CL_INVALID_VALUE, "event is NULL");
   return api::clEnqueueMarkerWithWaitList(q, 0, nullptr, event);
 }
 
@@ -866,7 +866,7 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const c
   if (!live(q)) return refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live command queue");
   if (n == 0 || !events) return refuse(CL_INVALID_VALUE, "no events (num_events is 0 or event_list NULL)");
   for (cl_uint i = 0; i < n; ++i)
-    if (!live(events[i])) return refuse(CL_INVALID_EVENT, "!live(events[i])");
+    if (!live(events[i])) return refuse(CL_INVALID_EVENT, "an event of the list is not a live event");
   return api::clEnqueueBarrierWithWaitList(q, n, events, nullptr);
 }
 

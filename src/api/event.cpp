@@ -63,7 +63,7 @@ namespace unicl::api {
 cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   if (num_events == 0 || !event_list) return refuse(CL_INVALID_VALUE, "no events (num_events is 0 or event_list NULL)");
   for (cl_uint i = 0; i < num_events; ++i)
-    if (!live(event_list[i])) return refuse(CL_INVALID_EVENT, "!live(event_list[i])");
+    if (!live(event_list[i])) return refuse(CL_INVALID_EVENT, "an event of the list is not a live event");
   for (cl_uint i = 1; i < num_events; ++i)
     if (event_list[i]->context.get() != event_list[0]->context.get()) return refuse(CL_INVALID_CONTEXT, "the events belong to different contexts");
   cl_int result = CL_SUCCESS;

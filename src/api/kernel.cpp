@@ -175,7 +175,7 @@ namespace unicl::api {
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
   if (!live(program)) return fail(errcode_ret, refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program"));
-  if (!kernel_name) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!kernel_name"));
+  if (!kernel_name) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "kernel_name is NULL"));
   return create_kernel(program, kernel_name, errcode_ret);
 }
 
@@ -227,7 +227,7 @@ cl_int set_socl_divide(cl_kernel k, cl_uint index, const void *value) {
     // SOCL takes the value as the function pointer itself.
     d.fn = reinterpret_cast<cl_divide_function_unicl>(const_cast<void *>(value));
   } else if (index == kSoclFactors) {
-    if (!value) return refuse(CL_INVALID_ARG_VALUE, "!value");
+    if (!value) return refuse(CL_INVALID_ARG_VALUE, "param_value is NULL");
     cl_uint n = *static_cast<const cl_uint *>(value);
     // SOCL tries the factors 1 .. n-1.
     d.min_factor = 1;

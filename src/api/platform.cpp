@@ -80,7 +80,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
 cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
                                       cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
   if (!live(in_device)) return refuse(CL_INVALID_DEVICE, "in_device is NULL or not a live device");
-  if (!properties) return refuse(CL_INVALID_VALUE, "!properties");
+  if (!properties) return refuse(CL_INVALID_VALUE, "properties is NULL");
   if (out_devices && num_entries == 0) return refuse(CL_INVALID_VALUE, "num_entries is 0 with out_devices given");
   // Its CL_DEVICE_PARTITION_PROPERTIES lists no way to partition it.
   if (in_device->is_composite()) return refuse(CL_INVALID_VALUE, "the composite device cannot be partitioned");

@@ -21,7 +21,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
   if (!live(context)) return fail(errcode_ret, refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context"));
   if (count == 0 || !strings) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no sources (count is 0 or strings NULL)"));
   for (cl_uint i = 0; i < count; ++i)
-    if (!strings[i]) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "!strings[i]"));
+    if (!strings[i]) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "a source string is NULL"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < count; ++i) p->source.append(strings[i], lengths && lengths[i] ? lengths[i] : std::strlen(strings[i]));
   for (size_t s = 0; s < context->slots.size(); ++s) {
@@ -111,7 +111,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
   if (num_devices == 0 || !devices || !kernel_names) return fail(errcode_ret, refuse(CL_INVALID_VALUE, "no devices or kernel_names (0 or NULL)"));
   auto p = new_program(context);
   for (cl_uint i = 0; i < num_devices; ++i) {
-    if (!live(devices[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "!live(devices[i])"));
+    if (!live(devices[i])) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "a device of the list is not a live device"));
     std::vector<size_t> slots = context->slots_named(devices[i]);
     if (slots.empty()) return fail(errcode_ret, refuse(CL_INVALID_DEVICE, "device is not a device of the context"));
     for (size_t s : slots) {

@@ -110,7 +110,7 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool blocking, void
                                       cl_uint n, const cl_event *events, cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
   if (!dst || !src) return refuse(CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL");
-  if (overlap(dst, src, size)) return refuse(CL_MEM_COPY_OVERLAP, "overlap(dst, src, size)");
+  if (overlap(dst, src, size)) return refuse(CL_MEM_COPY_OVERLAP, "the source and destination regions overlap");
   Command c(q, CL_COMMAND_SVM_MEMCPY);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) {
@@ -146,7 +146,7 @@ cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool blocking, cl_map_
 cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *pointer, cl_uint n, const cl_event *events,
                                      cl_event *event) {
   if (cl_int err = svm_queue(q); err != CL_SUCCESS) return err;
-  if (!pointer) return refuse(CL_INVALID_VALUE, "!pointer");
+  if (!pointer) return refuse(CL_INVALID_VALUE, "svm_ptr is NULL");
   Command c(q, CL_COMMAND_SVM_UNMAP);
   if (cl_int err = c.wait_for(n, events); err != CL_SUCCESS) return err;
   return c.run([=](VendorCall &l) { return vendor_enqueue::SVMUnmap(l.on(), pointer); }, event);
