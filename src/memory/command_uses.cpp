@@ -25,8 +25,9 @@ void CommandUses::add_host(_cl_mem *m, Access access, Access recorded, Touched t
 
 std::vector<std::pair<_cl_mem *, unsigned>> CommandUses::buffers() const {
   std::vector<std::pair<_cl_mem *, unsigned>> out;
-  for (auto *list : {&uses_, &implied_})
-    for (auto &u : *list) out.emplace_back(u.mem.get(), u.access);
+  out.reserve(uses_.size() + implied_.size());
+  for (auto &u : uses_) out.emplace_back(u.mem.get(), u.access);
+  for (auto &u : implied_) out.emplace_back(u.mem.get(), u.access);
   return out;
 }
 
