@@ -35,7 +35,7 @@
 #include <iostream>
 
 #ifndef BENCH_UNICL_NODE
-#define BENCH_UNICL_NODE "build/src/cluster/unicl-node"
+#define BENCH_UNICL_NODE "build/src/cluster/node/unicl-node"
 #endif
 #ifndef BENCH_UNICL_VENDORS
 #define BENCH_UNICL_VENDORS "build/vendors-exclusive"

@@ -1,4 +1,4 @@
-// For the cluster test of host copies (src/cluster/host_copies.hpp): a
+// For the cluster test of staged copies (src/cluster/node/staged_bytes.hpp): a
 // read-only buffer written whole on a device of node 1 is then read by
 // kernels on a device of node 2 and on another device of node 1. The test
 // makes node 1's device reads slow (the simulator's injected delay): copies

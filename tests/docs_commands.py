@@ -41,7 +41,7 @@ def main():
         shutil.copy(icd, vendors)
     env = dict(os.environ)
     env.update({
-        'PATH': os.pathsep.join([os.path.join(build, 'tools'), os.path.join(build, 'src', 'cluster'), env.get('PATH', '')]),
+        'PATH': os.pathsep.join([os.path.join(build, 'tools'), os.path.join(build, 'src', 'cluster', 'node'), env.get('PATH', '')]),
         'OCL_ICD_VENDORS': vendors, 'UNICL_VENDORS': os.path.join(build, 'vendors-test'),
         'POCL_DEVICES': 'pthread basic', 'XDG_CACHE_HOME': os.path.join(build, 'test-cache'),
         # Open MPI as root, and more ranks than cores, as the docs' mpirun lines need on a small machine.

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Checks that docs/architecture.md names what the sources hold.
+"""Checks that the documents name what the sources hold.
 
     docs_paths.py SOURCE_ROOT
 
-Every file the document names in backquotes (a path with a folder and an
-extension, outside the build folder) exists, and every `Type::member` it
-names is in the sources (`Type::member(` in a definition, or `member`
+Every file docs/*.md and README.md name in backquotes (a path with a folder and an
+extension, outside the build folder) exists, and every `Type::member` they
+name is in the sources (`Type::member(` in a definition, or `member`
 declared inside a class or struct `Type`). Prints what is
 missing and exits 1 if anything is.
 """
@@ -46,17 +46,19 @@ def defined(texts, type_name, member):
 
 def main():
     root = pathlib.Path(sys.argv[1])
-    doc = (root / 'docs/architecture.md').read_text()
     missing = []
-    for path in sorted(set(PATH.findall(doc))):
-        if path.startswith(FOLDERS) and not (root / path).exists():
-            missing.append(f'file {path}')
     texts = list(sources(root))
-    for type_name, member in sorted(set(MEMBER.findall(doc))):
-        if not defined(texts, type_name, member):
-            missing.append(f'{type_name}::{member}')
+    for doc_path in sorted(root.glob('docs/*.md')) + [root / 'README.md']:
+        doc = doc_path.read_text()
+        name = doc_path.relative_to(root)
+        for path in sorted(set(PATH.findall(doc))):
+            if path.startswith(FOLDERS) and not (root / path).exists():
+                missing.append(f'{name} names file {path}')
+        for type_name, member in sorted(set(MEMBER.findall(doc))):
+            if not defined(texts, type_name, member):
+                missing.append(f'{name} names {type_name}::{member}')
     for what in missing:
-        print(f'docs/architecture.md names {what}, which the sources do not hold')
+        print(f'{what}, which the sources do not hold')
     print(f'docs_paths: {len(missing)} missing')
     return 1 if missing else 0
 

@@ -36,9 +36,13 @@ ALLOWED = {
     # The kernel analysis (Clang, LLVM): a process of its own, writing what
     # it finds in src/access's terms; nothing of libunicl.so includes it.
     'analysis': {'src/access'},
-    # Beside the core: the node client (a vendor library of its own) and
-    # unicl-node reach vendors only as the backend does.
-    'src/cluster': {'src/backend'},
+    # Beside the core, in three rooms: what both ends share (the messages
+    # first), rank 0's node client (a vendor library of its own) and
+    # unicl-node; the two ends never include each other, and reach vendors
+    # only as the backend does.
+    'src/cluster/protocol': {'src/backend'},
+    'src/cluster/client': {'src/cluster/protocol', 'src/backend'},
+    'src/cluster/node': {'src/cluster/protocol', 'src/backend'},
     'icd/top': {'src/api', 'src/memory', 'src/core', 'src/access', 'src/backend', 'schedulers', 'granularity'},
 }
 
@@ -58,7 +62,9 @@ def layer_of_include(inc):
     for prefix, layer in (('backend/', 'src/backend'), ('access/', 'src/access'), ('analysis/', 'analysis'),
                           ('core/', 'src/core'), ('memory/', 'src/memory'),
                           ('api/', 'src/api'), ('schedulers/', 'schedulers'),
-                          ('granularity/', 'granularity'), ('cluster/', 'src/cluster')):
+                          ('granularity/', 'granularity'), ('cluster/protocol/', 'src/cluster/protocol'),
+                          ('cluster/client/', 'src/cluster/client'), ('cluster/node/', 'src/cluster/node'),
+                          ('cluster/', 'src/cluster')):
         if inc.startswith(prefix):
             return layer
     return None  # a file beside the includer

@@ -1,6 +1,6 @@
 #include "topology.hpp"
 
-#include "cluster/topology_text.hpp"
+#include "cluster/protocol/topology_text.hpp"
 
 namespace unicl_tool {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/hwloc_plugins.hpp"
-#include "cluster/node_list.hpp"
+#include "cluster/protocol/hwloc_plugins.hpp"
+#include "cluster/protocol/node_list.hpp"
 #include "core/config.hpp"
 #include "schedulers/perf_model.hpp"
 #include "exclusive_mode.hpp"
@@ -142,7 +142,7 @@ std::string node_program() {
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string(".");
   return unicl::cluster::node_program_in(dir.substr(0, dir.find_last_of('/')),
-                                         {"unicl-node", "../src/cluster/unicl-node"});
+                                         {"unicl-node", "../src/cluster/node/unicl-node"});
 }
 
 int run_program(const Command &c, char **argv) {

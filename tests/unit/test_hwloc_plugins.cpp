@@ -2,7 +2,7 @@
 // (src/cluster/hwloc_plugins.hpp): the user's value kept, ours added once.
 #include <catch2/catch.hpp>
 
-#include "cluster/hwloc_plugins.hpp"
+#include "cluster/protocol/hwloc_plugins.hpp"
 
 using unicl::cluster::hwloc_blacklist_with_ours;
 

@@ -1,0 +1,174 @@
+// The node client's contexts, queues and samplers. Creations are checked
+// here, against what the node described of its device, and posted (the
+// node keeps a failed creation's error for the commands that use it);
+// what rank 0 knows (the objects one belongs to, references) is answered
+// here, the rest by the node.
+#include "cluster/protocol/idle_backoff.hpp"
+#include "cluster/client/objects.hpp"
+#include "cluster/client/api_decls.hpp"
+#include "cluster/client/refusal.hpp"
+
+namespace unicl::api {
+using namespace unicl::cluster;
+
+// ---- contexts ----------------------------------------------------------------
+
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                                       const cl_device_id *devices, void(CL_CALLBACK *)(const char *, const void *,
+                                                                                       size_t, void *),
+                                       void *, cl_int *errcode_ret) {
+  if (!devices || num_devices == 0) return fail<cl_context>(errcode_ret, CL_INVALID_VALUE);
+  // UniCL makes one vendor context per device; a context of several devices
+  // of one node would need the node to make one too (not yet).
+  if (num_devices != 1) return fail<cl_context>(errcode_ret, CL_INVALID_OPERATION);
+  if (!is_device(devices[0])) return fail<cl_context>(errcode_ret, CL_INVALID_DEVICE);
+  if (node_lost(devices[0]->rank)) return fail<cl_context>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+  auto *c = make_proxy<_cl_context>(ObjectKind::kContext, devices[0]->rank);
+  c->device = devices[0];
+  if (properties) {
+    size_t n = 0;
+    while (properties[n]) n += 2;
+    c->properties.assign(properties, properties + n + 1);
+  }
+  Writer w;
+  w.put(c->id).put(devices[0]->handle);
+  post(c->rank, Op::kCreateContext, w);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_context>(c));
+}
+
+cl_int CL_API_CALL clRetainContext(cl_context c) { return retain_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(c); }
+cl_int CL_API_CALL clReleaseContext(cl_context c) { return release_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(c); }
+
+cl_int CL_API_CALL clGetContextInfo(cl_context c, cl_context_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(c, ObjectKind::kContext)) return cluster::refuse(CL_INVALID_CONTEXT, "c is NULL or not a live context of the node client");
+  switch (param) {
+    case CL_CONTEXT_REFERENCE_COUNT: return answer_value(c->refs.load(), size, value, size_ret);
+    case CL_CONTEXT_NUM_DEVICES: return answer_value(cl_uint{1}, size, value, size_ret);
+    case CL_CONTEXT_DEVICES: return answer_value(c->device, size, value, size_ret);
+    case CL_CONTEXT_PROPERTIES:
+      return answer(c->properties.data(), c->properties.size() * sizeof(cl_context_properties), size, value,
+                    size_ret);
+    default: return node_info(c, ObjectKind::kContext, param, 0, size, value, size_ret);
+  }
+}
+
+// ---- queues ------------------------------------------------------------------
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_device_id device,
+                                                  cl_command_queue_properties properties, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT);
+  if (device != c->device) return fail<cl_command_queue>(errcode_ret, CL_INVALID_DEVICE);
+  constexpr cl_command_queue_properties kKnown = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+  if (properties & ~kKnown) return fail<cl_command_queue>(errcode_ret, CL_INVALID_VALUE);
+  const auto supported = device->value<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES, kKnown);
+  if (properties & ~supported) return fail<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+  if (node_lost(c->rank)) return fail<cl_command_queue>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+  auto *q = make_proxy<_cl_command_queue>(ObjectKind::kQueue, c->rank);
+  q->context = c, q->device = device, q->properties = properties;
+  retain(c);
+  Writer w;
+  w.put(q->id).put(c->id).put(device->handle).put(properties);
+  post(c->rank, Op::kCreateQueue, w);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_command_queue>(q));
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context c, cl_device_id device,
+                                                                const cl_queue_properties *properties,
+                                                                cl_int *errcode_ret) {
+  cl_command_queue_properties bits = 0;
+  for (size_t i = 0; properties && properties[i]; i += 2) {
+    if (properties[i] == CL_QUEUE_PROPERTIES) bits = properties[i + 1];
+    else return fail<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);  // on-device queues: none here
+  }
+  return api::clCreateCommandQueue(c, device, bits, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
+  return retain_handle<ObjectKind::kQueue, CL_INVALID_COMMAND_QUEUE>(q);
+}
+// The spec's implicit flush on release is the node's: it flushes a queue
+// when told it goes.
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
+  return release_handle<ObjectKind::kQueue, CL_INVALID_COMMAND_QUEUE>(q);
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info param, size_t size, void *value,
+                                         size_t *size_ret) {
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  switch (param) {
+    case CL_QUEUE_CONTEXT: return answer_value(q->context, size, value, size_ret);
+    case CL_QUEUE_DEVICE: return answer_value(q->device, size, value, size_ret);
+    case CL_QUEUE_REFERENCE_COUNT: return answer_value(q->refs.load(), size, value, size_ret);
+    case CL_QUEUE_PROPERTIES: return answer_value(q->properties, size, value, size_ret);
+    default: return node_info(q, ObjectKind::kQueue, param, 0, size, value, size_ret);
+  }
+}
+
+// Nothing to send: the node submits each batch of commands as it comes (it
+// flushes the queues that got some once a batch is done). UniCL flushes a
+// device's queue each time its worker stops issuing; a message per flush
+// would double a stream's messages.
+cl_int CL_API_CALL clFlush(cl_command_queue q) {
+  return live(q, ObjectKind::kQueue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  // The commands sent without an event since the last wait end before a
+  // marker after them, which is followed as any command.
+  bool untracked = false;
+  {
+    std::lock_guard lock(q->mutex);
+    untracked = q->untracked > 0;
+    q->untracked = 0;
+  }
+  if (untracked) {
+    cl_event marker = nullptr;
+    if (cl_int err = api::clEnqueueMarkerWithWaitList(q, 0, nullptr, &marker); err != CL_SUCCESS) return err;
+    release(marker);  // followed until its end all the same
+  }
+  // Every command followed reports its end: waiting for those is the node's
+  // clFinish without a round trip of its own; the ends the node may still
+  // hold are asked for (want_ends), once.
+  want_ends(q);
+  std::unique_lock lock(q->mutex);
+  wait_briefly_spinning(lock, q->ended, [&] { return q->in_flight == 0; }, kCallerSpin);
+  // A lost node failed what was in flight: the call says so too.
+  return node_lost(q->rank) ? CL_DEVICE_NOT_AVAILABLE : CL_SUCCESS;
+}
+
+// ---- samplers ----------------------------------------------------------------
+
+cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool normalized, cl_addressing_mode addressing,
+                                       cl_filter_mode filter, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT);
+  if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT)) return fail<cl_sampler>(errcode_ret, CL_INVALID_OPERATION);
+  const bool known_addressing = addressing == CL_ADDRESS_NONE || addressing == CL_ADDRESS_CLAMP_TO_EDGE ||
+                                addressing == CL_ADDRESS_CLAMP || addressing == CL_ADDRESS_REPEAT ||
+                                addressing == CL_ADDRESS_MIRRORED_REPEAT;
+  if ((normalized != CL_TRUE && normalized != CL_FALSE) || !known_addressing ||
+      (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR))
+    return fail<cl_sampler>(errcode_ret, CL_INVALID_VALUE);
+  if (node_lost(c->rank)) return fail<cl_sampler>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+  auto *s = make_proxy<_cl_sampler>(ObjectKind::kSampler, c->rank);
+  s->context = c;
+  retain(c);
+  Writer w;
+  w.put(s->id).put(c->id).put(normalized).put(addressing).put(filter);
+  post(c->rank, Op::kCreateSampler, w);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_sampler>(s));
+}
+
+cl_int CL_API_CALL clRetainSampler(cl_sampler s) { return retain_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(s); }
+cl_int CL_API_CALL clReleaseSampler(cl_sampler s) { return release_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(s); }
+
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(s, ObjectKind::kSampler)) return cluster::refuse(CL_INVALID_SAMPLER, "s is NULL or not a live sampler of the node client");
+  switch (param) {
+    case CL_SAMPLER_REFERENCE_COUNT: return answer_value(s->refs.load(), size, value, size_ret);
+    case CL_SAMPLER_CONTEXT: return answer_value(s->context, size, value, size_ret);
+    default: return node_info(s, ObjectKind::kSampler, param, 0, size, value, size_ret);
+  }
+}
+
+}  // namespace unicl::api

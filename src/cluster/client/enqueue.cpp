@@ -1,0 +1,387 @@
+// The node client's commands on buffers and images, markers, barriers and
+// migrations (enqueue.hpp says how every command travels), and what
+// commands share: their bytes, and the checks of the objects they name.
+#include "cluster/client/enqueue.hpp"
+#include "cluster/client/refusal.hpp"
+
+namespace unicl::cluster {
+
+// Appends `b`'s payload, as the bytes are now, to `w`; what follows the
+// batch (when not inline) in `after`.
+void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after) {
+  if (b.direct) {
+    write_payload(w, b.direct, b.size);
+    if (!inline_payload(b.size)) after = {b.direct, b.size, b.keep};
+    return;
+  }
+  auto packed = std::make_shared<std::vector<char>>(b.size);
+  b.pack(packed->data());
+  write_payload(w, packed->data(), packed->size());
+  if (!inline_payload(b.size)) after = {packed->data(), packed->size(), packed};
+}
+
+// What a write on `q` after `wait` must see end at rank 0 before its bytes
+// are read there, as a vendor reads a write's memory only when the write
+// runs: the reads and maps of an in-order queue still in flight (they fill
+// rank 0's memory when they end) and, in the wait list, those and user
+// events not set yet (the application may fill the memory first). Each
+// retained.
+std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event *wait) {
+  std::vector<cl_event> out;
+  if (!(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    std::lock_guard lock(q->mutex);
+    for (cl_event e : q->host_fills) retain(e), out.push_back(e);
+  }
+  for (cl_uint i = 0; i < n; ++i) {
+    cl_event e = wait[i];
+    bool pending = false;
+    {
+      std::lock_guard lock(e->mutex);
+      pending = e->status > CL_COMPLETE;
+    }
+    if (pending && (!e->queue || fills_host(e->type)) && std::find(out.begin(), out.end(), e) == out.end())
+      retain(e), out.push_back(e);
+  }
+  return out;
+}
+
+// Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
+// event of `blockers` (retained; released here) has ended, or its failure
+// if one failed. The ends are asked for now.
+void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_event> blockers) {
+  struct Later {
+    std::atomic<size_t> left;
+    std::atomic<cl_int> status{CL_SUCCESS};
+    HostBytes bytes;
+    int rank;
+    uint64_t id;
+  };
+  auto later = std::make_shared<Later>();
+  later->left = blockers.size(), later->bytes = std::move(bytes), later->rank = rank, later->id = id;
+  auto arrived = [later](cl_int status) {
+    if (status < 0) later->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (--later->left > 0) return;
+    Writer w;
+    w.put(later->id).put(later->status.load());
+    BulkBytes after;
+    if (later->status == CL_SUCCESS) put_bytes(w, later->bytes, after);
+    else write_payload(w, nullptr, 0);
+    post(later->rank, Op::kWriteBytes, w, after.data, after.size, std::move(after.keep));
+  };
+  for (cl_event b : blockers) {
+    if (b->queue) want_ends(b->queue);
+    when_ended(b, arrived);
+    release(b);
+  }
+}
+
+cl_int object_error(cl_mem m, cl_command_queue q, bool image) {
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  if (!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image");
+  return m->context == q->context ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
+bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t slice, HostLayout &out) {
+  for (int i = 0; i < 3; ++i) out.origin[i] = origin[i];
+  out.row = row ? row : region[0];
+  out.slice = slice ? slice : region[1] * out.row;
+  return out.row >= region[0] && out.slice >= region[1] * out.row;
+}
+}  // namespace unicl::cluster
+
+namespace unicl::api {
+using namespace unicl::cluster;
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset,
+                                        size_t size, const void *ptr, cl_uint num_wait, const cl_event *wait,
+                                        cl_event *event) {
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  return enqueue(
+      q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
+        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "!ptr");
+        if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
+        w.put(buffer->id).put(uint64_t{offset});
+        return CL_SUCCESS;
+      },
+      {.write = {.size = size, .direct = ptr}});
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+                                       void *ptr, cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  return enqueue(
+      q, Op::kReadBuffer, CL_COMMAND_READ_BUFFER, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
+        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "!ptr");
+        if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
+        w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
+        return CL_SUCCESS;
+      },
+      {.read_into = ptr, .read_size = size});
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+                                       size_t dst_offset, size_t size, cl_uint num_wait, const cl_event *wait,
+                                       cl_event *event) {
+  for (cl_mem m : {src, dst})
+    if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  return enqueue(q, Op::kCopyBuffer, CL_COMMAND_COPY_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
+    if (cl_int err = range_error(src, src_offset, size); err != CL_SUCCESS) return err;
+    if (cl_int err = range_error(dst, dst_offset, size); err != CL_SUCCESS) return err;
+    if (cl_int err = copy_overlap_error(src, src_offset, dst, dst_offset, size); err != CL_SUCCESS) return err;
+    w.put(src->id).put(dst->id).put(uint64_t{src_offset}).put(uint64_t{dst_offset}).put(uint64_t{size});
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
+                                       size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
+                                       cl_event *event) {
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  return enqueue(q, Op::kFillBuffer, CL_COMMAND_FILL_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
+    if (cl_int err = fill_error(buffer, pattern, pattern_size, offset, size); err != CL_SUCCESS) return err;
+    w.put(buffer->id).bytes(pattern, pattern_size).put(uint64_t{offset}).put(uint64_t{size});
+    return CL_SUCCESS;
+  });
+}
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_wait, const cl_event *wait,
+                                               cl_event *event) {
+  return enqueue(q, Op::kMarker, CL_COMMAND_MARKER, num_wait, wait, event, false, [](Writer &) { return CL_SUCCESS; });
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint num_wait, const cl_event *wait,
+                                                cl_event *event) {
+  return enqueue(q, Op::kBarrier, CL_COMMAND_BARRIER, num_wait, wait, event, false,
+                 [](Writer &) { return CL_SUCCESS; });
+}
+// ---- rectangles: the host side travels packed (rows of region[0] bytes) ----
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                            const size_t *buffer_origin, const size_t *host_origin,
+                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                            size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  Transfer transfer;
+  return enqueue(q, Op::kWriteBufferRect, CL_COMMAND_WRITE_BUFFER_RECT, num_wait, wait, event, blocking,
+                 [&](Writer &w) {
+                   if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
+                   if (cl_int err = rect_error(buffer, {buffer_origin, region, buffer_row_pitch, buffer_slice_pitch});
+                       err != CL_SUCCESS)
+                     return err;
+                   HostLayout h;
+                   if (!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) ||
+                       !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h))
+                     return cluster::refuse(CL_INVALID_VALUE, "!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) || !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h)");
+                   const std::array<size_t, 3> r{region[0], region[1], region[2]};
+                   transfer.write.size = r[0] * r[1] * r[2];
+                   transfer.write.pack = [h, r, ptr](char *packed) {
+                     each_row(h, r.data(), [&](size_t host, size_t at) {
+                       std::memcpy(packed + at, static_cast<const char *>(ptr) + host, r[0]);
+                     });
+                   };
+                   w.put(buffer->id);
+                   for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
+                   for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+                   w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+                   return CL_SUCCESS;
+                 },
+                 std::move(transfer));
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                           const size_t *buffer_origin, const size_t *host_origin,
+                                           const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                           size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_wait,
+                                           const cl_event *wait, cl_event *event) {
+  if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  HostLayout h{};
+  const bool ok = ptr && !rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) &&
+                  host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h);
+  std::array<size_t, 3> r{};
+  if (region) r = {region[0], region[1], region[2]};
+  return enqueue(
+      q, Op::kReadBufferRect, CL_COMMAND_READ_BUFFER_RECT, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
+        if (cl_int err = rect_error(buffer, {buffer_origin, region, buffer_row_pitch, buffer_slice_pitch});
+            err != CL_SUCCESS)
+          return err;
+        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "!ok");
+        w.put(buffer->id);
+        for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
+        for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+        w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+        return CL_SUCCESS;
+      },
+      {.deliver = [h, r, ptr](const char *packed, size_t size) {
+         if (size != r[0] * r[1] * r[2]) return;
+         each_row(h, r.data(), [&](size_t host, size_t at) {
+           std::memcpy(static_cast<char *>(ptr) + host, packed + at, r[0]);
+         });
+       }});
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                           const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                                           size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                                           cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  for (cl_mem m : {src, dst})
+    if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
+  return enqueue(q, Op::kCopyBufferRect, CL_COMMAND_COPY_BUFFER_RECT, num_wait, wait, event, false, [&](Writer &w) {
+    const Rect from{src_origin, region, src_row_pitch, src_slice_pitch}, to{dst_origin, region, dst_row_pitch,
+                                                                          dst_slice_pitch};
+    if (cl_int err = rect_error(src, from); err != CL_SUCCESS) return err;
+    if (cl_int err = rect_error(dst, to); err != CL_SUCCESS) return err;
+    // One buffer, one layout: the specification's own overlap check.
+    if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch) return cluster::refuse(CL_INVALID_VALUE, "src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch");
+    if (cl_int err = rect_overlap_error(src, from, dst, to); err != CL_SUCCESS) return err;
+    w.put(src->id).put(dst->id);
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{src_origin[i]});
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{dst_origin[i]});
+    for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
+    w.put(uint64_t{src_row_pitch}).put(uint64_t{src_slice_pitch}).put(uint64_t{dst_row_pitch})
+        .put(uint64_t{dst_slice_pitch});
+    return CL_SUCCESS;
+  });
+}
+// ---- images: the host side travels packed (rows of region[0] pixels) ----
+
+namespace {
+
+// The application's layout of `region` of `image` at `ptr`: rows of
+// `row` bytes apart, slices `slice` apart (0: packed, as the spec says).
+HostLayout image_layout(cl_mem image, const size_t *region, size_t row, size_t slice) {
+  const size_t origin[3] = {0, 0, 0};
+  const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
+  HostLayout h{};
+  host_layout(origin, bytes, row, slice, h);
+  return h;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                       const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                                       cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  Transfer transfer;
+  return enqueue(
+      q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(image, false); err != CL_SUCCESS) return err;
+        if (!ptr || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!ptr || !valid_region(origin, region)");
+        const std::array<size_t, 3> bytes{region[0] * image->element, region[1], region[2]};
+        HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
+        transfer.write.size = bytes[0] * bytes[1] * bytes[2];
+        transfer.write.pack = [h, bytes, ptr](char *packed) {
+          each_row(h, bytes.data(), [&](size_t host, size_t at) {
+            std::memcpy(packed + at, static_cast<const char *>(ptr) + host, bytes[0]);
+          });
+        };
+        w.put(image->id);
+        put3(w, origin);
+        put3(w, region);
+        return CL_SUCCESS;
+      },
+      std::move(transfer));
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+                                      const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                                      cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  const bool ok = ptr && valid_region(origin, region);
+  HostLayout h{};
+  std::array<size_t, 3> bytes{};
+  if (ok) h = image_layout(image, region, row_pitch, slice_pitch), bytes = {region[0] * image->element, region[1], region[2]};
+  return enqueue(
+      q, Op::kReadImage, CL_COMMAND_READ_IMAGE, num_wait, wait, event, blocking,
+      [&](Writer &w) {
+        if (cl_int err = host_access_error(image, true); err != CL_SUCCESS) return err;
+        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "!ok");
+        w.put(image->id);
+        put3(w, origin);
+        put3(w, region);
+        return CL_SUCCESS;
+      },
+      {.deliver = [h, bytes, ptr](const char *packed, size_t size) {
+         if (size != bytes[0] * bytes[1] * bytes[2]) return;
+         each_row(h, bytes.data(), [&](size_t host, size_t at) {
+           std::memcpy(static_cast<char *>(ptr) + host, packed + at, bytes[0]);
+         });
+       }});
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+                                      const size_t *dst_origin, const size_t *region, cl_uint num_wait,
+                                      const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))");
+  return enqueue(q, Op::kCopyImage, CL_COMMAND_COPY_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
+    if (cl_int err = format_mismatch_error(src, dst); err != CL_SUCCESS) return err;
+    if (!src_origin || !valid_region(dst_origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!src_origin || !valid_region(dst_origin, region)");
+    w.put(src->id).put(dst->id);
+    put3(w, src_origin);
+    put3(w, dst_origin);
+    put3(w, region);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *color, const size_t *origin,
+                                      const size_t *region, cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
+    if (!color || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!color || !valid_region(origin, region)");
+    w.put(image->id).bytes(color, 16);  // four 32-bit channels at most
+    put3(w, origin);
+    put3(w, region);
+    return CL_SUCCESS;
+  });
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, cl_mem buffer, const size_t *origin,
+                                              const size_t *region, size_t offset, cl_uint num_wait,
+                                              const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))");
+  return enqueue(q, Op::kCopyImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_wait, wait, event, false,
+                 [&](Writer &w) {
+                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!valid_region(origin, region)");
+                   w.put(image->id).put(buffer->id);
+                   put3(w, origin);
+                   put3(w, region);
+                   w.put(uint64_t{offset});
+                   return CL_SUCCESS;
+                 });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer, cl_mem image, size_t offset,
+                                              const size_t *origin, const size_t *region, cl_uint num_wait,
+                                              const cl_event *wait, cl_event *event) {
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))");
+  return enqueue(q, Op::kCopyBufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_wait, wait, event, false,
+                 [&](Writer &w) {
+                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!valid_region(origin, region)");
+                   w.put(buffer->id).put(image->id).put(uint64_t{offset});
+                   put3(w, origin);
+                   put3(w, region);
+                   return CL_SUCCESS;
+                 });
+}
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,
+                                              cl_mem_migration_flags flags, cl_uint num_wait, const cl_event *wait,
+                                              cl_event *event) {
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  if (!num_objects || !objects) return cluster::refuse(CL_INVALID_VALUE, "!num_objects || !objects");
+  if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return cluster::refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
+  for (cl_uint i = 0; i < num_objects; ++i)
+    if (!ours(objects[i], q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(objects[i], q)");
+  // The node's memory is the device's: there is nothing to move, only an order.
+  return enqueue(q, Op::kMarker, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_wait, wait, event, false,
+                 [](Writer &) { return CL_SUCCESS; });
+}
+
+}  // namespace unicl::api

@@ -1,0 +1,161 @@
+// What the node client's commands share (enqueue.cpp, launch.cpp,
+// maps.cpp): each is checked on rank 0 (what the specification makes
+// the call check, from what rank 0 knows) and posted to the node under an
+// event rank 0 named, or none when nobody can name it; nothing waits for the
+// node. Its end comes later in a report (events.cpp), failed if the
+// node's vendor could not run it. Written bytes travel with the request
+// (inline when small), or after it; read bytes with the end.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cluster/client/checks.hpp"
+#include "cluster/client/api_decls.hpp"
+
+namespace unicl::cluster {
+
+
+// A write's bytes in rank 0's memory, read when they are sent: from where
+// they are (`direct`, held there by `keep`), or packed into `size` bytes by
+// `pack` (the rows of a rectangle, an image's pixels).
+struct HostBytes {
+  size_t size = 0;
+  const void *direct = nullptr;
+  std::function<void(char *)> pack;
+  std::shared_ptr<const void> keep;
+};
+
+// What a command moves between rank 0's memory and the node: a read's
+// bytes go to `read_into` (read_size of them) or through `deliver`; a
+// write's are `write` (size 0: none).
+struct Transfer {
+  void *read_into = nullptr;
+  size_t read_size = 0;
+  std::function<void(const char *, size_t)> deliver;
+  HostBytes write;
+};
+
+// Appends `b`'s payload, as the bytes are now, to `w`; what follows the
+// batch (when not inline) in `after`.
+void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after);
+
+// What a write on `q` after `wait` must see end at rank 0 before its bytes
+// are read there, as a vendor reads a write's memory only when the write
+// runs: the reads and maps of an in-order queue still in flight (they fill
+// rank 0's memory when they end) and, in the wait list, those and user
+// events not set yet (the application may fill the memory first). Each
+// retained.
+std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event *wait);
+
+// Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
+// event of `blockers` (retained; released here) has ended, or its failure
+// if one failed. The ends are asked for now.
+void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_event> blockers);
+
+// Checks the queue and wait list, then `body` (the command's own arguments
+// and checks), and posts the command with its header; a write's bytes last
+// (its payload), or, when they may not be ready yet, later. `blocking`:
+// returns once the command ended.
+template <class Body>
+cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
+               cl_event *event, bool blocking, Body &&body, Transfer &&transfer = {}) {
+  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
+  if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
+  CommandHeader header;
+  header.queue = q->id;
+  for (cl_uint i = 0; i < num_wait; ++i) {
+    if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
+      return CL_INVALID_EVENT_WAIT_LIST;
+    header.wait.push_back(wait[i]->id);
+  }
+  Writer args;
+  if (cl_int err = body(args); err != CL_SUCCESS) return err;
+  if (node_lost(q->rank)) return CL_DEVICE_NOT_AVAILABLE;
+  std::vector<cl_event> blockers;
+  BulkBytes after;
+  if (transfer.write.size) {
+    blockers = bytes_follow(q, num_wait, wait);
+    if (blockers.empty()) put_bytes(args, transfer.write, after);
+    else args.put<uint64_t>(transfer.write.size).put(PayloadAt::kLater);
+  }
+  // A command nobody can name (no event handed out, no wait, nothing to
+  // bring back) is not followed one by one: the node reports nothing of it,
+  // and a wait on its queue covers it with a marker (clFinish). A stream of
+  // launches then costs neither side an event each.
+  if (!event && !blocking && !transfer.read_into && !transfer.deliver && !transfer.write.size) {
+    bool untracked = false;
+    {
+      std::lock_guard lock(q->mutex);
+      if (!q->waited) untracked = true, ++q->untracked;
+    }
+    if (untracked) {
+      header.event = 0;
+      Writer w;
+      write(w, header);
+      w.raw(args.buffer().data(), args.size());
+      return post(q->rank, op, w) ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
+    }
+  }
+  // Someone will wait for its end: report it at once.
+  cl_event e = new_command_event(q, type, blocking || event);
+  e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);
+  header.event = e->id;
+  header.flags = e->prompt ? kPrompt : 0;
+  Writer w;
+  write(w, header);
+  w.raw(args.buffer().data(), args.size());
+  if (!post(q->rank, op, w, after.data, after.size, std::move(after.keep))) {
+    for (cl_event b : blockers) release(b);
+    forget_command_event(e);
+    return CL_DEVICE_NOT_AVAILABLE;
+  }
+  if (!blockers.empty()) send_bytes_later(q->rank, e->id, std::move(transfer.write), std::move(blockers));
+  cl_int status = CL_SUCCESS;
+  if (blocking && unicl::api::clWaitForEvents(1, &e) != CL_SUCCESS) {
+    // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
+    // after the loss do; any other failure is the wait list's, for the spec.
+    std::lock_guard lock(e->mutex);
+    status = e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
+  if (event) *event = e;
+  else release(e);
+  return status;
+}
+
+// A memory object of `q`'s node.
+inline bool ours(cl_mem m, cl_command_queue q) {
+  return live(m, ObjectKind::kMemory) && live(q, ObjectKind::kQueue) && m->rank == q->rank;
+}
+inline bool is_image(cl_mem m, cl_command_queue q) { return ours(m, q) && m->type != CL_MEM_OBJECT_BUFFER; }
+
+// A memory object a command of `q` names: a buffer (or an image, `image`)
+// of the queue's context.
+cl_int object_error(cl_mem m, cl_command_queue q, bool image = false);
+
+// ---- host memory laid out in rows (rectangles, images): it travels packed ----
+
+struct HostLayout {
+  size_t origin[3], row, slice;
+};
+// The host layout's pitches, defaulted as the spec says; false when they
+// are below the region's.
+bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t slice, HostLayout &out);
+// Calls fn(host offset, packed offset) for each row of the region.
+template <class Fn>
+void each_row(const HostLayout &h, const size_t *region, Fn &&fn) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      fn(h.origin[0] + (h.origin[1] + y) * h.row + (h.origin[2] + z) * h.slice, (z * region[1] + y) * region[0]);
+}
+inline bool valid_region(const size_t *origin, const size_t *region) {
+  return origin && region && region[0] && region[1] && region[2];
+}
+inline void put3(Writer &w, const size_t *v) {
+  for (int i = 0; i < 3; ++i) w.put(uint64_t{v[i]});
+}
+
+}  // namespace unicl::cluster

@@ -1,0 +1,428 @@
+// The node client's programs and kernels. Builds, compilations and links
+// wait for the node (their status is the call's), and their replies bring
+// what rank 0 then answers and checks itself (ProgramFacts): build
+// information, the kernels and their arguments. Kernel creations are
+// posted; kernel arguments stay here until a launch, which carries those
+// that changed since the kernel's previous one (changed_args).
+#include <algorithm>
+#include <cstring>
+
+#include "cluster/client/objects.hpp"
+#include "cluster/client/api_decls.hpp"
+#include "cluster/client/refusal.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+// Bytes of a built-in scalar or vector type named `name` ("float4",
+// "uint", "unsigned char"); 0 for any other (a struct, a typedef).
+size_t builtin_size(std::string name) {
+  if (name.rfind("unsigned ", 0) == 0) name = "u" + name.substr(9);
+  static const std::pair<const char *, size_t> kScalars[] = {
+      {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"half", 2},  {"int", 4},
+      {"uint", 4}, {"float", 4}, {"long", 8},  {"ulong", 8},  {"double", 8}};
+  for (auto [scalar, bytes] : kScalars) {
+    const size_t n = std::strlen(scalar);
+    if (name.compare(0, n, scalar) != 0) continue;
+    const std::string width = name.substr(n);
+    if (width.empty()) return bytes;
+    if (width == "2") return 2 * bytes;
+    if (width == "3" || width == "4") return 4 * bytes;  // a 3-vector takes a 4-vector's room
+    if (width == "8") return 8 * bytes;
+    if (width == "16") return 16 * bytes;
+  }
+  return 0;
+}
+
+
+std::string info_text(const InfoAnswers &info, cl_uint param) {
+  auto it = info.find(param);
+  if (it == info.end()) return {};
+  return std::string(it->second.data(), strnlen(it->second.data(), it->second.size()));
+}
+
+// The reply of a build, compilation or link: what the program is now.
+void record(cl_program p, Reader &reply, const char *options) {
+  ProgramFacts facts = read_program_facts(reply);
+  std::lock_guard lock(p->mutex);
+  p->facts = std::move(facts);
+  p->options = options ? options : "";
+}
+
+}  // namespace
+
+ArgShape arg_shape(const InfoAnswers &arg) {
+  ArgShape s;
+  auto address = arg.find(CL_KERNEL_ARG_ADDRESS_QUALIFIER);
+  if (address == arg.end()) return s;  // the vendor tells nothing
+  const auto space = info_value<cl_kernel_arg_address_qualifier>(arg, CL_KERNEL_ARG_ADDRESS_QUALIFIER);
+  const std::string type = info_text(arg, CL_KERNEL_ARG_TYPE_NAME);
+  if (type.rfind("image", 0) == 0) s.kind = ArgShape::kImage;
+  else if (space == CL_KERNEL_ARG_ADDRESS_LOCAL) s.kind = ArgShape::kLocal;
+  else if (space == CL_KERNEL_ARG_ADDRESS_GLOBAL || space == CL_KERNEL_ARG_ADDRESS_CONSTANT) s.kind = ArgShape::kMemory;
+  else if (type == "sampler_t") s.kind = ArgShape::kSampler;
+  else s.kind = ArgShape::kValue, s.size = builtin_size(type);
+  return s;
+}
+
+cl_int changed_args(cl_kernel k, Writer &w, bool require_all) {
+  std::lock_guard lock(k->mutex);
+  std::vector<std::pair<cl_uint, const KernelArg *>> changed;
+  for (cl_uint i = 0; i < k->args.size(); ++i) {
+    const auto &a = k->args[i];
+    if (!a) {
+      if (require_all) return cluster::refuse(CL_INVALID_KERNEL_ARGS, "require_all");
+      continue;
+    }
+    // An object released since it was set (its id would name nothing, or,
+    // were its address reused, something else).
+    if (a->kind == ArgKind::kMemory || a->kind == ArgKind::kSampler) {
+      const auto kind = a->kind == ArgKind::kMemory ? ObjectKind::kMemory : ObjectKind::kSampler;
+      if (!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id)
+        return cluster::refuse(CL_INVALID_KERNEL_ARGS, "!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id");
+    }
+    if (k->sent[i] != a) changed.emplace_back(i, &*a);
+  }
+  write_args(w, changed);
+  for (auto &[i, a] : changed) k->sent[i] = *a;
+  return CL_SUCCESS;
+}
+
+}  // namespace unicl::cluster
+
+namespace unicl::api {
+using namespace unicl::cluster;
+
+// ---- programs ----------------------------------------------------------------
+
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings,
+                                                 const size_t *lengths, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
+  if (!count || !strings) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  std::string source;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (!strings[i]) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+    source.append(strings[i], lengths && lengths[i] ? lengths[i] : std::strlen(strings[i]));
+  }
+  if (node_lost(c->rank)) return fail<cl_program>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+  auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank);
+  p->context = c;
+  retain(c);
+  Writer w;
+  w.put(p->id).put(c->id).text(source);
+  p->source = std::move(source);
+  post(c->rank, Op::kCreateProgram, w);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_program>(p));
+}
+
+// Waited for: only the node's vendor can tell whether the binary is one
+// (binary_status).
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devices, const cl_device_id *devices,
+                                                 const size_t *lengths, const unsigned char **binaries,
+                                                 cl_int *binary_status, cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
+  if (num_devices != 1 || !devices || devices[0] != c->device) return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
+  if (!lengths || !binaries || !binaries[0] || !lengths[0]) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  const uint64_t id = new_id();
+  Writer w;
+  w.put(id).put(c->id).put(c->device->handle).bytes(binaries[0], lengths[0]);
+  std::vector<char> reply;
+  cl_int err = rpc(c->rank, Op::kCreateProgramBinary, w, &reply);
+  Reader r(reply);
+  cl_int status = reply.size() >= sizeof(cl_int) ? r.get<cl_int>() : err;
+  if (binary_status) binary_status[0] = status;
+  if (err != CL_SUCCESS) return fail<cl_program>(errcode_ret, err);
+  auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank, id);
+  p->context = c;
+  retain(c);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_program>(p));
+}
+
+namespace {
+
+// The checks clBuildProgram and clCompileProgram share: the device list,
+// the callback, and no kernel attached.
+cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                   void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  if ((num_devices && !devices) || (!num_devices && devices)) return cluster::refuse(CL_INVALID_VALUE, "(num_devices && !devices) || (!num_devices && devices)");
+  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "num_devices && (num_devices != 1 || devices[0] != p->context->device)");
+  if (!notify && user_data) return cluster::refuse(CL_INVALID_VALUE, "!notify && user_data");
+  std::lock_guard lock(p->mutex);
+  return p->kernels_attached ? CL_INVALID_OPERATION : CL_SUCCESS;
+}
+
+// A build or compilation on the node (waited for): its status, and what the
+// program is now recorded; `notify` once it is over.
+cl_int build_on_node(cl_program p, Op op, const Writer &w, const char *options,
+                     void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  std::vector<char> reply;
+  const cl_int err = rpc(p->rank, op, w, &reply);
+  if (!reply.empty()) {
+    Reader r(reply);
+    record(p, r, options);
+  }
+  if (notify) notify(p, user_data);
+  return err;
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
+                                  void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
+  Writer w;
+  w.put(p->id).put(p->context->device->handle).text(options ? options : "");
+  return build_on_node(p, Op::kBuildProgram, w, options, notify, user_data);
+}
+
+cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                                    const char *options, cl_uint num_headers, const cl_program *headers,
+                                    const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
+                                    void *user_data) {
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
+  if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
+    return cluster::refuse(CL_INVALID_VALUE, "(num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names))");
+  Writer w;
+  w.put(p->id).put(p->context->device->handle).text(options ? options : "").put(uint64_t{num_headers});
+  for (cl_uint i = 0; i < num_headers; ++i) {
+    // Headers are programs of the same node's context.
+    if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
+      return cluster::refuse(CL_INVALID_VALUE, "!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i]");
+    w.put(headers[i]->id).text(header_names[i]);
+  }
+  return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint num_devices, const cl_device_id *devices,
+                                     const char *options, cl_uint num_inputs, const cl_program *inputs,
+                                     void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
+                                     cl_int *errcode_ret) {
+  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
+  if ((num_devices && !devices) || (!num_devices && devices)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  if (num_devices && (num_devices != 1 || devices[0] != c->device))
+    return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
+  if (!num_inputs || !inputs || (!notify && user_data)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  const uint64_t id = new_id();
+  Writer w;
+  w.put(id).put(c->id).put(c->device->handle).text(options ? options : "").put(uint64_t{num_inputs});
+  for (cl_uint i = 0; i < num_inputs; ++i) {
+    if (!live(inputs[i], ObjectKind::kProgram) || inputs[i]->context != c)
+      return fail<cl_program>(errcode_ret, CL_INVALID_PROGRAM);
+    w.put(inputs[i]->id);
+  }
+  std::vector<char> reply;
+  const cl_int status = rpc(c->rank, Op::kLinkProgram, w, &reply);
+  cl_program out = nullptr;
+  if (reply.size() > 0) {
+    Reader r(reply);
+    if (r.get<uint8_t>()) {
+      auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank, id);
+      p->context = c;
+      retain(c);
+      record(p, r, options);
+      out = p;
+    }
+  }
+  if (notify && out) notify(out, user_data);
+  return fail(errcode_ret, status, out);
+}
+
+cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
+cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
+
+cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  switch (param) {
+    case CL_PROGRAM_REFERENCE_COUNT: return answer_value(p->refs.load(), size, value, size_ret);
+    case CL_PROGRAM_CONTEXT: return answer_value(p->context, size, value, size_ret);
+    case CL_PROGRAM_NUM_DEVICES: return answer_value(cl_uint{1}, size, value, size_ret);
+    case CL_PROGRAM_DEVICES: return answer_value(p->context->device, size, value, size_ret);
+    case CL_PROGRAM_NUM_KERNELS:
+    case CL_PROGRAM_KERNEL_NAMES: {
+      std::lock_guard lock(p->mutex);
+      if (p->facts && p->facts->program.count(param)) return answer_from(p->facts->program, param, size, value, size_ret);
+      break;
+    }
+    case CL_PROGRAM_BINARIES: {
+      // An array of one pointer to the caller's memory, sized by
+      // CL_PROGRAM_BINARY_SIZES: the node sends the bytes.
+      if (!value) return answer(nullptr, sizeof(unsigned char *), 0, nullptr, size_ret);
+      if (size < sizeof(unsigned char *)) return cluster::refuse(CL_INVALID_VALUE, "size < sizeof(unsigned char *)");
+      Writer w;
+      w.put(ObjectKind::kProgram).put(p->id).put(param).put(uint64_t{0});
+      std::vector<char> reply;
+      if (cl_int err = rpc(p->rank, Op::kInfo, w, &reply); err != CL_SUCCESS) return err;
+      auto binary = Reader(reply).bytes();
+      unsigned char *out = *static_cast<unsigned char **>(value);
+      if (out) std::memcpy(out, binary.data(), binary.size());
+      if (size_ret) *size_ret = sizeof(unsigned char *);
+      return CL_SUCCESS;
+    }
+    default: break;
+  }
+  return node_info(p, ObjectKind::kProgram, param, 0, size, value, size_ret);
+}
+
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
+                                         void *value, size_t *size_ret) {
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  if (device != p->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device != p->context->device");
+  {
+    std::lock_guard lock(p->mutex);
+    // The options the application gave (the node adds its own).
+    if (param == CL_PROGRAM_BUILD_OPTIONS && p->facts)
+      return answer(p->options.c_str(), p->options.size() + 1, size, value, size_ret);
+    if (p->facts && p->facts->build.count(param)) return answer_from(p->facts->build, param, size, value, size_ret);
+  }
+  return node_info(p, ObjectKind::kProgramBuild, param, device->handle, size, value, size_ret);
+}
+
+// ---- kernels -----------------------------------------------------------------
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *errcode_ret) {
+  if (!live(p, ObjectKind::kProgram)) return fail<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM);
+  if (!name) return fail<cl_kernel>(errcode_ret, CL_INVALID_VALUE);
+  KernelFacts facts;
+  {
+    std::lock_guard lock(p->mutex);
+    const bool built =
+        p->facts && info_value<cl_build_status>(p->facts->build, CL_PROGRAM_BUILD_STATUS, CL_BUILD_NONE) ==
+                        CL_BUILD_SUCCESS &&
+        info_value<cl_program_binary_type>(p->facts->build, CL_PROGRAM_BINARY_TYPE,
+                                           CL_PROGRAM_BINARY_TYPE_EXECUTABLE) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    if (!built) return fail<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
+    auto it = std::find_if(p->facts->kernels.begin(), p->facts->kernels.end(),
+                           [&](const KernelFacts &k) { return k.name == name; });
+    if (it == p->facts->kernels.end()) return fail<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME);
+    facts = *it;
+    ++p->kernels_attached;
+  }
+  if (node_lost(p->rank)) {
+    std::lock_guard lock(p->mutex);
+    --p->kernels_attached;
+    return fail<cl_kernel>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+  }
+  auto *k = make_proxy<_cl_kernel>(ObjectKind::kKernel, p->rank);
+  k->program = p;
+  const auto count = info_value<cl_uint>(facts.info, CL_KERNEL_NUM_ARGS, static_cast<cl_uint>(facts.args.size()));
+  for (cl_uint i = 0; i < count; ++i) k->shapes.push_back(i < facts.args.size() ? arg_shape(facts.args[i]) : ArgShape{});
+  k->args.resize(count), k->sent.resize(count), k->arg_objects.resize(count);
+  k->facts = std::move(facts);
+  retain(p);
+  Writer w;
+  w.put(k->id).put(p->id).text(name);
+  post(p->rank, Op::kCreateKernel, w);
+  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_kernel>(k));
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
+cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
+
+// Checked here from what the build told of the argument (ArgShape), and
+// kept until a launch: nothing is sent.
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
+  const cl_context context = k->program->context;
+  const void *given = value && size == sizeof(void *) ? *static_cast<void *const *>(value) : nullptr;
+  KernelArg a;
+  const void *object = nullptr;
+  auto memory = [&](bool image) {
+    if (size != sizeof(cl_mem)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_mem)");
+    auto m = static_cast<cl_mem>(const_cast<void *>(given));
+    if (!m) {
+      if (image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image");
+      a.kind = ArgKind::kNullMemory;
+      return CL_SUCCESS;
+    }
+    if (!live(m, ObjectKind::kMemory) || m->context != context) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!live(m, ObjectKind::kMemory) || m->context != context");
+    if (image != (m->type != CL_MEM_OBJECT_BUFFER)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image != (m->type != CL_MEM_OBJECT_BUFFER)");
+    a.kind = ArgKind::kMemory, a.id = m->id, object = m;
+    return CL_SUCCESS;
+  };
+  auto sampler = [&] {
+    if (size != sizeof(cl_sampler)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_sampler)");
+    auto s = static_cast<cl_sampler>(const_cast<void *>(given));
+    if (!live(s, ObjectKind::kSampler) || s->context != context) return cluster::refuse(CL_INVALID_SAMPLER, "!live(s, ObjectKind::kSampler) || s->context != context");
+    a.kind = ArgKind::kSampler, a.id = s->id, object = s;
+    return CL_SUCCESS;
+  };
+  auto bytes = [&] {
+    a.kind = ArgKind::kBytes;
+    a.bytes.assign(static_cast<const char *>(value), static_cast<const char *>(value) + size);
+    return CL_SUCCESS;
+  };
+  const ArgShape shape = k->shapes[index];
+  cl_int err = CL_SUCCESS;
+  switch (shape.kind) {
+    case ArgShape::kLocal:
+      if (value) return cluster::refuse(CL_INVALID_ARG_VALUE, "value");
+      if (size == 0) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0");
+      a.kind = ArgKind::kLocal, a.size = size;
+      break;
+    case ArgShape::kMemory: err = memory(false); break;
+    case ArgShape::kImage: err = memory(true); break;
+    case ArgShape::kSampler: err = sampler(); break;
+    case ArgShape::kValue:
+      if (!value) return cluster::refuse(CL_INVALID_ARG_VALUE, "!value");
+      if (size == 0 || (shape.size && size != shape.size)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0 || (shape.size && size != shape.size)");
+      err = bytes();
+      break;
+    case ArgShape::kUnknown:
+      // The vendor told nothing of the argument: a value that is a memory
+      // object or sampler of ours is taken as one, no value as local memory.
+      if (given && live(given, ObjectKind::kMemory)) err = memory(static_cast<cl_mem>(const_cast<void *>(given))->type != CL_MEM_OBJECT_BUFFER);
+      else if (given && live(given, ObjectKind::kSampler)) err = sampler();
+      else if (!value) a.kind = ArgKind::kLocal, a.size = size;
+      else err = bytes();
+      break;
+  }
+  if (err != CL_SUCCESS) return err;
+  std::lock_guard lock(k->mutex);
+  k->args[index] = std::move(a);
+  k->arg_objects[index] = object;
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  switch (param) {
+    case CL_KERNEL_REFERENCE_COUNT: return answer_value(k->refs.load(), size, value, size_ret);
+    case CL_KERNEL_PROGRAM: return answer_value(k->program, size, value, size_ret);
+    case CL_KERNEL_CONTEXT: return answer_value(k->program->context, size, value, size_ret);
+    default:
+      if (k->facts.info.count(param)) return answer_from(k->facts.info, param, size, value, size_ret);
+      return node_info(k, ObjectKind::kKernel, param, 0, size, value, size_ret);
+  }
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
+                                            size_t size, void *value, size_t *size_ret) {
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (device && device != k->program->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device && device != k->program->context->device");
+  if (k->facts.work_group.count(param)) return answer_from(k->facts.work_group, param, size, value, size_ret);
+  // The local memory of a kernel counts its local arguments: the node's
+  // kernel gets them first.
+  if (param == CL_KERNEL_LOCAL_MEM_SIZE) {
+    Writer w;
+    w.put(k->id);
+    if (cl_int err = changed_args(k, w, false); err != CL_SUCCESS) return err;
+    post(k->rank, Op::kSetKernelArgs, w);
+  }
+  return node_info(k, ObjectKind::kKernelWorkGroup, param, k->program->context->device->handle, size, value,
+                   size_ret);
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
+                                      size_t *size_ret) {
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
+  if (index < k->facts.args.size() && k->facts.args[index].count(param))
+    return answer_from(k->facts.args[index], param, size, value, size_ret);
+  if (index < k->facts.args.size() && k->facts.args[index].empty()) return cluster::refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "index < k->facts.args.size() && k->facts.args[index].empty()");
+  return node_info(k, ObjectKind::kKernelArg, param, index, size, value, size_ret);
+}
+
+}  // namespace unicl::api

@@ -1,0 +1,203 @@
+// The node's serving loop and transport: it takes rank 0's batches of
+// requests and runs them in order, answers the few that wait, flushes the
+// queues that got commands, and sends what vendor callbacks queued (ends of
+// commands, parts of copies between nodes).
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "backend/vendor_objects.hpp"
+#include "cluster/protocol/idle_backoff.hpp"
+#include "cluster/node/server.hpp"
+#include "cluster/protocol/ping_pong.hpp"
+
+namespace unicl::cluster {
+
+void NodeServer::serve() {
+  // Polled, pausing longer the longer nothing comes (idle_backoff.hpp): a
+  // blocking MPI_Probe would spin, holding a core all the time the node is
+  // idle. Vendor callbacks wake a sleeping loop at once; requests are seen
+  // at its next poll: within 1 ms when long idle, within 200 us while it
+  // awaits its commands' ends.
+  IdleBackoff idle(std::chrono::microseconds(200), std::chrono::milliseconds(1));
+  IdleBackoff awaiting(std::chrono::milliseconds(2), std::chrono::microseconds(200));
+  IdleBackoff::tight_timers();
+  for (bool serving = true; serving;) {
+    auto wake = std::chrono::steady_clock::time_point::max();
+    bool sent = send_peer_parts();
+    sent = send_reports(wake) || sent;
+    if (sent) awaiting.active();
+    bool idle_now = false, peers = false;
+    {
+      std::lock_guard lock(reports_mutex_);
+      peers = !peer_gates_.empty() || !peer_sends_.empty();
+      idle_now = awaited_.empty() && ends_.empty() && !peers;
+    }
+    if (!idle_now) check_failed();
+    MPI_Status status;
+    if (peers) finish_peer_sends();
+    int peer = 0;
+    // Also when no copy is awaited: a part may come before its request.
+    MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
+    if (peer) {
+      receive_peer_bytes(status);
+      idle.active(), awaiting.active();
+      continue;
+    }
+    int arrived = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
+    if (!arrived) {
+      // Copies between nodes progress only inside MPI calls: no sleep then.
+      auto pause = peers ? std::chrono::microseconds(0) : (idle_now ? idle : awaiting).pause();
+      if (pause.count() == 0) {
+        std::this_thread::yield();
+      } else {
+        // Not past the moment a held report is due.
+        const auto now = std::chrono::steady_clock::now();
+        if (wake != std::chrono::steady_clock::time_point::max())
+          pause = std::min(pause, std::chrono::duration_cast<std::chrono::microseconds>(
+                                      std::max(wake - now, std::chrono::steady_clock::duration::zero())));
+        std::unique_lock lock(reports_mutex_);
+        reports_changed_.wait_for(lock, pause, [&] { return !peer_parts_.empty() || report_asked_; });
+      }
+      continue;
+    }
+    idle.active(), awaiting.active();
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    std::vector<char> message(static_cast<size_t>(bytes));
+    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
+    serve_batch(message, status.MPI_SOURCE, serving);
+    flush_queues();
+  }
+  // After the goodbye nothing more is sent: rank 0 no longer receives, and a
+  // report too large to go out at once would wait for it forever, keeping
+  // this node from MPI_Finalize and rank 0's MPI_Finalize waiting for it.
+}
+
+void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &serving) {
+  Reader batch(message);
+  while (serving && !batch.done()) {
+    RequestHeader header;
+    const char *args_at = nullptr;
+    try {
+      header = batch.get<RequestHeader>();
+      args_at = batch.raw(header.size);
+    } catch (const Truncated &) {
+      std::fprintf(stderr, "unicl-node (rank %d): a malformed batch from rank %d; the rest is dropped\n", rank_, from);
+      return;
+    }
+    Reader args(args_at, header.size);
+    if (header.op == Op::kRawPingPong) {
+      const auto size = args.get<uint64_t>(), count = args.get<uint64_t>();
+      answer_ping_pong(comm_, from, size, count);
+      continue;
+    }
+    Writer result;
+    cl_int err = CL_SUCCESS;
+    try {
+      err = handle(header.op, args, result, from, serving);
+    } catch (const Truncated &) {
+      err = CL_INVALID_VALUE;
+    }
+    if (signal_after_ > 0 && ++handled_ == signal_after_) std::raise(signal_);  // tests' faults
+    if (header.call == 0) continue;  // posted: nobody waits for an answer
+    Writer reply;
+    reply.put(ReplyHeader{header.call, err});
+    reply.raw(result.buffer().data(), result.size());
+    MPI_Send(reply.buffer().data(), static_cast<int>(reply.size()), MPI_BYTE, from, kReplyTag, comm_);
+  }
+}
+
+cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &serving) {
+  switch (op) {
+    case Op::kHello: {
+      const auto magic = args.get<uint32_t>(), version = args.get<uint32_t>();
+      result.put(kMagic).put(protocol_);
+      if (magic != kMagic || version != protocol_) {
+        std::fprintf(stderr, "unicl-node (rank %d): rank %d speaks protocol %u, this node %u: not serving it\n", rank_,
+                     from, version, protocol_);
+        return CL_INVALID_VALUE;
+      }
+      write(result, self_);
+      return CL_SUCCESS;
+    }
+    case Op::kBye:
+      serving = false;
+      return CL_SUCCESS;
+    case Op::kPing: return CL_SUCCESS;
+    case Op::kRawPingPongWith: {
+      const auto peer = args.get<int32_t>();
+      const auto size = args.get<uint64_t>();
+      result.put(start_ping_pong(comm_, peer, size, args.get<uint64_t>()));
+      return CL_SUCCESS;
+    }
+    case Op::kPeerCancel: {
+      const auto id = args.get<uint64_t>();
+      open_gate(id, static_cast<size_t>(-1), args.get<cl_int>());
+      return CL_SUCCESS;
+    }
+    case Op::kRelease: {
+      const auto kind = args.get<ObjectKind>();
+      release(kind, args.get<uint64_t>());
+      return CL_SUCCESS;
+    }
+    case Op::kReportNow: report_now(args.get<uint64_t>()); return CL_SUCCESS;
+    case Op::kWriteBytes: write_bytes(args); return CL_SUCCESS;
+    case Op::kInfo: return info(args, result);
+    case Op::kBuildProgram:
+    case Op::kCompileProgram:
+    case Op::kLinkProgram: return build(op, args, result);
+    case Op::kCreateProgramBinary: return program_from_binary(args, result);
+    case Op::kCreateContext:
+    case Op::kCreateQueue:
+    case Op::kCreateBuffer:
+    case Op::kCreateSubBuffer:
+    case Op::kCreateImage:
+    case Op::kCreateSampler:
+    case Op::kCreateProgram:
+    case Op::kCreateKernel:
+    case Op::kCreateUserEvent:
+    case Op::kSetUserEventStatus:
+    case Op::kSetKernelArgs:
+    case Op::kImageFormats: return create(op, args, result);
+    default: command(op, args); return CL_SUCCESS;
+  }
+}
+
+NodeServer::Payload NodeServer::read_payload(Reader &args) {
+  Payload p;
+  p.size = args.get<uint64_t>();
+  switch (args.get<PayloadAt>()) {
+    case PayloadAt::kInline: p.inline_bytes = args.raw(p.size); break;
+    case PayloadAt::kLater: p.later = true; break;
+    case PayloadAt::kAfter: break;
+    default: throw Truncated();  // not of this protocol
+  }
+  return p;
+}
+
+void NodeServer::receive_payload(const Payload &p, char *into, uint64_t &trip_ns,
+                                 const std::function<void(size_t, size_t)> &after_part) {
+  if (p.later) return;  // kWriteBytes brings them
+  if (p.inline_bytes) {
+    if (p.size) std::memcpy(into, p.inline_bytes, p.size);
+    if (after_part && p.size) after_part(0, p.size);
+    return;
+  }
+  for_each_part(p.size, [&](size_t at, size_t n) {
+    const auto start = std::chrono::steady_clock::now();
+    MPI_Recv(into + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
+    trip_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    if (after_part) after_part(at, n);
+  });
+}
+
+void NodeServer::flush_queues() {
+  for (cl_command_queue q : to_flush_) vendor_flush(q);
+  to_flush_.clear();
+}
+
+}  // namespace unicl::cluster

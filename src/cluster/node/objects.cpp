@@ -1,0 +1,284 @@
+// The node's objects: rank 0's posted creations (each kept under the id rank
+// 0 named it with, or its failure kept there), its releases and its queries.
+#include "backend/vendor_info.hpp"
+#include "backend/vendor_objects.hpp"
+#include "backend/vendor_status.hpp"
+#include "cluster/node/server.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+
+// An info answer of any size: asked for its size, then read.
+template <class Query>
+cl_int answer_of(Query &&query, Writer &out) {
+  size_t n = 0;
+  if (cl_int err = query(0, nullptr, &n); err != CL_SUCCESS) return err;
+  std::vector<char> value(n);
+  if (n)
+    if (cl_int err = query(n, value.data(), nullptr); err != CL_SUCCESS) return err;
+  out.bytes(value.data(), value.size());
+  return CL_SUCCESS;
+}
+
+}  // namespace
+
+cl_int NodeServer::create(Op op, Reader &args, Writer &result) {
+  // Every creation names its object first; what it is made in (a context, a
+  // buffer, a program) may have failed to be made itself: then so does it,
+  // with that error.
+  cl_int err = CL_SUCCESS;
+  switch (op) {
+    case Op::kCreateContext: {
+      const auto id = args.get<uint64_t>();
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      const cl_context_properties props[] = {
+          CL_CONTEXT_PLATFORM,
+          reinterpret_cast<cl_context_properties>(vendor_value<cl_platform_id>(device, CL_DEVICE_PLATFORM)), 0};
+      auto c = vendor_context(props, device, nullptr, nullptr, err);
+      objects_.keep(objects_.contexts, id, std::move(c), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateQueue: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      auto device = as<cl_device_id>(args.get<uint64_t>());
+      auto props = args.get<cl_command_queue_properties>();
+      VendorRef<cl_command_queue> q;
+      if (context) q = vendor_queue(context, device, props, err);
+      if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
+      objects_.keep(objects_.queues, id, std::move(q), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateBuffer: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      auto flags = args.get<cl_mem_flags>();
+      const size_t size = args.get<uint64_t>();
+      const Payload initial = read_payload(args);
+      // Taken off the wire whatever becomes of the buffer.
+      std::vector<char> bytes(initial.size);
+      uint64_t trip_ns = 0;
+      receive_payload(initial, bytes.data(), trip_ns);
+      VendorRef<cl_mem> m;
+      if (context)
+        m = vendor_buffer(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size,
+                          bytes.empty() ? nullptr : bytes.data(), err);
+      objects_.keep(objects_.memory, id, std::move(m), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateSubBuffer: {
+      const auto id = args.get<uint64_t>();
+      cl_mem parent = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
+      auto flags = args.get<cl_mem_flags>();
+      cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
+      VendorRef<cl_mem> m;
+      if (parent) {
+        m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
+        staged_bytes_.shares_storage(parent);
+      }
+      objects_.keep(objects_.memory, id, std::move(m), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateImage: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      auto flags = args.get<cl_mem_flags>();
+      auto format = args.get<cl_image_format>();
+      cl_image_desc desc{};
+      desc.image_type = args.get<cl_mem_object_type>();
+      desc.image_width = args.get<uint64_t>(), desc.image_height = args.get<uint64_t>();
+      desc.image_depth = args.get<uint64_t>(), desc.image_array_size = args.get<uint64_t>();
+      if (const auto buffer = args.get<uint64_t>(); buffer && context)
+        desc.buffer = objects_.find(objects_.memory, buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
+      const Payload initial = read_payload(args);  // packed: the default pitches
+      std::vector<char> bytes(initial.size);
+      uint64_t trip_ns = 0;
+      receive_payload(initial, bytes.data(), trip_ns);
+      VendorRef<cl_mem> image;
+      if (context && err == CL_SUCCESS)
+        image = vendor_image(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), format, desc,
+                             bytes.empty() ? nullptr : bytes.data(), err);
+      objects_.keep(objects_.memory, id, std::move(image), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateSampler: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      auto normalized = args.get<cl_bool>();
+      auto addressing = args.get<cl_addressing_mode>();
+      auto filter = args.get<cl_filter_mode>();
+      VendorRef<cl_sampler> sampler;
+      if (context) sampler = vendor_sampler(context, normalized, addressing, filter, err);
+      objects_.keep(objects_.samplers, id, std::move(sampler), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateProgram: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      std::string source = args.text();
+      const char *text = source.c_str();
+      size_t length = source.size();
+      VendorRef<cl_program> p;
+      if (context) p = vendor_program_with_source(context, 1, &text, &length, err);
+      objects_.keep(objects_.programs, id, std::move(p), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateKernel: {
+      const auto id = args.get<uint64_t>();
+      cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
+      std::string name = args.text();
+      VendorRef<cl_kernel> k;
+      if (program) k = vendor_kernel(program, name.c_str(), err);
+      objects_.keep(objects_.kernels, id, std::move(k), err);
+      return CL_SUCCESS;
+    }
+    case Op::kCreateUserEvent: {
+      const auto id = args.get<uint64_t>();
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      VendorRef<cl_event> e;
+      if (context) e = vendor_user_event(context, err);
+      objects_.keep(objects_.events, id, std::move(e), err);
+      return CL_SUCCESS;
+    }
+    case Op::kSetUserEventStatus: {
+      cl_event e = objects_.find(objects_.events, args.get<uint64_t>(), err, CL_INVALID_EVENT);
+      const auto status = args.get<cl_int>();
+      return e ? vendor_set_user_event_status(e, status) : err;
+    }
+    case Op::kSetKernelArgs: {
+      cl_kernel kernel = objects_.find(objects_.kernels, args.get<uint64_t>(), err, CL_INVALID_KERNEL);
+      auto changed = read_args(args);
+      return kernel ? set_args(kernel, changed) : err;
+    }
+    case Op::kImageFormats: {
+      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+      auto flags = args.get<cl_mem_flags>();
+      auto type = args.get<cl_mem_object_type>();
+      if (!context) return err;
+      std::vector<cl_image_format> formats;
+      if (cl_int e = vendor_image_formats(context, flags, type, formats); e != CL_SUCCESS) return e;
+      result.bytes(formats.data(), formats.size() * sizeof(cl_image_format));
+      return CL_SUCCESS;
+    }
+    default: return CL_INVALID_OPERATION;
+  }
+}
+
+void NodeServer::release(ObjectKind kind, uint64_t id) {
+  objects_.forget(id);
+  switch (kind) {
+    case ObjectKind::kContext: objects_.contexts.erase(id); break;
+    case ObjectKind::kQueue:
+      if (auto it = objects_.queues.find(id); it != objects_.queues.end()) {
+        cl_command_queue q = it->second.get();
+        // The spec's implicit flush: commands left in the vendor queue run.
+        vendor_flush(q);
+        unified_.erase(q), last_on_queue_.erase(q), to_flush_.erase(q), untracked_on_.erase(q);
+        objects_.queues.erase(it);
+      }
+      break;
+    case ObjectKind::kMemory:
+      if (auto it = objects_.memory.find(id); it != objects_.memory.end()) {
+        staged_bytes_.released(it->second.get());
+        objects_.memory.erase(it);
+      }
+      break;
+    case ObjectKind::kProgram: objects_.programs.erase(id); break;
+    case ObjectKind::kKernel: objects_.kernels.erase(id); break;
+    case ObjectKind::kEvent: objects_.events.erase(id); break;
+    case ObjectKind::kSampler: objects_.samplers.erase(id); break;
+    default: break;
+  }
+}
+
+cl_int NodeServer::info(Reader &args, Writer &result) {
+  auto kind = args.get<ObjectKind>();
+  const auto id = args.get<uint64_t>();
+  auto param = args.get<cl_uint>();
+  auto second = args.get<uint64_t>();
+  auto query = [&](auto &&fn) { return answer_of(fn, result); };
+  cl_int err = CL_SUCCESS;
+  switch (kind) {
+    case ObjectKind::kContext: {
+      cl_context c = objects_.find(objects_.contexts, id, err, CL_INVALID_CONTEXT);
+      if (!c) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(c, param, n, v, r); });
+    }
+    case ObjectKind::kQueue: {
+      cl_command_queue q = objects_.find(objects_.queues, id, err, CL_INVALID_COMMAND_QUEUE);
+      if (!q) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(q, param, n, v, r); });
+    }
+    case ObjectKind::kMemory: {
+      cl_mem m = objects_.find(objects_.memory, id, err, CL_INVALID_MEM_OBJECT);
+      if (!m) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(m, param, n, v, r); });
+    }
+    case ObjectKind::kImage: {
+      cl_mem m = objects_.find(objects_.memory, id, err, CL_INVALID_MEM_OBJECT);
+      if (!m) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_image_info(m, param, n, v, r); });
+    }
+    case ObjectKind::kProgram: {
+      cl_program program = objects_.find(objects_.programs, id, err, CL_INVALID_PROGRAM);
+      if (!program) return err;
+      if (param == CL_PROGRAM_BINARIES) {
+        // An array of pointers to the caller's memory: the node answers the
+        // one device's binary itself.
+        size_t size = 0;
+        if (cl_int e = vendor_info(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr); e != CL_SUCCESS)
+          return e;
+        std::vector<char> binary(size);
+        unsigned char *where = reinterpret_cast<unsigned char *>(binary.data());
+        if (cl_int e = vendor_info(program, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr); e != CL_SUCCESS)
+          return e;
+        result.bytes(binary.data(), binary.size());
+        return CL_SUCCESS;
+      }
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(program, param, n, v, r); });
+    }
+    case ObjectKind::kProgramBuild: {
+      cl_program program = objects_.find(objects_.programs, id, err, CL_INVALID_PROGRAM);
+      if (!program) return err;
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_build_info(program, as<cl_device_id>(second), param, n, v, r);
+      });
+    }
+    case ObjectKind::kKernel: {
+      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
+      if (!k) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(k, param, n, v, r); });
+    }
+    case ObjectKind::kKernelWorkGroup: {
+      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
+      if (!k) return err;
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_work_group_info(k, as<cl_device_id>(second), param, n, v, r);
+      });
+    }
+    case ObjectKind::kKernelArg: {
+      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
+      if (!k) return err;
+      return query([&](size_t n, void *v, size_t *r) {
+        return vendor_arg_info(k, static_cast<cl_uint>(second), param, n, v, r);
+      });
+    }
+    case ObjectKind::kSampler: {
+      cl_sampler s = objects_.find(objects_.samplers, id, err, CL_INVALID_SAMPLER);
+      if (!s) return err;
+      return query([&](size_t n, void *v, size_t *r) { return vendor_info(s, param, n, v, r); });
+    }
+    case ObjectKind::kEvent:
+    case ObjectKind::kEventProfiling: {
+      cl_event e = objects_.find(objects_.events, id, err, CL_INVALID_EVENT);
+      if (!e) return err;
+      return query([&](size_t n, void *v, size_t *r) {
+        return kind == ObjectKind::kEvent ? vendor_info(e, param, n, v, r) : vendor_profiling_info(e, param, n, v, r);
+      });
+    }
+  }
+  return CL_INVALID_VALUE;
+}
+
+}  // namespace unicl::cluster

@@ -1,0 +1,313 @@
+// What rank 0 (the application's UniCL) and a node (unicl-node) say to each
+// other, on UniCL's own communicator.
+//
+// Rank 0 to a node: one message (kRequestTag) carries every request queued
+// for that node since the last one, each a RequestHeader and its
+// arguments. Most requests are posted: nobody waits for them, and the node
+// answers nothing. A request that rank 0 cannot answer itself (a program
+// build, an info query it has not cached) carries a call number, and the
+// node answers it alone (kReplyTag: the call number, a status, the result).
+//
+// Every object rank 0 makes on a node is named by rank 0 (an id from one
+// counter), so that a creation need not wait for the node's handle: the node
+// maps ids to its vendors' objects. A creation that fails on the node is kept
+// under its id with its error, and the commands that use it fail with that
+// error as their event's status.
+//
+// The node to rank 0: the ends of commands, in batches (kEventTag): every
+// end since the last report, in one message.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cl_headers.hpp"
+#include "cluster/protocol/wire.hpp"
+
+namespace unicl::cluster {
+
+// Both ends check this at start-up: a node of another UniCL protocol (or of
+// the other byte order, which reads the magic reversed) is refused.
+constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
+constexpr uint32_t kProtocolVersion = 8;
+
+constexpr int kRequestTag = 7101;  // rank 0 -> node: a batch of requests
+constexpr int kReplyTag = 7102;    // node -> rank 0: the reply to one request that carried a call number
+constexpr int kEventTag = 7103;    // node -> rank 0: a report, the ends of commands (write_report)
+constexpr int kRawTag = 7104;      // the plain MPI baselines (kRawPingPong)
+// Bulk bytes too large to travel inside a request or a report go as
+// messages of their own, right after the message that announces them, in
+// the order it announces them, straight from and into the memory that holds
+// them (a write's bytes after its batch, a read's after its report).
+constexpr int kDataTag = 7105;
+// Node to node: a PeerHeader (kPeerTag), then, when it says so, the bytes
+// (kPeerDataTag) of a copy between two nodes (kPeerSend, kPeerReceive).
+constexpr int kPeerTag = 7106;
+constexpr int kPeerDataTag = 7107;
+
+// Bulk bytes up to this size travel inside their request or report: one
+// message instead of two.
+constexpr size_t kInlineBytes = size_t{64} << 10;
+// Larger bulk bytes go in messages of at most this many, in order: the node
+// writes each part of a write into the device while the next one travels.
+constexpr size_t kChunk = size_t{4} << 20;
+// Calls fn(offset, size) for each part of `total` bytes, in order.
+template <class Fn>
+void for_each_part(size_t total, Fn &&fn) {
+  for (size_t at = 0; at < total; at += kChunk) fn(at, total - at < kChunk ? total - at : kChunk);
+}
+
+// "payload" below: bulk bytes, as write_payload puts them: their size, then
+// where they are (PayloadAt), then (inline) the bytes.
+enum class PayloadAt : uint8_t {
+  kAfter = 0,   // they follow the batch as kDataTag parts
+  kInline = 1,  // right here
+  // A write's bytes, not yet known: rank 0 sends them (kWriteBytes) once
+  // what the write follows has ended there (a read into the memory they
+  // come from, say), as a vendor reads a write's memory when it runs.
+  kLater = 2,
+};
+inline bool inline_payload(size_t size) { return size <= kInlineBytes; }
+// Bulk bytes a request announced (PayloadAt::kAfter), sent right after its
+// batch from where they are: `keep` holds them there until they are sent.
+struct BulkBytes {
+  const void *data = nullptr;
+  size_t size = 0;
+  std::shared_ptr<const void> keep;
+};
+inline void write_payload(Writer &w, const void *data, size_t size) {
+  w.put<uint64_t>(size).put(inline_payload(size) ? PayloadAt::kInline : PayloadAt::kAfter);
+  if (inline_payload(size)) w.raw(data, size);
+}
+
+// What a request asks. "id": a new object's, named by rank 0; objects are
+// named by their ids everywhere, devices by the node's own handles (from its
+// description at start-up). W: waited for (the request carries a call
+// number and gets a reply); every other request is posted.
+enum class Op : uint32_t {
+  kHello = 1,  // W. magic, version. Result: magic, version, NodeDescription
+  kBye = 2,    // W. The node finalizes MPI and exits
+  kPing = 3,   // W. Liveness: any answer will do
+  // For bench-cluster: size, count. No reply: the node then receives and
+  // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
+  // the baseline UniCL's transfers are measured against. Sent alone.
+  kRawPingPong = 4,
+  // W. For bench-cluster, node to node: peer rank, size, count. The node
+  // sends the peer a kRawPingPong, makes the `count` round trips with it,
+  // and answers with their total seconds (a double).
+  kRawPingPongWith = 5,
+
+  // Objects, posted.
+  kCreateContext = 10,     // id, device
+  kCreateQueue = 11,       // id, context, device, properties (cl_command_queue_properties)
+  kCreateBuffer = 12,      // id, context, flags, size, payload (the initial content, or none: 0 bytes)
+  kCreateSubBuffer = 13,   // id, buffer, flags, origin, size
+  kCreateImage = 14,       // id, context, flags, format, desc (its buffer as an id, or 0), payload (packed
+                           // initial pixels, or none)
+  kCreateSampler = 15,     // id, context, normalized, addressing, filter
+  kCreateProgram = 16,     // id, context, source text
+  kCreateKernel = 17,      // id, program, name
+  kCreateUserEvent = 18,   // id, context
+  kSetUserEventStatus = 19,// id, status
+  kRelease = 20,           // kind (ObjectKind), id: rank 0 let go of it
+  kSetKernelArgs = 21,     // kernel, KernelArgs: the arguments changed since the kernel's last launch (before a
+                           // query whose answer depends on them)
+  // Report every end of `queue`'s commands enqueued so far at once (0: of
+  // every queue), and what has ended already now: rank 0 waits for them.
+  kReportNow = 22,         // queue
+  // The bytes of a write sent before them (PayloadAt::kLater): the write's
+  // event id, the status of what it followed (an error fails the write),
+  // payload.
+  kWriteBytes = 23,
+
+  // Objects and queries, waited for.
+  kCreateProgramBinary = 30,// id, context, device, binary bytes. Result: the binary's status. The status: the
+                            // creation's (a failed one leaves no object)
+  kBuildProgram = 31,       // program, device, options. Result: ProgramFacts. The status: the build's
+  kCompileProgram = 32,     // program, device, options, header count, (header program, include name) each.
+                            // Result: ProgramFacts (build information only). The status: the compilation's
+  kLinkProgram = 33,        // id, context, device, options, input count, input programs. Result: whether a program
+                            // was made (uint8_t), then its ProgramFacts. The status: the link's
+  kInfo = 34,               // kind, id, param, second (a device handle or an index). Result: the bytes
+  kImageFormats = 35,       // context, flags, image type. Result: the formats (bytes of cl_image_format[])
+
+  // Commands, each with a CommandHeader first.
+  kWriteBuffer = 40,       // buffer, offset, payload
+  kReadBuffer = 41,        // buffer, offset, size: the bytes come with the end (a report's payload)
+  kCopyBuffer = 42,        // source, destination, source offset, destination offset, size
+  kFillBuffer = 43,        // buffer, pattern bytes, offset, size
+  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), dims, offsets[3], global[3],
+                           // local[3], has offset, has local
+  kMarker = 45,            // (wait list only)
+  kBarrier = 46,
+  kWriteBufferRect = 47,   // buffer, buffer origin[3], region[3], buffer row and slice pitch, payload (packed)
+  kReadBufferRect = 48,    // buffer, buffer origin[3], region[3], buffer row and slice pitch: packed bytes come back
+  kCopyBufferRect = 49,    // source, destination, both origins[3], region[3], both row and slice pitches
+  kWriteImage = 50,        // image, origin[3], region[3], payload (packed)
+  kReadImage = 51,         // image, origin[3], region[3]: packed bytes come back
+  kCopyImage = 52,         // source, destination, both origins[3], region[3]
+  kFillImage = 53,         // image, fill color (16 bytes), origin[3], region[3]
+  kCopyImageToBuffer = 54, // image, buffer, origin[3], region[3], buffer offset
+  kCopyBufferToImage = 55, // buffer, image, buffer offset, origin[3], region[3]
+  // A copy from a buffer of one node (kPeerSend to it) to a buffer of
+  // another (kPeerReceive to it, first), straight between them. The
+  // receiving node enqueues its write at once, held by an event of its own
+  // until the bytes come; the sending node reads its bytes once its wait
+  // list allows and sends them (or its failure) to the receiver. The bytes
+  // may reach the receiver before its request does: it keeps them until then.
+  kPeerReceive = 56,       // buffer, offset, size, then 1 and the source buffer and offset when the source is on
+                           // the same node (else 0). The event: the write's
+  kPeerSend = 57,          // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
+                           // (rank 0 never sees it)
+  // Not a command: a copy between nodes will not come (its sender was
+  // lost): receiver's event id, status. The write fails with it.
+  kPeerCancel = 58,
+};
+
+// What kRelease and kInfo name.
+enum class ObjectKind : uint32_t {
+  kContext = 1,
+  kQueue,
+  kMemory,
+  kProgram,
+  kKernel,
+  kEvent,
+  kProgramBuild,    // kInfo only: clGetProgramBuildInfo (second: device)
+  kKernelWorkGroup, // kInfo only: clGetKernelWorkGroupInfo (second: device)
+  kKernelArg,       // kInfo only: clGetKernelArgInfo (second: argument index)
+  kEventProfiling,  // kInfo only: clGetEventProfilingInfo
+  kSampler,
+  kImage,           // kInfo only: clGetImageInfo
+};
+
+struct RequestHeader {
+  uint64_t call = 0;  // 0: posted (no reply)
+  Op op{};
+  uint32_t size = 0;  // of the arguments that follow
+};
+struct ReplyHeader {
+  uint64_t call;
+  cl_int status;
+};
+
+// Before a command's own arguments: its queue, the events it waits for
+// (ids), its event's id and its flags.
+constexpr uint32_t kPrompt = 1;  // report the end at once: rank 0 waits for it (else it may wait in a batch)
+struct CommandHeader {
+  uint64_t queue = 0;
+  std::vector<uint64_t> wait;
+  uint64_t event = 0;
+  uint32_t flags = 0;
+};
+void write(Writer &w, const CommandHeader &h);
+CommandHeader read_command_header(Reader &r);
+
+// A kernel's arguments as a launch carries them: those changed since the
+// kernel's previous launch, each its index, its kind and its value.
+enum class ArgKind : uint8_t { kBytes = 0, kMemory = 1, kLocal = 2, kSampler = 3, kNullMemory = 4 };
+struct KernelArg {
+  ArgKind kind = ArgKind::kBytes;
+  std::vector<char> bytes;  // kBytes
+  uint64_t id = 0;          // kMemory, kSampler
+  uint64_t size = 0;        // kLocal
+  bool operator==(const KernelArg &) const = default;
+};
+void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed);
+std::vector<std::pair<cl_uint, KernelArg>> read_args(Reader &r);
+
+// One entry of a report: a command's end. `bytes`: the size of the bytes a
+// read brought back, inline after the entry or following the report as
+// kDataTag parts. Times: the node's profiling times (0 when its queue does
+// not profile).
+struct EventEnded {
+  uint64_t id = 0;
+  cl_int status = CL_COMPLETE;
+  cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+  uint64_t bytes = 0;
+};
+void write(Writer &w, const EventEnded &e);  // then, if inline_payload(e.bytes), the bytes (Writer::raw)
+EventEnded read_event_ended(Reader &r);
+
+// The message of kPeerTag, one per part (kChunk bytes) of a copy: the
+// receiver's event id, the part's read status, its duration on the sender's
+// device (ns), where the part starts, and the size of the bytes that follow
+// (0 when the read failed). Each part is written on the receiver as soon as
+// it is there, while the next ones are read and travel.
+struct PeerHeader {
+  uint64_t id;
+  cl_int status;
+  uint64_t read_ns;
+  uint64_t offset;  // of the part within the copy (parts of kChunk bytes)
+  uint64_t bytes;
+};
+
+// An info answer per parameter, as the vendor gave it (the parameters a
+// vendor refuses are absent).
+using InfoAnswers = std::map<cl_uint, std::vector<char>>;
+void write(Writer &w, const InfoAnswers &info);
+InfoAnswers read_info(Reader &r);
+// Every answer of `query(param, size, value, size_ret)` (a clGet*Info of one
+// object) to `params`, those it refuses left out.
+template <class Query>
+InfoAnswers answers(const std::vector<cl_uint> &params, Query &&query) {
+  InfoAnswers out;
+  for (cl_uint p : params) {
+    size_t n = 0;
+    if (query(p, 0, nullptr, &n) != CL_SUCCESS) continue;
+    std::vector<char> value(n);
+    if (n && query(p, n, value.data(), nullptr) != CL_SUCCESS) continue;
+    out[p] = std::move(value);
+  }
+  return out;
+}
+
+// What rank 0 keeps of a built program, from the build's reply, to answer
+// queries and check kernels and launches without asking the node: the
+// build's information for the device, the program's kernels, and of each
+// kernel its information, its work-group information on the device and each
+// argument's information (empty where the vendor has none).
+struct KernelFacts {
+  std::string name;
+  InfoAnswers info, work_group;
+  std::vector<InfoAnswers> args;
+};
+struct ProgramFacts {
+  InfoAnswers build, program;
+  std::vector<KernelFacts> kernels;
+};
+void write(Writer &w, const ProgramFacts &f);
+ProgramFacts read_program_facts(Reader &r);
+// The queries ProgramFacts answers.
+const std::vector<cl_uint> &build_params();
+const std::vector<cl_uint> &program_params();
+const std::vector<cl_uint> &kernel_params();
+const std::vector<cl_uint> &work_group_params();
+const std::vector<cl_uint> &arg_params();
+
+struct RemoteDeviceInfo {
+  uint64_t id = 0;  // the node's handle: how later requests name the device
+  InfoAnswers info;
+};
+struct RemotePlatformInfo {
+  uint64_t id = 0;
+  InfoAnswers info;
+  std::vector<RemoteDeviceInfo> devices;
+};
+// A node as it describes itself in its answer to kHello.
+struct NodeDescription {
+  std::string host;  // the node's host name
+  std::string unicl_version;
+  std::string topology;  // its hardware, as topology_text() gives it
+  std::vector<RemotePlatformInfo> platforms;
+};
+
+// The parameters a node answers for each of its platforms and devices.
+const std::vector<cl_uint> &platform_params();
+const std::vector<cl_uint> &device_params();
+
+void write(Writer &w, const NodeDescription &d);
+NodeDescription read_node(Reader &r);
+
+}  // namespace unicl::cluster
