@@ -109,7 +109,8 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_in
 // device's queue each time its worker stops issuing; a message per flush
 // would double a stream's messages.
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
-  return live(q, ObjectKind::kQueue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+  return live(q, ObjectKind::kQueue) ? CL_SUCCESS
+                                     : cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {

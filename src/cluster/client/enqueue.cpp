@@ -77,8 +77,9 @@ void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_eve
 
 cl_int object_error(cl_mem m, cl_command_queue q, bool image) {
   if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
-  if (!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image");
-  return m->context == q->context ? CL_SUCCESS : CL_INVALID_CONTEXT;
+  if (!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the memory object is not a live one of command_queue's node, or is a buffer where an image is expected (or the reverse)");
+  return m->context == q->context ? CL_SUCCESS
+                                  : cluster::refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context than command_queue");
 }
 bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t slice, HostLayout &out) {
   for (int i = 0; i < 3; ++i) out.origin[i] = origin[i];
@@ -99,7 +100,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
       q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking,
       [&](Writer &w) {
         if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
-        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "!ptr");
+        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL");
         if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
         w.put(buffer->id).put(uint64_t{offset});
         return CL_SUCCESS;
@@ -114,7 +115,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
       q, Op::kReadBuffer, CL_COMMAND_READ_BUFFER, num_wait, wait, event, blocking,
       [&](Writer &w) {
         if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
-        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "!ptr");
+        if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL");
         if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
         w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
         return CL_SUCCESS;
@@ -174,7 +175,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                    HostLayout h;
                    if (!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) ||
                        !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h))
-                     return cluster::refuse(CL_INVALID_VALUE, "!ptr || rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) || !host_layout(host_origin, region, host_row_pitch, host_slice_pitch, h)");
+                     return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or the host rectangle (origin, region, pitches) is not valid");
                    const std::array<size_t, 3> r{region[0], region[1], region[2]};
                    transfer.write.size = r[0] * r[1] * r[2];
                    transfer.write.pack = [h, r, ptr](char *packed) {
@@ -209,7 +210,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
         if (cl_int err = rect_error(buffer, {buffer_origin, region, buffer_row_pitch, buffer_slice_pitch});
             err != CL_SUCCESS)
           return err;
-        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "!ok");
+        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or the host rectangle (origin, region, pitches) is not valid");
         w.put(buffer->id);
         for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
         for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
@@ -236,7 +237,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
     if (cl_int err = rect_error(src, from); err != CL_SUCCESS) return err;
     if (cl_int err = rect_error(dst, to); err != CL_SUCCESS) return err;
     // One buffer, one layout: the specification's own overlap check.
-    if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch) return cluster::refuse(CL_INVALID_VALUE, "src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch");
+    if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch) return cluster::refuse(CL_INVALID_VALUE, "a copy within one buffer with different row and slice pitches");
     if (cl_int err = rect_overlap_error(src, from, dst, to); err != CL_SUCCESS) return err;
     w.put(src->id).put(dst->id);
     for (int i = 0; i < 3; ++i) w.put(uint64_t{src_origin[i]});
@@ -266,13 +267,13 @@ HostLayout image_layout(cl_mem image, const size_t *region, size_t row, size_t s
 cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   Transfer transfer;
   return enqueue(
       q, Op::kWriteImage, CL_COMMAND_WRITE_IMAGE, num_wait, wait, event, blocking,
       [&](Writer &w) {
         if (cl_int err = host_access_error(image, false); err != CL_SUCCESS) return err;
-        if (!ptr || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!ptr || !valid_region(origin, region)");
+        if (!ptr || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or origin or region is NULL or the region empty");
         const std::array<size_t, 3> bytes{region[0] * image->element, region[1], region[2]};
         HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
         transfer.write.size = bytes[0] * bytes[1] * bytes[2];
@@ -292,7 +293,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
                                       const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
                                       cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   const bool ok = ptr && valid_region(origin, region);
   HostLayout h{};
   std::array<size_t, 3> bytes{};
@@ -301,7 +302,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
       q, Op::kReadImage, CL_COMMAND_READ_IMAGE, num_wait, wait, event, blocking,
       [&](Writer &w) {
         if (cl_int err = host_access_error(image, true); err != CL_SUCCESS) return err;
-        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "!ok");
+        if (!ok) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or origin or region is NULL or the region empty");
         w.put(image->id);
         put3(w, origin);
         put3(w, region);
@@ -318,10 +319,10 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
                                       const size_t *dst_origin, const size_t *region, cl_uint num_wait,
                                       const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))");
+  if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the source or destination is not a live image of command_queue's node");
   return enqueue(q, Op::kCopyImage, CL_COMMAND_COPY_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = format_mismatch_error(src, dst); err != CL_SUCCESS) return err;
-    if (!src_origin || !valid_region(dst_origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!src_origin || !valid_region(dst_origin, region)");
+    if (!src_origin || !valid_region(dst_origin, region)) return cluster::refuse(CL_INVALID_VALUE, "an origin or region is NULL, or the region empty");
     w.put(src->id).put(dst->id);
     put3(w, src_origin);
     put3(w, dst_origin);
@@ -332,9 +333,9 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *color, const size_t *origin,
                                       const size_t *region, cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && !is_image(image, q)");
+  if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
-    if (!color || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!color || !valid_region(origin, region)");
+    if (!color || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "fill_color is NULL, or origin or region is NULL or the region empty");
     w.put(image->id).bytes(color, 16);  // four 32-bit channels at most
     put3(w, origin);
     put3(w, region);
@@ -345,10 +346,10 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, cl_mem buffer, const size_t *origin,
                                               const size_t *region, size_t offset, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))");
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the image or the buffer is not a live one of command_queue's node");
   return enqueue(q, Op::kCopyImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_wait, wait, event, false,
                  [&](Writer &w) {
-                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!valid_region(origin, region)");
+                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "origin or region is NULL, or the region empty");
                    w.put(image->id).put(buffer->id);
                    put3(w, origin);
                    put3(w, region);
@@ -360,10 +361,10 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, 
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer, cl_mem image, size_t offset,
                                               const size_t *origin, const size_t *region, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
-  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))");
+  if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the image or the buffer is not a live one of command_queue's node");
   return enqueue(q, Op::kCopyBufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_wait, wait, event, false,
                  [&](Writer &w) {
-                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "!valid_region(origin, region)");
+                   if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "origin or region is NULL, or the region empty");
                    w.put(buffer->id).put(image->id).put(uint64_t{offset});
                    put3(w, origin);
                    put3(w, region);
@@ -374,11 +375,11 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_ob
                                               cl_mem_migration_flags flags, cl_uint num_wait, const cl_event *wait,
                                               cl_event *event) {
   if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
-  if (!num_objects || !objects) return cluster::refuse(CL_INVALID_VALUE, "!num_objects || !objects");
+  if (!num_objects || !objects) return cluster::refuse(CL_INVALID_VALUE, "no memory objects (num_mem_objects is 0 or mem_objects NULL)");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return cluster::refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   for (cl_uint i = 0; i < num_objects; ++i)
-    if (!ours(objects[i], q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(objects[i], q)");
+    if (!ours(objects[i], q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "a memory object of the list is not a live one of command_queue's node");
   // The node's memory is the device's: there is nothing to move, only an order.
   return enqueue(q, Op::kMarker, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_wait, wait, event, false,
                  [](Writer &) { return CL_SUCCESS; });

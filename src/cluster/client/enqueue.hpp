@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cluster/client/checks.hpp"
+#include "cluster/client/refusal.hpp"
 #include "cluster/client/api_decls.hpp"
 
 namespace unicl::cluster {
@@ -63,13 +64,15 @@ void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_eve
 template <class Body>
 cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
                cl_event *event, bool blocking, Body &&body, Transfer &&transfer = {}) {
-  if (!live(q, ObjectKind::kQueue)) return CL_INVALID_COMMAND_QUEUE;
-  if ((num_wait && !wait) || (!num_wait && wait)) return CL_INVALID_EVENT_WAIT_LIST;
+  if (!live(q, ObjectKind::kQueue))
+    return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
+  if ((num_wait && !wait) || (!num_wait && wait))
+    return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list and event_wait_list disagree (0 or NULL)");
   CommandHeader header;
   header.queue = q->id;
   for (cl_uint i = 0; i < num_wait; ++i) {
     if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
-      return CL_INVALID_EVENT_WAIT_LIST;
+      return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of command_queue's context");
     header.wait.push_back(wait[i]->id);
   }
   Writer args;

@@ -226,23 +226,23 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
 }
 
 cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
-  if (!live(e, ObjectKind::kEvent) || e->queue) return cluster::refuse(CL_INVALID_EVENT, "!live(e, ObjectKind::kEvent) || e->queue");
+  if (!live(e, ObjectKind::kEvent) || e->queue) return cluster::refuse(CL_INVALID_EVENT, "event is not a live user event of the node client");
   if (status > CL_COMPLETE) return cluster::refuse(CL_INVALID_VALUE, "status > CL_COMPLETE");
   {
     std::lock_guard lock(e->mutex);
-    if (e->status <= CL_COMPLETE) return cluster::refuse(CL_INVALID_OPERATION, "e->status <= CL_COMPLETE");
+    if (e->status <= CL_COMPLETE) return cluster::refuse(CL_INVALID_OPERATION, "the user event's status was already set");
   }
   Writer w;
   w.put(e->id).put(status);
-  if (!post(e->rank, Op::kSetUserEventStatus, w)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "!post(e->rank, Op::kSetUserEventStatus, w)");
+  if (!post(e->rank, Op::kSetUserEventStatus, w)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the user event's node could not be reached");
   run_callbacks(e, status, complete(e, status));
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
-  if (!n || !events) return cluster::refuse(CL_INVALID_VALUE, "!n || !events");
+  if (!n || !events) return cluster::refuse(CL_INVALID_VALUE, "no events (num_events is 0 or event_list NULL)");
   for (cl_uint i = 0; i < n; ++i)
-    if (!live(events[i], ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "!live(events[i], ObjectKind::kEvent)");
+    if (!live(events[i], ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "an event of the list is not a live event of the node client");
   // The ends the nodes may still hold are asked for, once per queue.
   std::vector<cl_command_queue> asked;
   for (cl_uint i = 0; i < n; ++i) {
@@ -272,30 +272,30 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
       std::lock_guard lock(e->mutex);
       return answer_value(e->status, size, value, size_ret);
     }
-    default: return CL_INVALID_VALUE;
+    default: return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
                                            size_t *size_ret) {
   if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
-  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)");
+  if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "a user event, or its queue does not profile (CL_QUEUE_PROFILING_ENABLE)");
   std::lock_guard lock(e->mutex);
-  if (e->status != CL_COMPLETE) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "e->status != CL_COMPLETE");
+  if (e->status != CL_COMPLETE) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
   switch (param) {
     case CL_PROFILING_COMMAND_QUEUED: return answer_value(e->times[0], size, value, size_ret);
     case CL_PROFILING_COMMAND_SUBMIT: return answer_value(e->times[1], size, value, size_ret);
     case CL_PROFILING_COMMAND_START: return answer_value(e->times[2], size, value, size_ret);
     case CL_PROFILING_COMMAND_END:
     case CL_PROFILING_COMMAND_COMPLETE: return answer_value(e->times[3], size, value, size_ret);
-    default: return CL_INVALID_VALUE;
+    default: return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query this object answers");
   }
 }
 
 cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                       void *user_data) {
   if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
-  if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return cluster::refuse(CL_INVALID_VALUE, "!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)");
+  if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return cluster::refuse(CL_INVALID_VALUE, "pfn_notify is NULL, or command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE");
   std::unique_lock lock(e->mutex);
   if (e->status > CL_COMPLETE) {
     // Only the end is reported: earlier levels are reached with it.

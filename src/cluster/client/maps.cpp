@@ -97,7 +97,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void *ptr, cl_uint num_wait,
                                            const cl_event *wait, cl_event *event) {
   if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
-  if (!ours(memobj, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(memobj, q)");
+  if (!ours(memobj, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "memobj is not a live memory object of command_queue's node");
   _cl_mem::Mapping m;
   {
     std::lock_guard lock(memobj->maps_mutex);

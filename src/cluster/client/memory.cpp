@@ -136,7 +136,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type,
                                               cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats) {
   if (!live(c, ObjectKind::kContext)) return cluster::refuse(CL_INVALID_CONTEXT, "c is NULL or not a live context of the node client");
-  if (num_entries == 0 && formats) return cluster::refuse(CL_INVALID_VALUE, "num_entries == 0 && formats");
+  if (num_entries == 0 && formats) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with image_formats given");
   std::vector<cl_image_format> all;
   if (cl_int err = formats_of(c, flags, type, all); err != CL_SUCCESS) return err;
   if (formats) std::memcpy(formats, all.data(), std::min<size_t>(all.size(), num_entries) * sizeof(cl_image_format));
@@ -215,7 +215,7 @@ cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_imag
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem m, cl_image_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(m, ObjectKind::kMemory) || m->type == CL_MEM_OBJECT_BUFFER) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!live(m, ObjectKind::kMemory) || m->type == CL_MEM_OBJECT_BUFFER");
+  if (!live(m, ObjectKind::kMemory) || m->type == CL_MEM_OBJECT_BUFFER) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of the node client");
   if (param == CL_IMAGE_ELEMENT_SIZE) return answer_value(m->element, size, value, size_ret);
   return node_info(m, ObjectKind::kImage, param, 0, size, value, size_ret);
 }
@@ -226,7 +226,7 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle<ObjectKi
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *),
                                                     void *user_data) {
   if (!live(m, ObjectKind::kMemory)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "m is NULL or not a live memory of the node client");
-  if (!fn) return cluster::refuse(CL_INVALID_VALUE, "!fn");
+  if (!fn) return cluster::refuse(CL_INVALID_VALUE, "pfn_notify is NULL");
   m->destructors.push_back({fn, user_data});
   return CL_SUCCESS;
 }

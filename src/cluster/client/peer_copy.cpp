@@ -13,25 +13,25 @@ using namespace unicl::cluster;
 cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl_command_queue dst_queue, cl_mem src,
                                                   cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  if (!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)");
+  if (!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "a queue of the copy is not a live queue of the node client");
   auto ours = [](cl_mem m, cl_command_queue q) {
     return live(m, ObjectKind::kMemory) && m->rank == q->rank && m->context == q->context;
   };
-  if (!ours(src, src_queue) || !ours(dst, dst_queue)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!ours(src, src_queue) || !ours(dst, dst_queue)");
+  if (!ours(src, src_queue) || !ours(dst, dst_queue)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the source or destination is not a live buffer of its queue's node");
   if (!size || src_offset > src->size || size > src->size - src_offset || dst_offset > dst->size ||
       size > dst->size - dst_offset)
-    return cluster::refuse(CL_INVALID_VALUE, "!size || src_offset > src->size || size > src->size - src_offset || dst_offset > dst->size || size > dst->size - dst_offset");
-  if ((num_wait && !wait) || (!num_wait && wait)) return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "(num_wait && !wait) || (!num_wait && wait)");
+    return cluster::refuse(CL_INVALID_VALUE, "size is 0, or the copy's source or destination range is not inside its buffer");
+  if ((num_wait && !wait) || (!num_wait && wait)) return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list and event_wait_list disagree (0 or NULL)");
   // Each side waits for the events of its own context (both sides may be
   // on one node, in two contexts of different vendors).
   CommandHeader at_src, at_dst;
   for (cl_uint i = 0; i < num_wait; ++i) {
     cl_event e = wait[i];
     if (!live(e, ObjectKind::kEvent) || (e->context != src_queue->context && e->context != dst_queue->context))
-      return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "!live(e, ObjectKind::kEvent) || (e->context != src_queue->context && e->context != dst_queue->context)");
+      return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of either queue's context");
     (e->context == src_queue->context ? at_src : at_dst).wait.push_back(e->id);
   }
-  if (node_lost(src_queue->rank) || node_lost(dst_queue->rank)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "node_lost(src_queue->rank) || node_lost(dst_queue->rank)");
+  if (node_lost(src_queue->rank) || node_lost(dst_queue->rank)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node of the source or the destination was lost");
   // The receiver first: its write (and its event) exist before the bytes
   // can come, or they wait for it there.
   cl_event e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER, event != nullptr);

@@ -63,7 +63,7 @@ namespace unicl::api {
 using namespace unicl::cluster;
 
 cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return cluster::refuse(CL_INVALID_VALUE, "(num_entries == 0 && platforms) || (!platforms && !num_platforms)");
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with platforms given, or both platforms and num_platforms are NULL");
   auto &all = Session::get().platforms();
   if (num_platforms) *num_platforms = static_cast<cl_uint>(all.size());
   for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i) platforms[i] = all[i];
@@ -82,7 +82,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
                                   cl_device_id *devices, cl_uint *num_devices) {
   if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
-  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return cluster::refuse(CL_INVALID_VALUE, "(num_entries == 0 && devices) || (!devices && !num_devices)");
+  if ((num_entries == 0 && devices) || (!devices && !num_devices)) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with devices given, or both devices and num_devices are NULL");
   std::vector<cl_device_id> matching;
   for (auto &d : platform->devices) {
     cl_device_type t = 0;
@@ -131,8 +131,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   return answer(it->second.data(), it->second.size(), size, value, size_ret);
 }
 
-cl_int CL_API_CALL clRetainDevice(cl_device_id device) { return ours(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
-cl_int CL_API_CALL clReleaseDevice(cl_device_id device) { return ours(device) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
+}
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
+}
 
 void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
   if (name && !std::strcmp(name, "clIcdGetPlatformIDsKHR")) return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
@@ -142,7 +146,7 @@ void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platfo
   return ours(platform) ? extension_function_address(name) : nullptr;
 }
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
-  return ours(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+  return ours(platform) ? CL_SUCCESS : cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
 }
 
 }  // namespace unicl::api

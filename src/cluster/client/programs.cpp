@@ -79,7 +79,7 @@ cl_int changed_args(cl_kernel k, Writer &w, bool require_all) {
     if (a->kind == ArgKind::kMemory || a->kind == ArgKind::kSampler) {
       const auto kind = a->kind == ArgKind::kMemory ? ObjectKind::kMemory : ObjectKind::kSampler;
       if (!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id)
-        return cluster::refuse(CL_INVALID_KERNEL_ARGS, "!live(k->arg_objects[i], kind) || static_cast<const Proxy *>(k->arg_objects[i])->id != a->id");
+        return cluster::refuse(CL_INVALID_KERNEL_ARGS, "a memory object or sampler argument was released since it was set");
     }
     if (k->sent[i] != a) changed.emplace_back(i, &*a);
   }
@@ -144,11 +144,11 @@ namespace {
 // the callback, and no kernel attached.
 cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
                    void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
-  if ((num_devices && !devices) || (!num_devices && devices)) return cluster::refuse(CL_INVALID_VALUE, "(num_devices && !devices) || (!num_devices && devices)");
-  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "num_devices && (num_devices != 1 || devices[0] != p->context->device)");
-  if (!notify && user_data) return cluster::refuse(CL_INVALID_VALUE, "!notify && user_data");
+  if ((num_devices && !devices) || (!num_devices && devices)) return cluster::refuse(CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
+  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "device_list names another device than the program's");
+  if (!notify && user_data) return cluster::refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify");
   std::lock_guard lock(p->mutex);
-  return p->kernels_attached ? CL_INVALID_OPERATION : CL_SUCCESS;
+  return p->kernels_attached ? cluster::refuse(CL_INVALID_OPERATION, "kernels made from the program are still alive") : CL_SUCCESS;
 }
 
 // A build or compilation on the node (waited for): its status, and what the
@@ -183,13 +183,13 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
   if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
-    return cluster::refuse(CL_INVALID_VALUE, "(num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names))");
+    return cluster::refuse(CL_INVALID_VALUE, "num_input_headers, input_headers and header_include_names disagree (0 or NULL)");
   Writer w;
   w.put(p->id).put(p->context->device->handle).text(options ? options : "").put(uint64_t{num_headers});
   for (cl_uint i = 0; i < num_headers; ++i) {
     // Headers are programs of the same node's context.
     if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
-      return cluster::refuse(CL_INVALID_VALUE, "!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i]");
+      return cluster::refuse(CL_INVALID_VALUE, "an input header is not a live program of the context, or its include name is NULL");
     w.put(headers[i]->id).text(header_names[i]);
   }
   return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
@@ -268,7 +268,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
                                          void *value, size_t *size_ret) {
   if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
-  if (device != p->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device != p->context->device");
+  if (device != p->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device is not the program's device");
   {
     std::lock_guard lock(p->mutex);
     // The options the application gave (the node adds its own).
@@ -324,28 +324,28 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle<ObjectKi
 // kept until a launch: nothing is sent.
 cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
   if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
-  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   const cl_context context = k->program->context;
   const void *given = value && size == sizeof(void *) ? *static_cast<void *const *>(value) : nullptr;
   KernelArg a;
   const void *object = nullptr;
   auto memory = [&](bool image) {
-    if (size != sizeof(cl_mem)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_mem)");
+    if (size != sizeof(cl_mem)) return cluster::refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem) for a memory object argument");
     auto m = static_cast<cl_mem>(const_cast<void *>(given));
     if (!m) {
       if (image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image");
       a.kind = ArgKind::kNullMemory;
       return CL_SUCCESS;
     }
-    if (!live(m, ObjectKind::kMemory) || m->context != context) return cluster::refuse(CL_INVALID_MEM_OBJECT, "!live(m, ObjectKind::kMemory) || m->context != context");
-    if (image != (m->type != CL_MEM_OBJECT_BUFFER)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image != (m->type != CL_MEM_OBJECT_BUFFER)");
+    if (!live(m, ObjectKind::kMemory) || m->context != context) return cluster::refuse(CL_INVALID_MEM_OBJECT, "a memory object is not a live one of the context");
+    if (image != (m->type != CL_MEM_OBJECT_BUFFER)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "a buffer where an image is expected, or the reverse");
     a.kind = ArgKind::kMemory, a.id = m->id, object = m;
     return CL_SUCCESS;
   };
   auto sampler = [&] {
-    if (size != sizeof(cl_sampler)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size != sizeof(cl_sampler)");
+    if (size != sizeof(cl_sampler)) return cluster::refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_sampler) for a sampler argument");
     auto s = static_cast<cl_sampler>(const_cast<void *>(given));
-    if (!live(s, ObjectKind::kSampler) || s->context != context) return cluster::refuse(CL_INVALID_SAMPLER, "!live(s, ObjectKind::kSampler) || s->context != context");
+    if (!live(s, ObjectKind::kSampler) || s->context != context) return cluster::refuse(CL_INVALID_SAMPLER, "sampler is not a live sampler of the context");
     a.kind = ArgKind::kSampler, a.id = s->id, object = s;
     return CL_SUCCESS;
   };
@@ -359,15 +359,15 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   switch (shape.kind) {
     case ArgShape::kLocal:
       if (value) return cluster::refuse(CL_INVALID_ARG_VALUE, "value");
-      if (size == 0) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0");
+      if (size == 0) return cluster::refuse(CL_INVALID_ARG_SIZE, "size is 0");
       a.kind = ArgKind::kLocal, a.size = size;
       break;
     case ArgShape::kMemory: err = memory(false); break;
     case ArgShape::kImage: err = memory(true); break;
     case ArgShape::kSampler: err = sampler(); break;
     case ArgShape::kValue:
-      if (!value) return cluster::refuse(CL_INVALID_ARG_VALUE, "!value");
-      if (size == 0 || (shape.size && size != shape.size)) return cluster::refuse(CL_INVALID_ARG_SIZE, "size == 0 || (shape.size && size != shape.size)");
+      if (!value) return cluster::refuse(CL_INVALID_ARG_VALUE, "arg_value is NULL");
+      if (size == 0 || (shape.size && size != shape.size)) return cluster::refuse(CL_INVALID_ARG_SIZE, "arg_size is 0 or not the argument's size");
       err = bytes();
       break;
     case ArgShape::kUnknown:
@@ -401,7 +401,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t siz
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
   if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
-  if (device && device != k->program->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device && device != k->program->context->device");
+  if (device && device != k->program->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device is not the kernel's device");
   if (k->facts.work_group.count(param)) return answer_from(k->facts.work_group, param, size, value, size_ret);
   // The local memory of a kernel counts its local arguments: the node's
   // kernel gets them first.
@@ -418,10 +418,10 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
                                       size_t *size_ret) {
   if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
-  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "index >= k->shapes.size()");
+  if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   if (index < k->facts.args.size() && k->facts.args[index].count(param))
     return answer_from(k->facts.args[index], param, size, value, size_ret);
-  if (index < k->facts.args.size() && k->facts.args[index].empty()) return cluster::refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "index < k->facts.args.size() && k->facts.args[index].empty()");
+  if (index < k->facts.args.size() && k->facts.args[index].empty()) return cluster::refuse(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the program was built without argument information (-cl-kernel-arg-info)");
   return node_info(k, ObjectKind::kKernelArg, param, index, size, value, size_ret);
 }
 

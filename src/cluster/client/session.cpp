@@ -332,7 +332,7 @@ constexpr auto kCallTimeout = std::chrono::minutes(10);
 
 cl_int rpc(int rank, Op op, const Writer &args, std::vector<char> *reply) {
   MpiLink *link = Session::get().link();
-  if (!link) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "!link");
+  if (!link) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node client has no MPI link (the job was not joined)");
   std::vector<char> ignored;
   return link->call(rank, op, args, reply ? *reply : ignored, kCallTimeout);
 }
