@@ -10,7 +10,8 @@
 //                     rank 0 named)
 //   programs.cpp      builds, compilations, links and what rank 0 keeps of
 //                     their programs (ProgramFacts)
-//   commands.cpp      commands: wait lists, kernel arguments, enqueues
+//   commands.cpp      commands: wait lists, kernel arguments, held writes
+//   enqueues.cpp      each command's enqueue, one handler per message
 //   peer_copies.cpp   copies between nodes
 //   reports.cpp       the ends of commands, and when they are reported
 //   mapped.cpp        large transfers through maps of the buffer
@@ -307,6 +308,39 @@ class NodeServer {
   // then.
   void check_failed();
   std::chrono::steady_clock::time_point last_check_{};
+
+  // ---- each command's enqueue, one handler per message (enqueues.cpp) ----
+  // A command being enqueued: its queue, the vendor call's wait list and
+  // event (`on`; no event when rank 0 does not follow it), what its report
+  // keeps, and the first failure (a command whose bytes follow still takes
+  // them off the wire).
+  struct Enqueue {
+    const CommandHeader &header;
+    cl_command_queue queue = nullptr;
+    std::vector<cl_event> wait;
+    cl_event event = nullptr;
+    VendorEnqueue on{};
+    Watch watch;
+    cl_int err = CL_SUCCESS;
+  };
+  // The memory object `id` names (null, with c.err set, when none).
+  cl_mem memory_of(Enqueue &c, uint64_t id);
+  void enqueue_write_buffer(Enqueue &c, Reader &args);
+  void enqueue_read_buffer(Enqueue &c, Reader &args);
+  void enqueue_copy_buffer(Enqueue &c, Reader &args);
+  void enqueue_fill_buffer(Enqueue &c, Reader &args);
+  void enqueue_ndrange(Enqueue &c, Reader &args);
+  void enqueue_write_buffer_rect(Enqueue &c, Reader &args);
+  void enqueue_read_buffer_rect(Enqueue &c, Reader &args);
+  void enqueue_copy_buffer_rect(Enqueue &c, Reader &args);
+  void enqueue_write_image(Enqueue &c, Reader &args);
+  void enqueue_read_image(Enqueue &c, Reader &args);
+  void enqueue_copy_image(Enqueue &c, Reader &args);
+  void enqueue_fill_image(Enqueue &c, Reader &args);
+  void enqueue_copy_image_to_buffer(Enqueue &c, Reader &args);
+  void enqueue_copy_buffer_to_image(Enqueue &c, Reader &args);
+  // After the handler: the event kept and watched, or the failure reported.
+  void finish_enqueue(Enqueue &c);
 
   // Staging memory for transfers, reused: a fresh buffer costs its zeroing
   // and a page fault per page, as much as the copy itself at large sizes.

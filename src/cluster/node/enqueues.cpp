@@ -1,0 +1,233 @@
+// Each command's enqueue on this node, one handler per message: its
+// arguments off the wire (in the order client/enqueue.cpp and
+// client/launch.cpp write them), then its vendor call with `c.on`. A handler
+// that fails sets c.err and still reads every argument, so that bytes
+// following the request are taken off the wire; NodeServer::command then
+// reports the end (finish_enqueue).
+#include "backend/vendor_commands.hpp"
+#include "backend/vendor_info.hpp"
+#include "cluster/node/server.hpp"
+
+namespace unicl::cluster {
+namespace {
+
+// Three sizes (an origin, a region) off the wire.
+void get3(Reader &args, size_t (&v)[3]) {
+  for (auto &x : v) x = args.get<uint64_t>();
+}
+
+}  // namespace
+
+cl_mem NodeServer::memory_of(Enqueue &c, uint64_t id) {
+  cl_int e = CL_SUCCESS;
+  cl_mem m = objects_.find(objects_.memory, id, e, CL_INVALID_MEM_OBJECT);
+  if (c.err == CL_SUCCESS) c.err = e;
+  return m;
+}
+
+void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>());
+  auto offset = args.get<uint64_t>();
+  const Payload p = read_payload(args);
+  if (buffer) staged_bytes_.forget(buffer);
+  if (p.later) {
+    c.watch.keep_alive = staging(p.size);
+    std::vector<cl_event> list;
+    if (c.err != CL_SUCCESS) return;
+    const VendorEnqueue held = hold_for_bytes(c.on, c.header.event, c.watch.keep_alive, list, c.err);
+    if (c.err == CL_SUCCESS)
+      c.err = vendor_enqueue::WriteBuffer(held, buffer, cl_bool(CL_FALSE), size_t(offset), p.size,
+                                          static_cast<const void *>(c.watch.keep_alive->data()));
+    if (c.err == CL_SUCCESS && offset == 0) {
+      HeldWrite &w = held_writes_[c.header.event];
+      w.whole = buffer, w.changes = staged_bytes_.changes(buffer);
+    }
+    return;
+  }
+  if (c.err == CL_SUCCESS && maps_at_once(c.queue, c.wait, p.size) && !p.inline_bytes)
+    if (auto status = write_mapped(c.queue, buffer, offset, p, &c.event, c.watch.before_ns)) {
+      c.err = *status;
+      return;
+    }
+  c.watch.keep_alive = staging(p.size);
+  c.err = write_in_parts(c.on, buffer, offset, p, *c.watch.keep_alive, c.err, c.watch.before_ns);
+  // All of a buffer, staged: its bytes may serve later copies from it.
+  if (c.err == CL_SUCCESS && offset == 0) staged_bytes_.keep(buffer, c.watch.keep_alive);
+}
+
+void NodeServer::enqueue_read_buffer(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>());
+  auto offset = args.get<uint64_t>();
+  const size_t size = args.get<uint64_t>();
+  if (c.err != CL_SUCCESS) return;
+  if ((c.watch.mapped = read_mapped(c.on, buffer, offset, size))) return;
+  c.watch.read = staging(size);
+  c.err = vendor_enqueue::ReadBuffer(c.on, buffer, cl_bool(CL_FALSE), size_t(offset), c.watch.read->size(),
+                                     static_cast<void *>(c.watch.read->data()));
+}
+
+void NodeServer::enqueue_copy_buffer(Enqueue &c, Reader &args) {
+  cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
+  size_t so = args.get<uint64_t>(), dof = args.get<uint64_t>(), size = args.get<uint64_t>();
+  if (c.err != CL_SUCCESS) return;
+  staged_bytes_.forget(dst);
+  c.err = vendor_enqueue::CopyBuffer(c.on, src, dst, so, dof, size);
+}
+
+void NodeServer::enqueue_fill_buffer(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>());
+  c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
+  size_t offset = args.get<uint64_t>(), size = args.get<uint64_t>();
+  if (c.err != CL_SUCCESS) return;
+  staged_bytes_.forget(buffer);
+  c.err = vendor_enqueue::FillBuffer(c.on, buffer, static_cast<const void *>(c.watch.keep_alive->data()),
+                                     c.watch.keep_alive->size(), offset, size);
+}
+
+void NodeServer::enqueue_ndrange(Enqueue &c, Reader &args) {
+  cl_int e = CL_SUCCESS;
+  cl_kernel kernel = objects_.find(objects_.kernels, args.get<uint64_t>(), e, CL_INVALID_KERNEL);
+  if (c.err == CL_SUCCESS) c.err = e;
+  const auto changed = read_args(args);
+  auto dims = args.get<cl_uint>();
+  size_t offset[3], global[3], local[3];
+  get3(args, offset);
+  get3(args, global);
+  get3(args, local);
+  bool has_offset = args.get<uint8_t>(), has_local = args.get<uint8_t>();
+  if (kernel && c.err == CL_SUCCESS) c.err = set_args(kernel, changed);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::NDRangeKernel(c.on, kernel, dims, static_cast<const size_t *>(has_offset ? offset : nullptr),
+                                        static_cast<const size_t *>(global),
+                                        static_cast<const size_t *>(has_local ? local : nullptr));
+}
+
+void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
+  const size_t host_origin[3] = {0, 0, 0};
+  if (buffer) staged_bytes_.forget(buffer);
+  std::vector<cl_event> list;
+  const VendorEnqueue held =
+      packed_write(c.on, c.header.event, args, region[0] * region[1] * region[2], c.watch.keep_alive, list, c.err);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                          host_origin, static_cast<const size_t *>(region), row, slice, region[0],
+                                          region[0] * region[1], static_cast<const void *>(c.watch.keep_alive->data()));
+}
+
+void NodeServer::enqueue_read_buffer_rect(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
+  const size_t host_origin[3] = {0, 0, 0};
+  if (c.err != CL_SUCCESS) return;
+  c.watch.read = std::make_shared<std::vector<char>>(region[0] * region[1] * region[2]);
+  c.err = vendor_enqueue::ReadBufferRect(c.on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                         host_origin, static_cast<const size_t *>(region), row, slice, region[0],
+                                         region[0] * region[1], static_cast<void *>(c.watch.read->data()));
+}
+
+void NodeServer::enqueue_copy_buffer_rect(Enqueue &c, Reader &args) {
+  cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
+  size_t src_origin[3], dst_origin[3], region[3];
+  get3(args, src_origin);
+  get3(args, dst_origin);
+  get3(args, region);
+  size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
+         dsp = args.get<uint64_t>();
+  if (c.err != CL_SUCCESS) return;
+  staged_bytes_.forget(dst);
+  c.err = vendor_enqueue::CopyBufferRect(c.on, src, dst, static_cast<const size_t *>(src_origin),
+                                         static_cast<const size_t *>(dst_origin),
+                                         static_cast<const size_t *>(region), srp, ssp, drp, dsp);
+}
+
+namespace {
+
+// The packed bytes of an image's region.
+size_t packed_image_bytes(cl_mem image, const size_t (&region)[3]) {
+  size_t element = 0;
+  if (image) vendor_image_info(image, CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
+  return element * region[0] * region[1] * region[2];
+}
+
+}  // namespace
+
+void NodeServer::enqueue_write_image(Enqueue &c, Reader &args) {
+  cl_mem image = memory_of(c, args.get<uint64_t>());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  std::vector<cl_event> list;
+  const VendorEnqueue held =
+      packed_write(c.on, c.header.event, args, packed_image_bytes(image, region), c.watch.keep_alive, list, c.err);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::WriteImage(held, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                     static_cast<const size_t *>(region), size_t{0}, size_t{0},
+                                     static_cast<const void *>(c.watch.keep_alive->data()));
+}
+
+void NodeServer::enqueue_read_image(Enqueue &c, Reader &args) {
+  cl_mem image = memory_of(c, args.get<uint64_t>());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  if (c.err != CL_SUCCESS) return;
+  c.watch.read = std::make_shared<std::vector<char>>(packed_image_bytes(image, region));
+  c.err = vendor_enqueue::ReadImage(c.on, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
+                                    static_cast<const size_t *>(region), size_t{0}, size_t{0},
+                                    static_cast<void *>(c.watch.read->data()));
+}
+
+void NodeServer::enqueue_copy_image(Enqueue &c, Reader &args) {
+  cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
+  size_t src_origin[3], dst_origin[3], region[3];
+  get3(args, src_origin);
+  get3(args, dst_origin);
+  get3(args, region);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::CopyImage(c.on, src, dst, static_cast<const size_t *>(src_origin),
+                                    static_cast<const size_t *>(dst_origin), static_cast<const size_t *>(region));
+}
+
+void NodeServer::enqueue_fill_image(Enqueue &c, Reader &args) {
+  cl_mem image = memory_of(c, args.get<uint64_t>());
+  c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::FillImage(c.on, image, static_cast<const void *>(c.watch.keep_alive->data()),
+                                    static_cast<const size_t *>(origin), static_cast<const size_t *>(region));
+}
+
+void NodeServer::enqueue_copy_image_to_buffer(Enqueue &c, Reader &args) {
+  cl_mem image = memory_of(c, args.get<uint64_t>()), buffer = memory_of(c, args.get<uint64_t>());
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  size_t offset = args.get<uint64_t>();
+  if (c.err != CL_SUCCESS) return;
+  staged_bytes_.forget(buffer);
+  c.err = vendor_enqueue::CopyImageToBuffer(c.on, image, buffer, static_cast<const size_t *>(origin),
+                                            static_cast<const size_t *>(region), offset);
+}
+
+void NodeServer::enqueue_copy_buffer_to_image(Enqueue &c, Reader &args) {
+  cl_mem buffer = memory_of(c, args.get<uint64_t>()), image = memory_of(c, args.get<uint64_t>());
+  size_t offset = args.get<uint64_t>();
+  size_t origin[3], region[3];
+  get3(args, origin);
+  get3(args, region);
+  if (c.err != CL_SUCCESS) return;
+  c.err = vendor_enqueue::CopyBufferToImage(c.on, buffer, image, offset, static_cast<const size_t *>(origin),
+                                            static_cast<const size_t *>(region));
+}
+
+}  // namespace unicl::cluster
