@@ -150,18 +150,18 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
     case Op::kCompileProgram:
     case Op::kLinkProgram: return build(op, args, result);
     case Op::kCreateProgramBinary: return program_from_binary(args, result);
-    case Op::kCreateContext:
-    case Op::kCreateQueue:
-    case Op::kCreateBuffer:
-    case Op::kCreateSubBuffer:
-    case Op::kCreateImage:
-    case Op::kCreateSampler:
-    case Op::kCreateProgram:
-    case Op::kCreateKernel:
-    case Op::kCreateUserEvent:
-    case Op::kSetUserEventStatus:
-    case Op::kSetKernelArgs:
-    case Op::kImageFormats: return create(op, args, result);
+    case Op::kCreateContext: return create_context(args);
+    case Op::kCreateQueue: return create_queue(args);
+    case Op::kCreateBuffer: return create_buffer(args);
+    case Op::kCreateSubBuffer: return create_sub_buffer(args);
+    case Op::kCreateImage: return create_image(args);
+    case Op::kCreateSampler: return create_sampler(args);
+    case Op::kCreateProgram: return create_program(args);
+    case Op::kCreateKernel: return create_kernel(args);
+    case Op::kCreateUserEvent: return create_user_event(args);
+    case Op::kSetUserEventStatus: return set_user_event_status(args);
+    case Op::kSetKernelArgs: return set_kernel_args(args);
+    case Op::kImageFormats: return image_formats(args, result);
     default: command(op, args); return CL_SUCCESS;
   }
 }

@@ -23,146 +23,163 @@ cl_int answer_of(Query &&query, Writer &out) {
 
 }  // namespace
 
-cl_int NodeServer::create(Op op, Reader &args, Writer &result) {
-  // Every creation names its object first; what it is made in (a context, a
-  // buffer, a program) may have failed to be made itself: then so does it,
-  // with that error.
+// Every creation names its object first; what it is made in (a context, a
+// buffer, a program) may have failed to be made itself: then so does it,
+// with that error (NamedObjects keeps the failure).
+cl_int NodeServer::create_context(Reader &args) {
   cl_int err = CL_SUCCESS;
-  switch (op) {
-    case Op::kCreateContext: {
-      const auto id = args.get<uint64_t>();
-      auto device = as<cl_device_id>(args.get<uint64_t>());
-      const cl_context_properties props[] = {
-          CL_CONTEXT_PLATFORM,
-          reinterpret_cast<cl_context_properties>(vendor_value<cl_platform_id>(device, CL_DEVICE_PLATFORM)), 0};
-      auto c = vendor_context(props, device, nullptr, nullptr, err);
-      objects_.keep(objects_.contexts, id, std::move(c), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateQueue: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto device = as<cl_device_id>(args.get<uint64_t>());
-      auto props = args.get<cl_command_queue_properties>();
-      VendorRef<cl_command_queue> q;
-      if (context) q = vendor_queue(context, device, props, err);
-      if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
-      objects_.keep(objects_.queues, id, std::move(q), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateBuffer: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto flags = args.get<cl_mem_flags>();
-      const size_t size = args.get<uint64_t>();
-      const Payload initial = read_payload(args);
-      // Taken off the wire whatever becomes of the buffer.
-      std::vector<char> bytes(initial.size);
-      uint64_t trip_ns = 0;
-      receive_payload(initial, bytes.data(), trip_ns);
-      VendorRef<cl_mem> m;
-      if (context)
-        m = vendor_buffer(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size,
-                          bytes.empty() ? nullptr : bytes.data(), err);
-      objects_.keep(objects_.memory, id, std::move(m), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateSubBuffer: {
-      const auto id = args.get<uint64_t>();
-      cl_mem parent = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
-      auto flags = args.get<cl_mem_flags>();
-      cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
-      VendorRef<cl_mem> m;
-      if (parent) {
-        m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
-        staged_bytes_.shares_storage(parent);
-      }
-      objects_.keep(objects_.memory, id, std::move(m), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateImage: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto flags = args.get<cl_mem_flags>();
-      auto format = args.get<cl_image_format>();
-      cl_image_desc desc{};
-      desc.image_type = args.get<cl_mem_object_type>();
-      desc.image_width = args.get<uint64_t>(), desc.image_height = args.get<uint64_t>();
-      desc.image_depth = args.get<uint64_t>(), desc.image_array_size = args.get<uint64_t>();
-      if (const auto buffer = args.get<uint64_t>(); buffer && context)
-        desc.buffer = objects_.find(objects_.memory, buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
-      const Payload initial = read_payload(args);  // packed: the default pitches
-      std::vector<char> bytes(initial.size);
-      uint64_t trip_ns = 0;
-      receive_payload(initial, bytes.data(), trip_ns);
-      VendorRef<cl_mem> image;
-      if (context && err == CL_SUCCESS)
-        image = vendor_image(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), format, desc,
-                             bytes.empty() ? nullptr : bytes.data(), err);
-      objects_.keep(objects_.memory, id, std::move(image), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateSampler: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto normalized = args.get<cl_bool>();
-      auto addressing = args.get<cl_addressing_mode>();
-      auto filter = args.get<cl_filter_mode>();
-      VendorRef<cl_sampler> sampler;
-      if (context) sampler = vendor_sampler(context, normalized, addressing, filter, err);
-      objects_.keep(objects_.samplers, id, std::move(sampler), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateProgram: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      std::string source = args.text();
-      const char *text = source.c_str();
-      size_t length = source.size();
-      VendorRef<cl_program> p;
-      if (context) p = vendor_program_with_source(context, 1, &text, &length, err);
-      objects_.keep(objects_.programs, id, std::move(p), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateKernel: {
-      const auto id = args.get<uint64_t>();
-      cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
-      std::string name = args.text();
-      VendorRef<cl_kernel> k;
-      if (program) k = vendor_kernel(program, name.c_str(), err);
-      objects_.keep(objects_.kernels, id, std::move(k), err);
-      return CL_SUCCESS;
-    }
-    case Op::kCreateUserEvent: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      VendorRef<cl_event> e;
-      if (context) e = vendor_user_event(context, err);
-      objects_.keep(objects_.events, id, std::move(e), err);
-      return CL_SUCCESS;
-    }
-    case Op::kSetUserEventStatus: {
-      cl_event e = objects_.find(objects_.events, args.get<uint64_t>(), err, CL_INVALID_EVENT);
-      const auto status = args.get<cl_int>();
-      return e ? vendor_set_user_event_status(e, status) : err;
-    }
-    case Op::kSetKernelArgs: {
-      cl_kernel kernel = objects_.find(objects_.kernels, args.get<uint64_t>(), err, CL_INVALID_KERNEL);
-      auto changed = read_args(args);
-      return kernel ? set_args(kernel, changed) : err;
-    }
-    case Op::kImageFormats: {
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto flags = args.get<cl_mem_flags>();
-      auto type = args.get<cl_mem_object_type>();
-      if (!context) return err;
-      std::vector<cl_image_format> formats;
-      if (cl_int e = vendor_image_formats(context, flags, type, formats); e != CL_SUCCESS) return e;
-      result.bytes(formats.data(), formats.size() * sizeof(cl_image_format));
-      return CL_SUCCESS;
-    }
-    default: return CL_INVALID_OPERATION;
+  const auto id = args.get<uint64_t>();
+  auto device = as<cl_device_id>(args.get<uint64_t>());
+  const cl_context_properties props[] = {
+      CL_CONTEXT_PLATFORM,
+      reinterpret_cast<cl_context_properties>(vendor_value<cl_platform_id>(device, CL_DEVICE_PLATFORM)), 0};
+  auto c = vendor_context(props, device, nullptr, nullptr, err);
+  objects_.keep(objects_.contexts, id, std::move(c), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_queue(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  auto device = as<cl_device_id>(args.get<uint64_t>());
+  auto props = args.get<cl_command_queue_properties>();
+  VendorRef<cl_command_queue> q;
+  if (context) q = vendor_queue(context, device, props, err);
+  if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
+  objects_.keep(objects_.queues, id, std::move(q), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_buffer(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  auto flags = args.get<cl_mem_flags>();
+  const size_t size = args.get<uint64_t>();
+  const Payload initial = read_payload(args);
+  // Taken off the wire whatever becomes of the buffer.
+  std::vector<char> bytes(initial.size);
+  uint64_t trip_ns = 0;
+  receive_payload(initial, bytes.data(), trip_ns);
+  VendorRef<cl_mem> m;
+  if (context)
+    m = vendor_buffer(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size,
+                      bytes.empty() ? nullptr : bytes.data(), err);
+  objects_.keep(objects_.memory, id, std::move(m), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_sub_buffer(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_mem parent = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
+  auto flags = args.get<cl_mem_flags>();
+  cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
+  VendorRef<cl_mem> m;
+  if (parent) {
+    m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
+    staged_bytes_.shares_storage(parent);
   }
+  objects_.keep(objects_.memory, id, std::move(m), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_image(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  auto flags = args.get<cl_mem_flags>();
+  auto format = args.get<cl_image_format>();
+  cl_image_desc desc{};
+  desc.image_type = args.get<cl_mem_object_type>();
+  desc.image_width = args.get<uint64_t>(), desc.image_height = args.get<uint64_t>();
+  desc.image_depth = args.get<uint64_t>(), desc.image_array_size = args.get<uint64_t>();
+  if (const auto buffer = args.get<uint64_t>(); buffer && context)
+    desc.buffer = objects_.find(objects_.memory, buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
+  const Payload initial = read_payload(args);  // packed: the default pitches
+  std::vector<char> bytes(initial.size);
+  uint64_t trip_ns = 0;
+  receive_payload(initial, bytes.data(), trip_ns);
+  VendorRef<cl_mem> image;
+  if (context && err == CL_SUCCESS)
+    image = vendor_image(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), format, desc,
+                         bytes.empty() ? nullptr : bytes.data(), err);
+  objects_.keep(objects_.memory, id, std::move(image), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_sampler(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  auto normalized = args.get<cl_bool>();
+  auto addressing = args.get<cl_addressing_mode>();
+  auto filter = args.get<cl_filter_mode>();
+  VendorRef<cl_sampler> sampler;
+  if (context) sampler = vendor_sampler(context, normalized, addressing, filter, err);
+  objects_.keep(objects_.samplers, id, std::move(sampler), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_program(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  std::string source = args.text();
+  const char *text = source.c_str();
+  size_t length = source.size();
+  VendorRef<cl_program> p;
+  if (context) p = vendor_program_with_source(context, 1, &text, &length, err);
+  objects_.keep(objects_.programs, id, std::move(p), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_kernel(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
+  std::string name = args.text();
+  VendorRef<cl_kernel> k;
+  if (program) k = vendor_kernel(program, name.c_str(), err);
+  objects_.keep(objects_.kernels, id, std::move(k), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::create_user_event(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  const auto id = args.get<uint64_t>();
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  VendorRef<cl_event> e;
+  if (context) e = vendor_user_event(context, err);
+  objects_.keep(objects_.events, id, std::move(e), err);
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::set_user_event_status(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  cl_event e = objects_.find(objects_.events, args.get<uint64_t>(), err, CL_INVALID_EVENT);
+  const auto status = args.get<cl_int>();
+  return e ? vendor_set_user_event_status(e, status) : err;
+}
+
+cl_int NodeServer::set_kernel_args(Reader &args) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = objects_.find(objects_.kernels, args.get<uint64_t>(), err, CL_INVALID_KERNEL);
+  auto changed = read_args(args);
+  return kernel ? set_args(kernel, changed) : err;
+}
+
+cl_int NodeServer::image_formats(Reader &args, Writer &result) {
+  cl_int err = CL_SUCCESS;
+  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  auto flags = args.get<cl_mem_flags>();
+  auto type = args.get<cl_mem_object_type>();
+  if (!context) return err;
+  std::vector<cl_image_format> formats;
+  if (cl_int e = vendor_image_formats(context, flags, type, formats); e != CL_SUCCESS) return e;
+  result.bytes(formats.data(), formats.size() * sizeof(cl_image_format));
+  return CL_SUCCESS;
 }
 
 void NodeServer::release(ObjectKind kind, uint64_t id) {

@@ -90,9 +90,21 @@ class NodeServer {
   void flush_queues();
 
   // ---- objects (objects.cpp) ----
-  // The posted creations (their failure is kept: NamedObjects), user
-  // events' statuses, kernels' arguments, image formats (a query).
-  cl_int create(Op op, Reader &args, Writer &result);
+  // The posted creations (their failure is kept: NamedObjects), one handler
+  // per message; user events' statuses, kernels' arguments, image formats
+  // (a query).
+  cl_int create_context(Reader &args);
+  cl_int create_queue(Reader &args);
+  cl_int create_buffer(Reader &args);
+  cl_int create_sub_buffer(Reader &args);
+  cl_int create_image(Reader &args);
+  cl_int create_sampler(Reader &args);
+  cl_int create_program(Reader &args);
+  cl_int create_kernel(Reader &args);
+  cl_int create_user_event(Reader &args);
+  cl_int set_user_event_status(Reader &args);
+  cl_int set_kernel_args(Reader &args);
+  cl_int image_formats(Reader &args, Writer &result);
   void release(ObjectKind kind, uint64_t id);
   cl_int info(Reader &args, Writer &result);
   NamedObjects objects_;
