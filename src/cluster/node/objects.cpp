@@ -8,7 +8,6 @@
 namespace unicl::cluster {
 namespace {
 
-
 // An info answer of any size: asked for its size, then read.
 template <class Query>
 cl_int answer_of(Query &&query, Writer &out) {
@@ -18,6 +17,29 @@ cl_int answer_of(Query &&query, Writer &out) {
   if (n)
     if (cl_int err = query(n, value.data(), nullptr); err != CL_SUCCESS) return err;
   out.bytes(value.data(), value.size());
+  return CL_SUCCESS;
+}
+
+// What `ask(handle, size, value, size_ret)` answers about object `id` of
+// `table` (`unknown`: the error when rank 0 never made it here).
+template <class H, class Ask>
+cl_int answer_about(const NamedObjects &objects, const NamedObjects::Table<H> &table, uint64_t id, cl_int unknown,
+                    Writer &out, Ask &&ask) {
+  cl_int err = CL_SUCCESS;
+  H handle = objects.find(table, id, err, unknown);
+  if (!handle) return err;
+  return answer_of([&](size_t n, void *v, size_t *r) { return ask(handle, n, v, r); }, out);
+}
+
+// CL_PROGRAM_BINARIES: an array of pointers to the caller's memory, so the
+// node answers the one device's binary itself.
+cl_int program_binary(cl_program program, Writer &out) {
+  size_t size = 0;
+  if (cl_int e = vendor_info(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr); e != CL_SUCCESS) return e;
+  std::vector<char> binary(size);
+  unsigned char *where = reinterpret_cast<unsigned char *>(binary.data());
+  if (cl_int e = vendor_info(program, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr); e != CL_SUCCESS) return e;
+  out.bytes(binary.data(), binary.size());
   return CL_SUCCESS;
 }
 
@@ -214,86 +236,54 @@ cl_int NodeServer::info(Reader &args, Writer &result) {
   const auto id = args.get<uint64_t>();
   auto param = args.get<cl_uint>();
   auto second = args.get<uint64_t>();
-  auto query = [&](auto &&fn) { return answer_of(fn, result); };
-  cl_int err = CL_SUCCESS;
+  auto device = as<cl_device_id>(second);
+  const NamedObjects &o = objects_;
   switch (kind) {
-    case ObjectKind::kContext: {
-      cl_context c = objects_.find(objects_.contexts, id, err, CL_INVALID_CONTEXT);
-      if (!c) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(c, param, n, v, r); });
-    }
-    case ObjectKind::kQueue: {
-      cl_command_queue q = objects_.find(objects_.queues, id, err, CL_INVALID_COMMAND_QUEUE);
-      if (!q) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(q, param, n, v, r); });
-    }
-    case ObjectKind::kMemory: {
-      cl_mem m = objects_.find(objects_.memory, id, err, CL_INVALID_MEM_OBJECT);
-      if (!m) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(m, param, n, v, r); });
-    }
-    case ObjectKind::kImage: {
-      cl_mem m = objects_.find(objects_.memory, id, err, CL_INVALID_MEM_OBJECT);
-      if (!m) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_image_info(m, param, n, v, r); });
-    }
-    case ObjectKind::kProgram: {
-      cl_program program = objects_.find(objects_.programs, id, err, CL_INVALID_PROGRAM);
-      if (!program) return err;
+    case ObjectKind::kContext:
+      return answer_about(o, o.contexts, id, CL_INVALID_CONTEXT, result,
+                          [&](cl_context c, size_t n, void *v, size_t *r) { return vendor_info(c, param, n, v, r); });
+    case ObjectKind::kQueue:
+      return answer_about(o, o.queues, id, CL_INVALID_COMMAND_QUEUE, result,
+                          [&](cl_command_queue q, size_t n, void *v, size_t *r) { return vendor_info(q, param, n, v, r); });
+    case ObjectKind::kMemory:
+      return answer_about(o, o.memory, id, CL_INVALID_MEM_OBJECT, result,
+                          [&](cl_mem m, size_t n, void *v, size_t *r) { return vendor_info(m, param, n, v, r); });
+    case ObjectKind::kImage:
+      return answer_about(o, o.memory, id, CL_INVALID_MEM_OBJECT, result,
+                          [&](cl_mem m, size_t n, void *v, size_t *r) { return vendor_image_info(m, param, n, v, r); });
+    case ObjectKind::kProgram:
       if (param == CL_PROGRAM_BINARIES) {
-        // An array of pointers to the caller's memory: the node answers the
-        // one device's binary itself.
-        size_t size = 0;
-        if (cl_int e = vendor_info(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr); e != CL_SUCCESS)
-          return e;
-        std::vector<char> binary(size);
-        unsigned char *where = reinterpret_cast<unsigned char *>(binary.data());
-        if (cl_int e = vendor_info(program, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr); e != CL_SUCCESS)
-          return e;
-        result.bytes(binary.data(), binary.size());
-        return CL_SUCCESS;
+        cl_int err = CL_SUCCESS;
+        cl_program program = o.find(o.programs, id, err, CL_INVALID_PROGRAM);
+        return program ? program_binary(program, result) : err;
       }
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(program, param, n, v, r); });
-    }
-    case ObjectKind::kProgramBuild: {
-      cl_program program = objects_.find(objects_.programs, id, err, CL_INVALID_PROGRAM);
-      if (!program) return err;
-      return query([&](size_t n, void *v, size_t *r) {
-        return vendor_build_info(program, as<cl_device_id>(second), param, n, v, r);
+      return answer_about(o, o.programs, id, CL_INVALID_PROGRAM, result,
+                          [&](cl_program p, size_t n, void *v, size_t *r) { return vendor_info(p, param, n, v, r); });
+    case ObjectKind::kProgramBuild:
+      return answer_about(o, o.programs, id, CL_INVALID_PROGRAM, result, [&](cl_program p, size_t n, void *v, size_t *r) {
+        return vendor_build_info(p, device, param, n, v, r);
       });
-    }
-    case ObjectKind::kKernel: {
-      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
-      if (!k) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(k, param, n, v, r); });
-    }
-    case ObjectKind::kKernelWorkGroup: {
-      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
-      if (!k) return err;
-      return query([&](size_t n, void *v, size_t *r) {
-        return vendor_work_group_info(k, as<cl_device_id>(second), param, n, v, r);
+    case ObjectKind::kKernel:
+      return answer_about(o, o.kernels, id, CL_INVALID_KERNEL, result,
+                          [&](cl_kernel k, size_t n, void *v, size_t *r) { return vendor_info(k, param, n, v, r); });
+    case ObjectKind::kKernelWorkGroup:
+      return answer_about(o, o.kernels, id, CL_INVALID_KERNEL, result, [&](cl_kernel k, size_t n, void *v, size_t *r) {
+        return vendor_work_group_info(k, device, param, n, v, r);
       });
-    }
-    case ObjectKind::kKernelArg: {
-      cl_kernel k = objects_.find(objects_.kernels, id, err, CL_INVALID_KERNEL);
-      if (!k) return err;
-      return query([&](size_t n, void *v, size_t *r) {
+    case ObjectKind::kKernelArg:
+      return answer_about(o, o.kernels, id, CL_INVALID_KERNEL, result, [&](cl_kernel k, size_t n, void *v, size_t *r) {
         return vendor_arg_info(k, static_cast<cl_uint>(second), param, n, v, r);
       });
-    }
-    case ObjectKind::kSampler: {
-      cl_sampler s = objects_.find(objects_.samplers, id, err, CL_INVALID_SAMPLER);
-      if (!s) return err;
-      return query([&](size_t n, void *v, size_t *r) { return vendor_info(s, param, n, v, r); });
-    }
+    case ObjectKind::kSampler:
+      return answer_about(o, o.samplers, id, CL_INVALID_SAMPLER, result,
+                          [&](cl_sampler s, size_t n, void *v, size_t *r) { return vendor_info(s, param, n, v, r); });
     case ObjectKind::kEvent:
-    case ObjectKind::kEventProfiling: {
-      cl_event e = objects_.find(objects_.events, id, err, CL_INVALID_EVENT);
-      if (!e) return err;
-      return query([&](size_t n, void *v, size_t *r) {
-        return kind == ObjectKind::kEvent ? vendor_info(e, param, n, v, r) : vendor_profiling_info(e, param, n, v, r);
+      return answer_about(o, o.events, id, CL_INVALID_EVENT, result,
+                          [&](cl_event e, size_t n, void *v, size_t *r) { return vendor_info(e, param, n, v, r); });
+    case ObjectKind::kEventProfiling:
+      return answer_about(o, o.events, id, CL_INVALID_EVENT, result, [&](cl_event e, size_t n, void *v, size_t *r) {
+        return vendor_profiling_info(e, param, n, v, r);
       });
-    }
   }
   return CL_INVALID_VALUE;
 }
