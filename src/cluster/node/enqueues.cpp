@@ -16,6 +16,23 @@ void get3(Reader &args, size_t (&v)[3]) {
   for (auto &x : v) x = args.get<uint64_t>();
 }
 
+// A rectangle of a buffer off the wire: its origin, region, row and slice
+// pitch; the host side is packed.
+struct BufferRect {
+  size_t origin[3], region[3];
+  size_t row = 0, slice = 0;
+  static constexpr size_t host_origin[3] = {0, 0, 0};
+  size_t packed() const { return region[0] * region[1] * region[2]; }
+};
+
+BufferRect read_buffer_rect(Reader &args) {
+  BufferRect r;
+  get3(args, r.origin);
+  get3(args, r.region);
+  r.row = args.get<uint64_t>(), r.slice = args.get<uint64_t>();
+  return r;
+}
+
 }  // namespace
 
 cl_mem NodeServer::memory_of(Enqueue &c, uint64_t id) {
@@ -104,33 +121,26 @@ void NodeServer::enqueue_ndrange(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
-  size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
-  const size_t host_origin[3] = {0, 0, 0};
+  const BufferRect r = read_buffer_rect(args);
   if (buffer) staged_bytes_.forget(buffer);
   std::vector<cl_event> list;
-  const VendorEnqueue held =
-      packed_write(c.on, c.header.event, args, region[0] * region[1] * region[2], c.watch.keep_alive, list, c.err);
+  const VendorEnqueue held = packed_write(c.on, c.header.event, args, r.packed(), c.watch.keep_alive, list, c.err);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
-                                          host_origin, static_cast<const size_t *>(region), row, slice, region[0],
-                                          region[0] * region[1], static_cast<const void *>(c.watch.keep_alive->data()));
+  c.err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(r.origin),
+                                          BufferRect::host_origin, static_cast<const size_t *>(r.region), r.row,
+                                          r.slice, r.region[0], r.region[0] * r.region[1],
+                                          static_cast<const void *>(c.watch.keep_alive->data()));
 }
 
 void NodeServer::enqueue_read_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
-  size_t row = args.get<uint64_t>(), slice = args.get<uint64_t>();
-  const size_t host_origin[3] = {0, 0, 0};
+  const BufferRect r = read_buffer_rect(args);
   if (c.err != CL_SUCCESS) return;
-  c.watch.read = std::make_shared<std::vector<char>>(region[0] * region[1] * region[2]);
-  c.err = vendor_enqueue::ReadBufferRect(c.on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
-                                         host_origin, static_cast<const size_t *>(region), row, slice, region[0],
-                                         region[0] * region[1], static_cast<void *>(c.watch.read->data()));
+  c.watch.read = std::make_shared<std::vector<char>>(r.packed());
+  c.err = vendor_enqueue::ReadBufferRect(c.on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(r.origin),
+                                         BufferRect::host_origin, static_cast<const size_t *>(r.region), r.row,
+                                         r.slice, r.region[0], r.region[0] * r.region[1],
+                                         static_cast<void *>(c.watch.read->data()));
 }
 
 void NodeServer::enqueue_copy_buffer_rect(Enqueue &c, Reader &args) {
