@@ -214,13 +214,34 @@ const PerfModels::BySize::value_type &PerfModels::nearest_size(const BySize &siz
   return *best;
 }
 
+const PerfModels::BySize::value_type *PerfModels::nearest_calibrated_size(const BySize &sizes, size_t items) {
+  const BySize::value_type *best = nullptr;
+  double best_ratio = kScaledAtMost;
+  for (auto &entry : sizes) {
+    if (entry.second.count < kCalibrationSamples) continue;
+    const double a = static_cast<double>(std::max<size_t>(entry.first, 1)), b = static_cast<double>(std::max<size_t>(items, 1));
+    const double ratio = std::max(a, b) / std::min(a, b);
+    if (ratio <= best_ratio) best = &entry, best_ratio = ratio;
+  }
+  return best;
+}
+
 ExecPrediction PerfModels::kernel_prediction(const std::string &kernel, const std::string &device, size_t items) {
   std::lock_guard lock(mutex_);
   load_locked();
   const BySize *sizes = sizes_of(kernel, device);
   if (!sizes) return {-1, 0};
   // A size not seen is scaled from the nearest one by the work-item ratio.
-  auto &[seen, stat] = nearest_size(*sizes, items);
+  // A size seen too few times to trust is predicted from a calibrated one
+  // near it instead, and so counts as calibrated: a device that ran a
+  // launch's pieces (a divided launch) many times knows its speed for the
+  // whole launch well enough; measuring it again at the whole size, as a
+  // device never measured is, would hand a slow device whole launches
+  // (on the simulated 1 CPU + 3 GPUs, a 54 ms block where a GPU takes 5).
+  const BySize::value_type *near = &nearest_size(*sizes, items);
+  if (near->second.count < kCalibrationSamples)
+    if (const BySize::value_type *calibrated = nearest_calibrated_size(*sizes, items)) near = calibrated;
+  const auto &[seen, stat] = *near;
   return {stat.mean * static_cast<double>(std::max<size_t>(items, 1)) / static_cast<double>(std::max<size_t>(seen, 1)),
           stat.count};
 }

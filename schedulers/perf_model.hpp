@@ -106,6 +106,10 @@ class PerfModels {
   void load_locked();
   const BySize *sizes_of(const std::string &kernel, const std::string &device) const;
   static const BySize::value_type &nearest_size(const BySize &sizes, size_t items);
+  // The calibrated size nearest to `items` by ratio, within kScaledAtMost
+  // of it either way; null when there is none.
+  static const BySize::value_type *nearest_calibrated_size(const BySize &sizes, size_t items);
+  static constexpr double kScaledAtMost = 16;
 
   // record_kernel's limit on one sample once calibrated: kLimitOverMean
   // times the mean.

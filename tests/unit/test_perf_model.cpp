@@ -114,6 +114,28 @@ TEST_CASE("A size never seen on a device is predicted from the nearest size seen
   CHECK(m.kernel_time("k", "other", 1000) < 0);
 }
 
+TEST_CASE("A size seen too few times is predicted from a calibrated size near it, and counts as calibrated") {
+  unit::TempDir dir;
+  PerfModels m(dir.path() + "/models.tsv");
+  // A divided launch's pieces ran many times (1/8 of the launch each), the
+  // whole launch once: the pieces' speed predicts it.
+  for (int i = 0; i < 5; ++i) m.record_kernel("k", "d", 1000, 1e-3);
+  m.record_kernel("k", "d", 8000, 20e-3);
+  auto whole = m.kernel_prediction("k", "d", 8000);
+  CHECK(whole.seconds == Approx(8e-3));
+  CHECK(whole.calibrated());
+  // Within kScaledAtMost of the calibrated size only: farther, the size's
+  // own samples, not calibrated.
+  m.record_kernel("k", "d", 100000, 0.2);
+  auto far = m.kernel_prediction("k", "d", 100000);
+  CHECK(far.seconds == Approx(0.2));
+  CHECK_FALSE(far.calibrated());
+  // Once the size itself is calibrated, its own model.
+  m.record_kernel("k", "d", 8000, 16e-3);
+  m.record_kernel("k", "d", 8000, 18e-3);
+  CHECK(m.kernel_prediction("k", "d", 8000).seconds == Approx(16e-3));
+}
+
 TEST_CASE("The link model: guessed until measured, latency from small transfers, bandwidth from large ones") {
   unit::TempDir dir;
   PerfModels m(dir.path() + "/models.tsv");
