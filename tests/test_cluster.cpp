@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -198,6 +200,62 @@ TEST_CASE("the samples compute their results on the nodes' devices, alone and be
         // Per device: launches dealt round-robin reach every device.
         if (queue == "per-device") CHECK_THAT(r.out, Catch::Contains(":2: "));
       }
+}
+
+TEST_CASE("UNICL_TRACE shows each command of a node's device when it ran, queued there and was learnt of", "[cluster]") {
+  // The matmul sample on two nodes' devices (none here), traced by rank 0.
+  const std::string file = std::filesystem::temp_directory_path() / ("unicl-node-trace-" + std::to_string(getpid()) + ".json");
+  auto app = application({env("UNICL_SAMPLES") + "/matmul", "--queue", "per-device"});
+  app.vars["UNICL_VENDORS"] = "";
+  app.vars["UNICL_TRACE"] = file;
+  auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+  std::ifstream in(file);
+  std::stringstream json;
+  json << in.rdbuf();
+  std::filesystem::remove(file);
+  INFO(r.out << r.err << json.str());
+  REQUIRE(r.exit_code == 0);
+  // Tracks by id; each slice's track, name, start and duration (us).
+  std::map<std::string, std::string> tracks;
+  struct Slice {
+    std::string track, name;
+    double ts, dur;
+  };
+  std::vector<Slice> slices;
+  const std::regex track(R"re("tid":(\d+),"args":\{"name":"([^"]*)"\})re");
+  const std::regex slice(R"re(\{"name":"([^"]*)","cat":"[^"]*","ph":"X","pid":1,"tid":(\d+),"ts":([0-9.]+),"dur":([0-9.]+))re");
+  for (std::string line; std::getline(json, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, track)) tracks[m[1]] = m[2];
+    else if (std::regex_search(line, m, slice)) slices.push_back({m[2], m[1], std::stod(m[3]), std::stod(m[4])});
+  }
+  // Every kernel run on a node's device has its end reported, from its end
+  // on (the clocks agree), within a second; the time a kernel waited on its
+  // node ends as it starts.
+  const std::string kernel = "matmul_rows";
+  auto ran_on = [&](const std::string &device, auto &&match) {
+    return std::count_if(slices.begin(), slices.end(),
+                         [&](const Slice &s) { return tracks[s.track] == device && s.name == kernel && match(s); });
+  };
+  size_t kernels = 0, waits = 0;
+  for (auto &k : slices) {
+    const std::string &device = tracks[k.track];
+    if (k.name != kernel || device.find(" · ") != std::string::npos) continue;
+    INFO(device);
+    CHECK(count_ending({device}, ":1") + count_ending({device}, ":2") == 1);
+    ++kernels;
+    const double end = k.ts + k.dur;
+    CHECK(ran_on(device + " · end reported", [&](const Slice &s) { return std::abs(s.ts - end) < 1 && s.dur < 1e6; }) == 1);
+  }
+  for (auto &w : slices) {
+    const std::string &track = tracks[w.track];
+    const auto at = track.find(" · queued there");
+    if (w.name != kernel || at == std::string::npos) continue;
+    ++waits;
+    CHECK(ran_on(track.substr(0, at), [&](const Slice &k) { return std::abs(k.ts - (w.ts + w.dur)) < 1; }) == 1);
+  }
+  CHECK(kernels > 0);
+  INFO(waits << " waits on nodes");
 }
 
 TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with the nodes' devices", "[cluster]") {

@@ -75,9 +75,11 @@ bool Command::tracing() { return Runtime::get().trace().on(); }
 cl_int Command::finish(cl_int err, cl_event *event) {
   auto owned = VendorRef<cl_event>::adopt(vendor_event_);
   if (err != CL_SUCCESS) return err;
-  if (vendor_event_ && Runtime::get().trace().on())
-    Runtime::get().trace().record(vendor_event_, q_->device ? q_->device->name : ctx_.slots[0].device->name,
-                                  work_.kernel.empty() ? command_name(type_) : work_.kernel, "command");
+  if (vendor_event_ && Runtime::get().trace().on()) {
+    const _cl_device_id &device = q_->device ? *q_->device : *ctx_.slots[0].device;
+    Runtime::get().trace().record(vendor_event_, device.name, work_.kernel.empty() ? command_name(type_) : work_.kernel,
+                                  "command", device.node ? Trace::Times::kHostClock : Trace::Times::kVendorClock);
+  }
   if (event) *event = make_command_event(q_, type_, std::move(owned)).detach();
   return CL_SUCCESS;
 }

@@ -47,6 +47,11 @@ class DeviceEndpoint {
   virtual cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
                       std::shared_ptr<Completion> &done) = 0;
 
+  // Whether the profiling times of its commands are on this process's
+  // steady clock rather than the vendor's own (a device of another node:
+  // its client moves them there, cluster/protocol/steady_clock.hpp).
+  virtual bool times_on_host_clock() const { return false; }
+
   // Whether this device can copy bytes straight from `src`'s memory (no
   // detour through host memory): devices of other nodes, for one.
   virtual bool reaches_from(const DeviceEndpoint &src) const { return false; }

@@ -27,6 +27,8 @@ class LocalDevice final : public DeviceEndpoint {
   cl_int on_freed(cl_mem object, std::function<void()> fn) override;
   cl_int copy(bool to_host, const HostCopy &what, std::span<const std::shared_ptr<Completion>> wait,
               std::shared_ptr<Completion> &done) override;
+  // The one vendor with peer copies is UniCL's node client.
+  bool times_on_host_clock() const override { return peer_copy_ != nullptr; }
   bool reaches_from(const DeviceEndpoint &src) const override;
   cl_int copy_from(DeviceEndpoint &src, cl_mem src_object, cl_mem dst_object, size_t offset, size_t length,
                    std::span<const std::shared_ptr<Completion>> wait, std::shared_ptr<Completion> &done) override;

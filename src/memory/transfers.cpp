@@ -109,7 +109,8 @@ void issued_transfer(PlannedTransfer &t, const std::shared_ptr<Completion> &issu
   t.done->fulfil(issued);
   IssueQueue::after_issuing([issued, flushed_by] { Runtime::get().flush_off_caller(flushed_by, issued); });
   time_transfer(issued, std::move(t.sample));
-  Runtime::get().trace().record(issued->vendor_event(), device.name(), what, "transfer");
+  Runtime::get().trace().record(issued->vendor_event(), device.name(), what, "transfer",
+                                device.times_on_host_clock() ? Trace::Times::kHostClock : Trace::Times::kVendorClock);
 }
 
 // A copy from one device's memory straight into another's (DeviceEndpoint::

@@ -241,15 +241,23 @@ void MpiLink::receive_report(int source, const std::vector<char> &message) {
   MPI_Comm comm = comm_of(comm_);
   EventHandler handler;
   EventDestination destination;
+  int64_t offset = 0;
   {
     std::lock_guard lock(mutex_);
     handler = event_handler_;
     destination = event_destination_;
+    if (auto it = clock_offsets_.find(source); it != clock_offsets_.end()) offset = it->second;
   }
+  // The node's steady clock onto this rank's (unsigned: either way).
+  auto on_our_clock = [offset](EventEnded &e) {
+    for (cl_ulong *t : {&e.queued, &e.submit, &e.start, &e.end})
+      if (*t) *t -= static_cast<uint64_t>(offset);
+  };
   Reader r(message);
   try {
     for (auto n = r.get<uint32_t>(); n > 0; --n) {
       EventEnded ended = read_event_ended(r);
+      on_our_clock(ended);
       {
         std::lock_guard lock(mutex_);
         if (awaited_from_[source] > 0) --awaited_from_[source];
@@ -276,7 +284,7 @@ void MpiLink::receive_report(int source, const std::vector<char> &message) {
         bulk_bytes_.fetch_add(ended.bytes, std::memory_order_relaxed);
         // The read's time, which UniCL learns its link from this device
         // from, ends when its bytes are here: their trip is added to the
-        // node's end (a duration; the node's clock is not this one's).
+        // node's end.
         if (ended.end > 0)
           ended.end += static_cast<cl_ulong>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());

@@ -103,6 +103,12 @@ class MpiLink {
     event_handler_ = std::move(handler);
     event_destination_ = std::move(destination);
   }
+  // Node `rank`'s steady clock reads `ns` more than this rank's
+  // (Session::measure_clock): the times of its reports are moved by it.
+  void clock_offset(int rank, int64_t ns) {
+    std::lock_guard lock(mutex_);
+    clock_offsets_[rank] = ns;
+  }
   void expect_event(int rank) {
     {
       std::lock_guard lock(mutex_);
@@ -174,6 +180,7 @@ class MpiLink {
     return std::any_of(awaited_from_.begin(), awaited_from_.end(), [](auto &a) { return a.second > 0; });
   }
   std::map<int, size_t> awaited_from_;  // event messages still to come, per rank
+  std::map<int, int64_t> clock_offsets_;  // clock_offset()'s, per rank
   std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
   std::set<int> lost_ranks_;
   std::chrono::milliseconds timeout_{0};

@@ -42,6 +42,7 @@ class Session {
   void join();
   void say_goodbye();
   void measure_link(int rank);
+  void measure_clock(int rank);
   void measure_node_pairs();
   void add_node(int rank, NodeDescription node);
   void run_callbacks();

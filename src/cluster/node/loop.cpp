@@ -11,6 +11,7 @@
 #include "cluster/protocol/idle_backoff.hpp"
 #include "cluster/node/server.hpp"
 #include "cluster/protocol/ping_pong.hpp"
+#include "cluster/protocol/steady_clock.hpp"
 
 namespace unicl::cluster {
 
@@ -126,7 +127,9 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
     case Op::kBye:
       serving = false;
       return CL_SUCCESS;
-    case Op::kPing: return CL_SUCCESS;
+    case Op::kPing:
+      result.put(steady_ns());
+      return CL_SUCCESS;
     case Op::kRawPingPongWith: {
       const auto peer = args.get<int32_t>();
       const auto size = args.get<uint64_t>();

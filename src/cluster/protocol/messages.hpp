@@ -31,7 +31,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 8;
+constexpr uint32_t kProtocolVersion = 9;
 
 constexpr int kRequestTag = 7101;  // rank 0 -> node: a batch of requests
 constexpr int kReplyTag = 7102;    // node -> rank 0: the reply to one request that carried a call number
@@ -89,7 +89,7 @@ inline void write_payload(Writer &w, const void *data, size_t size) {
 enum class Op : uint32_t {
   kHello = 1,  // W. magic, version. Result: magic, version, NodeDescription
   kBye = 2,    // W. The node finalizes MPI and exits
-  kPing = 3,   // W. Liveness: any answer will do
+  kPing = 3,   // W. Liveness (any answer will do). Result: the node's steady clock, ns (protocol/steady_clock.hpp)
   // For bench-cluster: size, count. No reply: the node then receives and
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
   // the baseline UniCL's transfers are measured against. Sent alone.
@@ -221,6 +221,7 @@ std::vector<std::pair<cl_uint, KernelArg>> read_args(Reader &r);
 // read brought back, inline after the entry or following the report as
 // kDataTag parts. Times: the node's profiling times (0 when its queue does
 // not profile).
+// Its times are on the node's steady clock (protocol/steady_clock.hpp).
 struct EventEnded {
   uint64_t id = 0;
   cl_int status = CL_COMPLETE;
