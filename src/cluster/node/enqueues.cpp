@@ -67,6 +67,10 @@ void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
       return;
     }
   c.watch.keep_alive = staging(p.size);
+  if (!p.inline_bytes) {
+    c.err = write_arriving(c.on, buffer, offset, p.size, c.watch.keep_alive, c.err, c.header.event);
+    return;
+  }
   c.err = write_in_parts(c.on, buffer, offset, p, *c.watch.keep_alive, c.err, c.watch.before_ns);
   // All of a buffer, staged: its bytes may serve later copies from it.
   if (c.err == CL_SUCCESS && offset == 0) staged_bytes_.keep(buffer, c.watch.keep_alive);

@@ -26,55 +26,71 @@ void NodeServer::serve() {
   IdleBackoff::tight_timers();
   for (bool serving = true; serving;) {
     auto wake = std::chrono::steady_clock::time_point::max();
-    bool sent = send_peer_parts();
-    sent = send_reports(wake) || sent;
-    if (sent) awaiting.active();
-    bool idle_now = false, peers = false;
+    if (send_due(wake)) awaiting.active();
+    bool idle_now = false, moving = false;
     {
       std::lock_guard lock(reports_mutex_);
-      peers = !peer_gates_.empty() || !peer_sends_.empty();
-      idle_now = awaited_.empty() && ends_.empty() && !peers;
+      // Bytes on their way (copies between nodes, writes' parts) progress
+      // only inside MPI calls: polled without sleeping.
+      moving = !peer_gates_.empty() || !peer_sends_.empty() || !arrivals_.empty();
+      idle_now = awaited_.empty() && ends_.empty() && !moving;
     }
     if (!idle_now) check_failed();
-    MPI_Status status;
-    if (peers) finish_peer_sends();
-    int peer = 0;
-    // Also when no copy is awaited: a part may come before its request.
-    MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
-    if (peer) {
-      receive_peer_bytes(status);
+    if (moving) finish_peer_sends();
+    if (receive_peer_part() || receive_batch(serving)) {
       idle.active(), awaiting.active();
       continue;
     }
-    int arrived = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
-    if (!arrived) {
-      // Copies between nodes progress only inside MPI calls: no sleep then.
-      auto pause = peers ? std::chrono::microseconds(0) : (idle_now ? idle : awaiting).pause();
-      if (pause.count() == 0) {
-        std::this_thread::yield();
-      } else {
-        // Not past the moment a held report is due.
-        const auto now = std::chrono::steady_clock::now();
-        if (wake != std::chrono::steady_clock::time_point::max())
-          pause = std::min(pause, std::chrono::duration_cast<std::chrono::microseconds>(
-                                      std::max(wake - now, std::chrono::steady_clock::duration::zero())));
-        std::unique_lock lock(reports_mutex_);
-        reports_changed_.wait_for(lock, pause, [&] { return !peer_parts_.empty() || report_asked_; });
-      }
-      continue;
-    }
-    idle.active(), awaiting.active();
-    int bytes = 0;
-    MPI_Get_count(&status, MPI_BYTE, &bytes);
-    std::vector<char> message(static_cast<size_t>(bytes));
-    MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
-    serve_batch(message, status.MPI_SOURCE, serving);
-    flush_queues();
+    pause(moving ? std::chrono::microseconds(0) : (idle_now ? idle : awaiting).pause(), wake);
   }
   // After the goodbye nothing more is sent: rank 0 no longer receives, and a
   // report too large to go out at once would wait for it forever, keeping
   // this node from MPI_Finalize and rank 0's MPI_Finalize waiting for it.
+}
+
+bool NodeServer::send_due(std::chrono::steady_clock::time_point &wake) {
+  forget_reported();
+  const bool bytes_in = take_arrivals();
+  bool sent = send_peer_parts();
+  sent = send_reports(wake) || sent;
+  return sent || bytes_in;
+}
+
+bool NodeServer::receive_peer_part() {
+  // Also when no copy is awaited: a part may come before its request.
+  int peer = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
+  if (peer) receive_peer_bytes(status);
+  return peer != 0;
+}
+
+bool NodeServer::receive_batch(bool &serving) {
+  int arrived = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
+  if (!arrived) return false;
+  int bytes = 0;
+  MPI_Get_count(&status, MPI_BYTE, &bytes);
+  std::vector<char> message(static_cast<size_t>(bytes));
+  MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
+  serve_batch(message, status.MPI_SOURCE, serving);
+  flush_queues();
+  return true;
+}
+
+void NodeServer::pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake) {
+  if (pause.count() == 0) {
+    std::this_thread::yield();
+    return;
+  }
+  // Not past the moment a held report is due.
+  const auto now = std::chrono::steady_clock::now();
+  if (wake != std::chrono::steady_clock::time_point::max())
+    pause = std::min(pause, std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::max(wake - now, std::chrono::steady_clock::duration::zero())));
+  std::unique_lock lock(reports_mutex_);
+  reports_changed_.wait_for(lock, pause, [&] { return !peer_parts_.empty() || report_asked_; });
 }
 
 void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &serving) {
@@ -189,13 +205,16 @@ void NodeServer::receive_payload(const Payload &p, char *into, uint64_t &trip_ns
     if (after_part && p.size) after_part(0, p.size);
     return;
   }
+  receiving_ = true;
   for_each_part(p.size, [&](size_t at, size_t n) {
     const auto start = std::chrono::steady_clock::now();
     MPI_Recv(into + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
     trip_ns += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     if (after_part) after_part(at, n);
+    send_reports_meanwhile();
   });
+  receiving_ = false;
 }
 
 void NodeServer::flush_queues() {

@@ -166,12 +166,28 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
     entry.staging = staging(size);
     entry.into = entry.staging->data();
   }
+  cl_event event = nullptr;
+  if (err = gate_parts({queue, static_cast<cl_uint>(wait.size()), wait.data(), &event}, buffer, offset, mapped, entry);
+      err != CL_SUCCESS) {
+    // Parts enqueued already end, failed, rather than wait forever; the
+    // parts that came or will come are dropped.
+    for (auto &g : entry.gates) vendor_set_user_event_status(g.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    refuse_copy(id, size);
+    return err;
+  }
+  await_parts(h, queue, event, std::move(entry));
+  return CL_SUCCESS;
+}
+
+cl_int NodeServer::gate_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, void *mapped, PeerGate &entry) {
   // An event per part holds its write (staged) or the unmap (mapped) until
   // its bytes come; the copy's event ends with the last write, or is the
   // unmap's.
-  cl_context context = vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT);
+  cl_int err = CL_SUCCESS;
+  cl_context context = vendor_value<cl_context>(on.queue, CL_QUEUE_CONTEXT);
+  const std::vector<cl_event> wait(on.wait, on.wait + on.num_wait);
   std::vector<cl_event> writes, after = wait;
-  for_each_part(size, [&](size_t at, size_t n) {
+  for_each_part(entry.size, [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;
     auto gate = vendor_user_event(context, err);
     if (err != CL_SUCCESS) return;
@@ -181,33 +197,30 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
       std::vector<cl_event> part = wait;
       part.push_back(gate.get());
       cl_event write = nullptr;
-      err = vendor_enqueue::WriteBuffer({queue, static_cast<cl_uint>(part.size()), part.data(), &write}, buffer,
+      err = vendor_enqueue::WriteBuffer({on.queue, static_cast<cl_uint>(part.size()), part.data(), &write}, buffer,
                                         cl_bool(CL_FALSE), offset + at, n, static_cast<const void *>(entry.into + at));
       if (err == CL_SUCCESS) writes.push_back(write);
     }
     entry.gates.push_back(std::move(gate));
   });
-  cl_event event = nullptr;
   if (mapped) {
     // Unmapped after every gate, or at once when a gate could not be made.
     const bool gated = err == CL_SUCCESS;
     const cl_int unmapped = vendor_enqueue::UnmapMemObject(
-        {queue, gated ? static_cast<cl_uint>(after.size()) : 0u, gated && !after.empty() ? after.data() : nullptr,
-         &event},
+        {on.queue, gated ? static_cast<cl_uint>(after.size()) : 0u, gated && !after.empty() ? after.data() : nullptr,
+         on.event},
         buffer, mapped);
     if (err == CL_SUCCESS) err = unmapped;
-    else if (unmapped == CL_SUCCESS) VendorRef<cl_event>::adopt(event);
+    else if (unmapped == CL_SUCCESS) VendorRef<cl_event>::adopt(*on.event);
   } else if (err == CL_SUCCESS) {
-    err = join_parts(queue, writes, &event);
+    err = join_parts(on.queue, writes, on.event);
   }
   for (cl_event w : writes) VendorRef<cl_event>::adopt(w);  // those of a failed command
-  if (err != CL_SUCCESS) {
-    // Parts enqueued already end, failed, rather than wait forever; the
-    // parts that came or will come are dropped.
-    for (auto &g : entry.gates) vendor_set_user_event_status(g.get(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    refuse_copy(id, size);
-    return err;
-  }
+  return err;
+}
+
+void NodeServer::await_parts(const CommandHeader &h, cl_command_queue queue, cl_event event, PeerGate entry) {
+  const uint64_t id = h.event;
   objects_.events[id] = VendorRef<cl_event>::adopt(event);
   enqueued(queue, event);
   entry.closed = entry.gates.size();
@@ -223,90 +236,91 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
     early_parts_.erase(early);
     for (auto &p : parts) arrived_part(p.header, p.bytes.empty() ? nullptr : p.bytes.data(), p.travel_ns);
   }
-  return CL_SUCCESS;
 }
 
 void NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, cl_int err,
                            Reader &args) {
+  OutgoingCopy c;
+  c.id = id;
   cl_mem buffer = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
-  const size_t offset = args.get<uint64_t>();
-  const size_t size = args.get<uint64_t>();
-  const int peer_rank = args.get<int32_t>();
-  const uint64_t peer_id = args.get<uint64_t>();
-  // Parts from `first_failed` on go as failures: their bytes will not come.
-  auto fail_parts = [&](size_t first_failed, cl_int status) {
-    std::lock_guard lock(reports_mutex_);
-    for_each_part(size, [&](size_t at, size_t) {
-      if (at < first_failed) return;
-      PeerReport r;
-      r.header = PeerHeader{peer_id, status, 0, at, 0};
-      r.peer_rank = peer_rank;
-      peer_parts_.push_back(std::move(r));
-    });
-  };
-  if (err != CL_SUCCESS || !queue || !buffer) {
-    fail_parts(0, err != CL_SUCCESS ? err : CL_INVALID_MEM_OBJECT);
-    return;
-  }
+  c.offset = args.get<uint64_t>(), c.size = args.get<uint64_t>();
+  c.peer_rank = args.get<int32_t>(), c.peer_id = args.get<uint64_t>();
+  if (err != CL_SUCCESS || !queue || !buffer) return fail_parts(c, 0, err != CL_SUCCESS ? err : CL_INVALID_MEM_OBJECT);
   const VendorEnqueue after{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), nullptr};
   // From a staged copy (staged_bytes.hpp): no read. Once the wait list has
   // ended, each part goes from the copy, to the other node or into this
   // node's receiving write (whose parts take the copy's bytes).
-  auto local = peer_rank == rank_ ? peer_gates_.find(peer_id) : peer_gates_.end();
-  auto copy = peer_rank != rank_ ? staged_bytes_.find(buffer, offset, size)
+  auto local = c.peer_rank == rank_ ? peer_gates_.find(c.peer_id) : peer_gates_.end();
+  auto copy = c.peer_rank != rank_ ? staged_bytes_.find(buffer, c.offset, c.size)
               : local != peer_gates_.end() ? local->second.source
                                            : nullptr;
-  // The record of part `at`: rank 0's id with the part's number above the
-  // bits rank 0's ids use.
-  auto part_key = [id](size_t at) { return id | (uint64_t{at / kChunk + 1} << 48); };
-  // Every part goes once `ready` ends, from `bytes` (at `from`) or `mapping`.
-  auto send_when = [&](const VendorRef<cl_event> &ready, StagedBytes::Bytes bytes, size_t from,
-                       const std::shared_ptr<Mapping> &mapping) {
-    for_each_part(size, [&](size_t at, size_t n) {
-      objects_.events[part_key(at)] = ready;
-      Watch w;
-      w.read = bytes, w.to = {peer_rank, peer_id, at, n, from}, w.mapped = mapping;
-      report_when_done(part_key(at), ready.get(), std::move(w));
-    });
-  };
   if (copy) {
     auto ready = after_all(queue, wait, err);
-    if (err != CL_SUCCESS) return fail_parts(0, err);
-    send_when(ready, peer_rank != rank_ ? copy : nullptr, offset, nullptr);
-    return;
+    if (err != CL_SUCCESS) return fail_parts(c, 0, err);
+    return send_parts_when(c, ready, c.peer_rank != rank_ ? copy : nullptr, c.offset, nullptr);
   }
-  // To another node, from a device that shares this memory: one map, then
-  // every part sent straight from the buffer (mapped.cpp). Each part's
-  // record is the map's event under the part's key.
-  if (peer_rank != rank_) {
-    cl_event map = nullptr;
-    VendorEnqueue on = after;
-    on.event = &map;
-    if (auto mapping = read_mapped(on, buffer, offset, size)) {
-      enqueued(queue, map);
-      send_when(VendorRef<cl_event>::adopt(map), nullptr, 0, mapping);
-      return;
-    }
-  }
+  if (c.peer_rank != rank_ && send_mapped(c, after, buffer)) return;
   // A copy between two devices of this node: the reads go straight into
   // the receiving write's staging memory, and each part's end opens its
   // gate here (send_peer_parts), with no trip through MPI.
-  auto bytes = local != peer_gates_.end() && local->second.staging && local->second.size == size ? local->second.staging
-                                                                                                 : staging(size);
+  auto bytes = local != peer_gates_.end() && local->second.staging && local->second.size == c.size
+                   ? local->second.staging
+                   : staging(c.size);
+  read_parts(c, after, buffer, bytes);
+}
+
+void NodeServer::fail_parts(const OutgoingCopy &c, size_t first_failed, cl_int status) {
+  std::lock_guard lock(reports_mutex_);
+  for_each_part(c.size, [&](size_t at, size_t) {
+    if (at < first_failed) return;
+    PeerReport r;
+    r.header = PeerHeader{c.peer_id, status, 0, at, 0};
+    r.peer_rank = c.peer_rank;
+    peer_parts_.push_back(std::move(r));
+  });
+}
+
+void NodeServer::send_parts_when(const OutgoingCopy &c, const VendorRef<cl_event> &ready, StagedBytes::Bytes bytes,
+                                 size_t from, const std::shared_ptr<Mapping> &mapping) {
+  for_each_part(c.size, [&](size_t at, size_t n) {
+    objects_.events[c.part_key(at)] = ready;
+    Watch w;
+    w.read = bytes, w.to = {c.peer_rank, c.peer_id, at, n, from}, w.mapped = mapping;
+    report_when_done(c.part_key(at), ready.get(), std::move(w));
+  });
+}
+
+bool NodeServer::send_mapped(const OutgoingCopy &c, const VendorEnqueue &after, cl_mem buffer) {
+  // To another node, from a device that shares this memory: one map, then
+  // every part sent straight from the buffer (mapped.cpp). Each part's
+  // record is the map's event under the part's key.
+  cl_event map = nullptr;
+  VendorEnqueue on = after;
+  on.event = &map;
+  auto mapping = read_mapped(on, buffer, c.offset, c.size);
+  if (!mapping) return false;
+  enqueued(after.queue, map);
+  send_parts_when(c, VendorRef<cl_event>::adopt(map), nullptr, 0, mapping);
+  return true;
+}
+
+void NodeServer::read_parts(const OutgoingCopy &c, const VendorEnqueue &after, cl_mem buffer,
+                            std::shared_ptr<std::vector<char>> bytes) {
   // A read per part: each part goes as soon as it is read.
+  cl_int err = CL_SUCCESS;
   for_each_part(bytes->size(), [&](size_t at, size_t n) {
     if (err != CL_SUCCESS) return;
     cl_event read = nullptr;
     VendorEnqueue on = after;
     on.event = &read;
-    err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), offset + at, n,
+    err = vendor_enqueue::ReadBuffer(on, buffer, cl_bool(CL_FALSE), c.offset + at, n,
                                      static_cast<void *>(bytes->data() + at));
-    if (err != CL_SUCCESS) return fail_parts(at, err);
-    objects_.events[part_key(at)] = VendorRef<cl_event>::adopt(read);
-    enqueued(queue, read);
+    if (err != CL_SUCCESS) return fail_parts(c, at, err);
+    objects_.events[c.part_key(at)] = VendorRef<cl_event>::adopt(read);
+    enqueued(after.queue, read);
     Watch w;
-    w.read = bytes, w.to = {peer_rank, peer_id, at, n};
-    report_when_done(part_key(at), read, std::move(w));
+    w.read = bytes, w.to = {c.peer_rank, c.peer_id, at, n};
+    report_when_done(c.part_key(at), read, std::move(w));
   });
 }
 

@@ -137,12 +137,25 @@ bool NodeServer::send_reports(std::chrono::steady_clock::time_point &wake) {
       for_each_part(r.ended.bytes, [&](size_t at, size_t n) {
         MPI_Send(bytes_of(r) + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_);
       });
-    // Rank 0 knows the end now: a later wait list naming the command waits
-    // for nothing, or fails with it.
-    objects_.events.erase(r.ended.id);
-    if (r.ended.status < 0) objects_.fail(r.ended.id, r.ended.status);
+    reported_.push_back(r.ended);
   }
+  if (!receiving_) forget_reported();
   return true;
+}
+
+void NodeServer::send_reports_meanwhile() {
+  auto wake = std::chrono::steady_clock::time_point::max();
+  send_reports(wake);
+}
+
+void NodeServer::forget_reported() {
+  // Rank 0 knows the ends now: a later wait list naming the command waits
+  // for nothing, or fails with it.
+  for (const EventEnded &e : reported_) {
+    objects_.events.erase(e.id);
+    if (e.status < 0) objects_.fail(e.id, e.status);
+  }
+  reported_.clear();
 }
 
 void NodeServer::check_failed() {

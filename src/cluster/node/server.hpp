@@ -12,6 +12,7 @@
 //                     their programs (ProgramFacts)
 //   commands.cpp      commands: wait lists, kernel arguments, held writes
 //   enqueues.cpp      each command's enqueue, one handler per message
+//   arrivals.cpp      writes whose bytes arrive while the loop serves on
 //   peer_copies.cpp   copies between nodes
 //   reports.cpp       the ends of commands, and when they are reported
 //   mapped.cpp        large transfers through maps of the buffer
@@ -64,6 +65,18 @@ class NodeServer {
 
  private:
   // ---- the serving loop and transport (loop.cpp) ----
+  // One turn's sending: the parts of writes that arrived let go, copies'
+  // parts and the ends due sent; true if any was. `wake`: when a held
+  // report is due.
+  bool send_due(std::chrono::steady_clock::time_point &wake);
+  // A part of a copy from another node taken, if one came; a batch of
+  // requests from rank 0 served and the queues that got commands flushed,
+  // if one came.
+  bool receive_peer_part();
+  bool receive_batch(bool &serving);
+  // Nothing came: a yield (`pause` zero) or a sleep of `pause`, not past
+  // `wake`, that a vendor callback ends early.
+  void pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake);
   // Runs every request of a batch from `from`, in order, answering those
   // that carry a call number.
   void serve_batch(const std::vector<char> &message, int from, bool &serving);
@@ -153,6 +166,38 @@ class NodeServer {
   cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
                         std::vector<char> &bytes, cl_int refuse, uint64_t &trip_ns);
 
+  // ---- a write's bytes arriving while the loop serves on (arrivals.cpp) ----
+  // kWriteBuffer's bytes that follow the request (PayloadAt::kAfter) are
+  // not waited for: each part gets its receive (MPI_Irecv) and its vendor
+  // write, held by a gate that the serving loop opens once the part is in
+  // (take_arrivals). Meanwhile the loop takes the next requests and sends
+  // the ends of commands: a 16 MiB write takes milliseconds to arrive, and
+  // the node's other devices would wait for their next commands that long.
+  struct Awaited;
+  struct Arrival {
+    MPI_Request request = MPI_REQUEST_NULL;
+    VendorRef<cl_event> gate;  // null: the write was refused, the part is dropped
+    uint64_t write_id = 0;     // the write's event id
+    bool last = false;         // its last part
+    std::shared_ptr<std::vector<char>> bytes;  // where the parts go, kept until they are in
+    std::chrono::steady_clock::time_point posted;  // when its first part's receive was posted
+    // All of a read-only buffer: kept as its staged copy once in, if nothing
+    // changed the buffer meanwhile (staged_bytes.hpp).
+    cl_mem whole = nullptr;
+    uint64_t changes = 0;
+    std::shared_ptr<Awaited> write;  // the write's record (finish_enqueue): its bytes' trip
+  };
+  std::deque<Arrival> arrivals_;  // in the order they were posted, which is the order they arrive
+  // Enqueues the write of `size` bytes at `offset` of `buffer` from `bytes`
+  // part by part, each after its part arrives; the command's event in
+  // *on.event. `refuse`: receive the parts only, then fail with it.
+  cl_int write_arriving(const VendorEnqueue &on, cl_mem buffer, size_t offset, size_t size,
+                        std::shared_ptr<std::vector<char>> bytes, cl_int refuse, uint64_t id);
+  // Opens the gates of the parts that arrived; true if any did.
+  bool take_arrivals();
+  // The write `id`'s record, for its trip (after report_when_done).
+  void arriving_for(uint64_t id, const std::shared_ptr<Awaited> &write);
+
   // Large transfers on a device that shares this machine's memory (CL_DEVICE_
   // HOST_UNIFIED_MEMORY) map the buffer and move the bytes straight between
   // MPI and the device's memory, with no staging copy (mapped.cpp).
@@ -209,6 +254,36 @@ class NodeServer {
   // `err`: what failed already (the queue, an event waited for): every
   // part of the copy goes to the receiver failed with it.
   void peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, cl_int err, Reader &args);
+  // A copy's receiving side (peer_receive): a gate per part holding its
+  // write from `entry.into`, or holding the unmap of `mapped` (the copy's
+  // event in *on.event); then the copy awaited (its record, the parts that
+  // came before it).
+  struct PeerGate;
+  cl_int gate_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, void *mapped, PeerGate &entry);
+  void await_parts(const CommandHeader &h, cl_command_queue queue, cl_event event, PeerGate entry);
+  // A copy's sending side (peer_send): copy `id`'s bytes [offset, offset +
+  // size) of this node's buffer, going to `peer_id` on `peer_rank` (this
+  // node, or another), part by part. Each part is followed here under its
+  // own key: rank 0's id with the part's number above the bits rank 0's
+  // ids use.
+  struct OutgoingCopy {
+    uint64_t id = 0;
+    size_t offset = 0, size = 0;
+    int peer_rank = 0;
+    uint64_t peer_id = 0;
+    uint64_t part_key(size_t at) const { return id | (uint64_t{at / kChunk + 1} << 48); }
+  };
+  // Parts from `first_failed` on go as failures: their bytes will not come.
+  void fail_parts(const OutgoingCopy &c, size_t first_failed, cl_int status);
+  // Every part goes once `ready` ends, from `bytes` (at `from`) or `mapping`.
+  void send_parts_when(const OutgoingCopy &c, const VendorRef<cl_event> &ready, StagedBytes::Bytes bytes, size_t from,
+                       const std::shared_ptr<Mapping> &mapping);
+  // Through one map of a device that shares this memory; false when the
+  // buffer is not mapped (mapped.cpp).
+  bool send_mapped(const OutgoingCopy &c, const VendorEnqueue &after, cl_mem buffer);
+  // A read per part into `bytes`, each part going as soon as it is read.
+  void read_parts(const OutgoingCopy &c, const VendorEnqueue &after, cl_mem buffer,
+                  std::shared_ptr<std::vector<char>> bytes);
   // A user event of `queue`'s context that completes once every event of
   // `wait` has (or fails once one fails): what a copy from a staged copy waits
   // for. Not a marker: a device may run markers in turn with its kernels (the
@@ -233,7 +308,6 @@ class NodeServer {
   // Copies from other nodes awaiting their bytes, by the write's event id:
   // the user events holding the write, where the bytes go and the write's
   // record.
-  struct Awaited;
   struct PeerGate {
     std::vector<VendorRef<cl_event>> gates;  // one per part; empty once opened
     size_t closed = 0;
@@ -313,6 +387,16 @@ class NodeServer {
   // is awaited (prompt), rank 0 asked, or the oldest has waited kHold;
   // true if it sent one. `wake`: when the next one is due otherwise.
   bool send_reports(std::chrono::steady_clock::time_point &wake);
+  // The same between two parts of bytes being received (receive_payload):
+  // a large transfer (16 MiB: milliseconds) would otherwise hold the ends
+  // of every command of the node that long, and rank 0 places the next
+  // commands on what they tell. The reported events are let go later, by
+  // the serving loop (forget_reported): the request being served may hold
+  // them in its wait list.
+  void send_reports_meanwhile();
+  void forget_reported();
+  std::vector<EventEnded> reported_;  // sent, not yet forgotten
+  bool receiving_ = false;            // inside receive_payload
   // How long an end nobody awaits may wait for others to share its report.
   static constexpr std::chrono::microseconds kHold{1000};
   // Vendors may never call back for a command that failed because its wait
