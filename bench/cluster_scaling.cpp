@@ -54,12 +54,16 @@ struct Options {
   std::string only;
   std::string out = ".";
   int rank0_nodes = 0;  // child mode: rank 0 of a job with this many nodes
+  // --check R: fail (exit status 1) when matmul's makespan passes R times
+  // its whole-launch bound at a node count run (the cluster-scaling test).
+  double check = 0;
 };
 
 Options parse(int argc, char **argv) {
   Options o;
-  Args("bench-cluster-scaling", "[--nodes 1,2,3,4] [--reps R] [--only matmul|cholesky] [--out DIR]")
+  Args("bench-cluster-scaling", "[--nodes 1,2,3,4] [--reps R] [--only matmul|cholesky] [--out DIR] [--check RATIO]")
       .value("--nodes", o.nodes)
+      .value("--check", o.check)
       .value("--reps", o.reps)
       .value("--only", o.only)
       .value("--out", o.out)
@@ -135,6 +139,9 @@ int rank0(const Options &o) {
       if (i) samples.push_back(seconds_since(start));  // the first one: untimed warm-up
       if (i) messages += messages_so_far() - before;
     }
+    std::cout << "RUNS " << w.name;
+    for (double s : samples) std::cout << ' ' << s;
+    std::cout << std::endl;
     std::cout << "RESULT " << w.name << ' ' << median(samples) << ' ' << ideal_bound(m, w, o.rank0_nodes).seconds
               << ' ' << w.input_bytes / bandwidth << ' ' << devices.size() << ' '
               << whole_launch_bound(m, w, o.rank0_nodes, bandwidth) << ' '
@@ -160,6 +167,22 @@ std::string machine_without_copies(const std::string &dir) {
   std::ofstream out(path);
   out << in.rdbuf() << "\n# bench-cluster-scaling: transfers only take their time\nmove_bytes no\n";
   return path;
+}
+
+// --check: matmul's makespan at each node count run within o.check times
+// its whole-launch bound (said, with the ratio, for each).
+bool within_check(const Options &o, const std::map<std::string, std::vector<Row>> &rows) {
+  bool all = true;
+  auto found = rows.find("matmul");
+  if (found == rows.end()) return false;
+  for (const Row &row : found->second) {
+    const bool met = row.whole > 0 && row.makespan <= o.check * row.whole;
+    summary("cluster-scaling",
+            "matmul makespan on " + std::to_string(row.nodes) + " node(s) / its whole-launch bound (checked)",
+            fixed(row.makespan / row.whole, 2) + "x", "<= " + fixed(o.check, 2) + "x", met ? "met" : "MISSED");
+    all = all && met;
+  }
+  return all;
 }
 
 int run(const Options &o) {
@@ -193,15 +216,23 @@ int run(const Options &o) {
       return 1;
     }
     std::istringstream lines(r.out);
+    std::string runs;  // the timed runs' makespans, ms
     for (std::string line; std::getline(lines, line);) {
       std::istringstream f(line);
       std::string tag, name;
       Row row{n};
+      if (line.rfind("RUNS ", 0) == 0) {
+        f >> tag >> name;
+        runs.clear();
+        for (double s; f >> s;) runs += (runs.empty() ? "" : ", ") + fixed(s * 1e3, 1);
+        continue;
+      }
       if (f >> tag >> name >> row.makespan >> row.compute >> row.network >> row.devices >> row.whole >>
               row.messages &&
           tag == "RESULT") {
         rows[name].push_back(row);
-        std::cout << "  " << name << " on " << n << " node(s): " << fixed(row.makespan * 1e3, 1) << " ms\n"
+        std::cout << "  " << name << " on " << n << " node(s): " << fixed(row.makespan * 1e3, 1) << " ms (runs: "
+                  << runs << ")\n"
                   << std::flush;
       }
     }
@@ -244,7 +275,7 @@ int run(const Options &o) {
       else
         summary("cluster-scaling", name + " efficiency on " + std::to_string(row.nodes) + " node(s)",
                 fixed(row.efficiency(), 2), "-", "info");
-  return 0;
+  return o.check > 0 && !within_check(o, rows) ? 1 : 0;
 }
 
 }  // namespace
