@@ -86,11 +86,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
     w.put(k->id);
     // Last: it records the arguments as sent.
     if (cl_int err = changed_args(k, w, true); err != CL_SUCCESS) return err;
-    w.put(dims);
-    for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{offset && i < dims ? offset[i] : 0});
-    for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{i < dims ? global[i] : 1});
-    for (cl_uint i = 0; i < 3; ++i) w.put(uint64_t{local && i < dims ? local[i] : 1});
-    w.put(uint8_t{offset != nullptr}).put(uint8_t{local != nullptr});
+    write(w, LaunchShape::of(dims, offset, global, local));
     return CL_SUCCESS;
   });
 }

@@ -110,17 +110,15 @@ void NodeServer::enqueue_ndrange(Enqueue &c, Reader &args) {
   cl_kernel kernel = objects_.find(objects_.kernels, args.get<uint64_t>(), e, CL_INVALID_KERNEL);
   if (c.err == CL_SUCCESS) c.err = e;
   const auto changed = read_args(args);
-  auto dims = args.get<cl_uint>();
-  size_t offset[3], global[3], local[3];
-  get3(args, offset);
-  get3(args, global);
-  get3(args, local);
-  bool has_offset = args.get<uint8_t>(), has_local = args.get<uint8_t>();
+  const LaunchShape shape = read_launch_shape(args);
   if (kernel && c.err == CL_SUCCESS) c.err = set_args(kernel, changed);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::NDRangeKernel(c.on, kernel, dims, static_cast<const size_t *>(has_offset ? offset : nullptr),
+  size_t offset[3], global[3], local[3];
+  for (int i = 0; i < 3; ++i) offset[i] = shape.offset[i], global[i] = shape.global[i], local[i] = shape.local[i];
+  c.err = vendor_enqueue::NDRangeKernel(c.on, kernel, shape.dims,
+                                        static_cast<const size_t *>(shape.has_offset ? offset : nullptr),
                                         static_cast<const size_t *>(global),
-                                        static_cast<const size_t *>(has_local ? local : nullptr));
+                                        static_cast<const size_t *>(shape.has_local ? local : nullptr));
 }
 
 void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {

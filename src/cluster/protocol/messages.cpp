@@ -81,6 +81,34 @@ CommandHeader read_command_header(Reader &r) {
   return h;
 }
 
+LaunchShape LaunchShape::of(cl_uint dims, const size_t *offset, const size_t *global, const size_t *local) {
+  LaunchShape s;
+  s.dims = dims, s.has_offset = offset != nullptr, s.has_local = local != nullptr;
+  for (cl_uint i = 0; i < 3 && i < dims; ++i) {
+    if (offset) s.offset[i] = offset[i];
+    s.global[i] = global[i];
+    if (local) s.local[i] = local[i];
+  }
+  return s;
+}
+
+void write(Writer &w, const LaunchShape &s) {
+  w.put(s.dims);
+  for (uint64_t v : s.offset) w.put(v);
+  for (uint64_t v : s.global) w.put(v);
+  for (uint64_t v : s.local) w.put(v);
+  w.put(uint8_t{s.has_offset}).put(uint8_t{s.has_local});
+}
+LaunchShape read_launch_shape(Reader &r) {
+  LaunchShape s;
+  s.dims = r.get<cl_uint>();
+  for (auto &v : s.offset) v = r.get<uint64_t>();
+  for (auto &v : s.global) v = r.get<uint64_t>();
+  for (auto &v : s.local) v = r.get<uint64_t>();
+  s.has_offset = r.get<uint8_t>(), s.has_local = r.get<uint8_t>();
+  return s;
+}
+
 void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed) {
   w.put<uint32_t>(static_cast<uint32_t>(changed.size()));
   for (auto &[index, a] : changed) {

@@ -138,7 +138,7 @@ enum class Op : uint32_t {
   kReadBuffer = 41,        // buffer, offset, size: the bytes come with the end (a report's payload)
   kCopyBuffer = 42,        // source, destination, source offset, destination offset, size
   kFillBuffer = 43,        // buffer, pattern bytes, offset, size
-  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), dims, offsets[3], global[3],
+  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), LaunchShape: dims, offsets[3], global[3],
                            // local[3], has offset, has local
   kMarker = 45,            // (wait list only)
   kBarrier = 46,
@@ -216,6 +216,20 @@ struct KernelArg {
 };
 void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed);
 std::vector<std::pair<cl_uint, KernelArg>> read_args(Reader &r);
+
+// kNDRange after its kernel and arguments: the launch's shape, each of
+// its three sizes as the spec defaults them past `dims` (offset 0, global
+// and local 1), and whether the application gave an offset and a local size.
+struct LaunchShape {
+  cl_uint dims = 1;
+  uint64_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+  bool has_offset = false, has_local = false;
+  bool operator==(const LaunchShape &) const = default;
+  // From clEnqueueNDRangeKernel's arguments (offset and local may be null).
+  static LaunchShape of(cl_uint dims, const size_t *offset, const size_t *global, const size_t *local);
+};
+void write(Writer &w, const LaunchShape &s);
+LaunchShape read_launch_shape(Reader &r);
 
 // One entry of a report: a command's end. `bytes`: the size of the bytes a
 // read brought back, inline after the entry or following the report as

@@ -1,0 +1,168 @@
+// The messages rank 0 and the nodes exchange (src/cluster/protocol/
+// messages.hpp), each written the way one end writes it and read back the
+// way the other reads it: what is read is what was written, all of it, and
+// a message cut short is refused (Truncated), never read past its end.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "cluster/protocol/messages.hpp"
+
+using namespace unicl::cluster;
+
+namespace {
+
+// Reads `read(reader)` back from what `w` holds, checking that every byte
+// was read; then checks that each shorter prefix is refused.
+template <class Read>
+auto round_trip(const Writer &w, Read &&read) {
+  Reader r(w.buffer());
+  auto back = read(r);
+  CHECK(r.done());
+  for (size_t cut = 0; cut < w.size(); ++cut) {
+    INFO("cut at " << cut << " of " << w.size());
+    std::vector<char> prefix(w.buffer().begin(), w.buffer().begin() + static_cast<std::ptrdiff_t>(cut));
+    Reader short_reader(prefix);
+    CHECK_THROWS_AS(read(short_reader), Truncated);
+  }
+  return back;
+}
+
+InfoAnswers answers_of(std::initializer_list<std::pair<cl_uint, std::string>> list) {
+  InfoAnswers a;
+  for (auto &[param, text] : list) a[param] = std::vector<char>(text.begin(), text.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("A command's header: its queue, wait list, event and flags") {
+  CommandHeader h;
+  h.queue = 7, h.wait = {3, 1ull << 40, 9}, h.event = 12, h.flags = kPrompt;
+  Writer w;
+  write(w, h);
+  auto back = round_trip(w, read_command_header);
+  CHECK(back.queue == 7);
+  CHECK(back.wait == h.wait);
+  CHECK(back.event == 12);
+  CHECK(back.flags == kPrompt);
+}
+
+TEST_CASE("A launch's changed arguments, of every kind") {
+  KernelArg bytes{ArgKind::kBytes, {'a', 'b', 'c', 'd'}, 0, 0}, memory{ArgKind::kMemory, {}, 42, 0},
+      local{ArgKind::kLocal, {}, 0, 4096}, sampler{ArgKind::kSampler, {}, 5, 0}, null{ArgKind::kNullMemory, {}, 0, 0};
+  std::vector<std::pair<cl_uint, const KernelArg *>> changed = {
+      {0, &bytes}, {1, &memory}, {2, &local}, {5, &sampler}, {7, &null}};
+  Writer w;
+  write_args(w, changed);
+  auto back = round_trip(w, read_args);
+  REQUIRE(back.size() == changed.size());
+  for (size_t i = 0; i < back.size(); ++i) {
+    CHECK(back[i].first == changed[i].first);
+    CHECK(back[i].second == *changed[i].second);
+  }
+}
+
+TEST_CASE("A launch's shape: the sizes given, the spec's defaults past its dimensions") {
+  const size_t offset[] = {2, 4}, global[] = {64, 32}, local[] = {8, 8};
+  SECTION("everything given") {
+    LaunchShape s = LaunchShape::of(2, offset, global, local);
+    CHECK(s.global[2] == 1);
+    CHECK(s.local[2] == 1);
+    CHECK(s.offset[2] == 0);
+    Writer w;
+    write(w, s);
+    CHECK(round_trip(w, read_launch_shape) == s);
+  }
+  SECTION("no offset, no local size") {
+    LaunchShape s = LaunchShape::of(1, nullptr, global, nullptr);
+    CHECK_FALSE(s.has_offset);
+    CHECK_FALSE(s.has_local);
+    CHECK(s.global[0] == 64);
+    CHECK(s.global[1] == 1);
+    Writer w;
+    write(w, s);
+    CHECK(round_trip(w, read_launch_shape) == s);
+  }
+}
+
+TEST_CASE("A launch as the client writes it, read as the node reads it") {
+  // kNDRange after its command header: the kernel, its changed arguments,
+  // its shape (client/launch.cpp, node/enqueues.cpp).
+  KernelArg scalar{ArgKind::kBytes, {1, 0, 0, 0}, 0, 0};
+  const size_t global[] = {256};
+  Writer w;
+  w.put(uint64_t{99});
+  write_args(w, {{2, &scalar}});
+  write(w, LaunchShape::of(1, nullptr, global, nullptr));
+  auto back = round_trip(w, [](Reader &r) {
+    const auto kernel = r.get<uint64_t>();
+    auto args = read_args(r);
+    return std::make_tuple(kernel, args, read_launch_shape(r));
+  });
+  CHECK(std::get<0>(back) == 99);
+  REQUIRE(std::get<1>(back).size() == 1);
+  CHECK(std::get<1>(back)[0].second == scalar);
+  CHECK(std::get<2>(back).global[0] == 256);
+}
+
+TEST_CASE("A report's entry: a command's end, its times, the bytes it brings") {
+  EventEnded e;
+  e.id = 31, e.status = CL_COMPLETE, e.queued = 1, e.submit = 2, e.start = 3, e.end = 4, e.bytes = 16;
+  Writer w;
+  write(w, e);
+  auto back = round_trip(w, read_event_ended);
+  CHECK(back.id == 31);
+  CHECK(back.status == CL_COMPLETE);
+  CHECK((back.queued == 1 && back.submit == 2 && back.start == 3 && back.end == 4));
+  CHECK(back.bytes == 16);
+  EventEnded failed;
+  failed.id = 32, failed.status = CL_OUT_OF_RESOURCES;
+  Writer f;
+  write(f, failed);
+  CHECK(round_trip(f, read_event_ended).status == CL_OUT_OF_RESOURCES);
+}
+
+TEST_CASE("Info answers, a program's facts and a node's description") {
+  InfoAnswers info = answers_of({{CL_DEVICE_NAME, "gpu0"}, {CL_DEVICE_VENDOR, "UniCL"}, {CL_DEVICE_VERSION, ""}});
+  {
+    Writer w;
+    write(w, info);
+    CHECK(round_trip(w, read_info) == info);
+  }
+  ProgramFacts facts;
+  facts.build = answers_of({{CL_PROGRAM_BUILD_LOG, "ok"}});
+  facts.program = answers_of({{CL_PROGRAM_NUM_KERNELS, "1"}});
+  facts.kernels.push_back({"mm_block", answers_of({{CL_KERNEL_NUM_ARGS, "4"}}),
+                           answers_of({{CL_KERNEL_WORK_GROUP_SIZE, "256"}}), {answers_of({{CL_KERNEL_ARG_NAME, "a"}})}});
+  {
+    Writer w;
+    write(w, facts);
+    auto back = round_trip(w, read_program_facts);
+    CHECK(back.build == facts.build);
+    CHECK(back.program == facts.program);
+    REQUIRE(back.kernels.size() == 1);
+    CHECK(back.kernels[0].name == "mm_block");
+    CHECK(back.kernels[0].info == facts.kernels[0].info);
+    CHECK(back.kernels[0].work_group == facts.kernels[0].work_group);
+    CHECK(back.kernels[0].args == facts.kernels[0].args);
+  }
+  NodeDescription node;
+  node.host = "vm", node.unicl_version = "1.0", node.topology = "Machine (24GB)";
+  node.platforms.push_back({11, answers_of({{CL_PLATFORM_NAME, "PoCL"}}), {{21, info}, {22, {}}}});
+  {
+    Writer w;
+    write(w, node);
+    auto back = round_trip(w, read_node);
+    CHECK(back.host == "vm");
+    CHECK(back.unicl_version == "1.0");
+    CHECK(back.topology == node.topology);
+    REQUIRE(back.platforms.size() == 1);
+    CHECK(back.platforms[0].id == 11);
+    CHECK(back.platforms[0].info == node.platforms[0].info);
+    REQUIRE(back.platforms[0].devices.size() == 2);
+    CHECK(back.platforms[0].devices[0].id == 21);
+    CHECK(back.platforms[0].devices[0].info == info);
+    CHECK(back.platforms[0].devices[1].info.empty());
+  }
+}
