@@ -199,26 +199,16 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
 }
 
 // The slots a link reaches (in the order of device_list, or every slot
-// with a vendor program of each input), each device of the list checked.
+// with a vendor program of each input), each device of the list checked;
+// a listed device without every input is the link's to refuse.
 static cl_int link_slots(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                          cl_uint num_input_programs, const cl_program *input_programs, std::vector<size_t> &slots) {
   auto has_all_inputs = [&](size_t s) {
     return std::all_of(input_programs, input_programs + num_input_programs,
                        [s](cl_program p) { return bool(p->per_slot[s]); });
   };
-  if (!device_list) {
-    for (size_t s = 0; s < context->slots.size(); ++s)
-      if (has_all_inputs(s)) slots.push_back(s);
-    return CL_SUCCESS;
-  }
-  for (cl_uint i = 0; i < num_devices; ++i) {
-    if (!live(device_list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
-    std::vector<size_t> named = context->slots_named(device_list[i]);
-    if (named.empty()) return refuse(CL_INVALID_DEVICE, "device is not a device of the context");
-    slots.insert(slots.end(), named.begin(), named.end());
-  }
-  with_partition_relatives(*context, slots, has_all_inputs);
-  return CL_SUCCESS;
+  return slots_of(*context, {num_devices, device_list}, has_all_inputs, false, "device is not a device of the context",
+                  slots);
 }
 
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,

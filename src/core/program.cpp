@@ -65,25 +65,31 @@ void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots
   }
 }
 
+cl_int slots_of(const _cl_context &ctx, DeviceList devices, const std::function<bool(size_t)> &usable,
+                bool listed_must_be_usable, const char *not_ours, std::vector<size_t> &slots) {
+  if (!devices.list) {
+    for (size_t s = 0; s < ctx.slots.size(); ++s)
+      if (usable(s)) slots.push_back(s);
+    return CL_SUCCESS;
+  }
+  for (cl_uint i = 0; i < devices.num; ++i) {
+    if (!live(devices.list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
+    std::vector<size_t> named = ctx.slots_named(devices.list[i]);
+    if (named.empty() || (listed_must_be_usable && !std::all_of(named.begin(), named.end(), usable)))
+      return refuse(CL_INVALID_DEVICE, not_ours);
+    slots.insert(slots.end(), named.begin(), named.end());
+  }
+  with_partition_relatives(ctx, slots, usable);
+  return CL_SUCCESS;
+}
+
 }  // namespace unicl
 
 cl_int _cl_program::slots_for(cl_uint num, const cl_device_id *list, std::vector<size_t> &slots) {
   using namespace unicl;
   if ((num == 0) != (list == nullptr)) return refuse(CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
-  if (!list) {
-    for (size_t s = 0; s < per_slot.size(); ++s)
-      if (per_slot[s]) slots.push_back(s);
-    return CL_SUCCESS;
-  }
-  for (cl_uint i = 0; i < num; ++i) {
-    if (!live(list[i])) return refuse(CL_INVALID_DEVICE, "a device of device_list is not a live device");
-    std::vector<size_t> named = context->slots_named(list[i]);
-    if (named.empty() || std::any_of(named.begin(), named.end(), [this](size_t s) { return !per_slot[s]; }))
-      return refuse(CL_INVALID_DEVICE, "device is not a device of the program");
-    slots.insert(slots.end(), named.begin(), named.end());
-  }
-  with_partition_relatives(*context, slots, [this](size_t s) { return bool(per_slot[s]); });
-  return CL_SUCCESS;
+  return slots_of(*context, {num, list}, [this](size_t s) { return bool(per_slot[s]); }, true,
+                  "device is not a device of the program", slots);
 }
 
 cl_int _cl_program::combine_build_results(cl_int so_far, cl_int next) {

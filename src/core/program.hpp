@@ -80,4 +80,16 @@ Ref<_cl_program> link_program(cl_context ctx, const std::vector<size_t> &slots, 
 // Adds to `slots` every slot `usable` accepts whose device shares its root
 // device with a slot listed (see program.cpp).
 void with_partition_relatives(const _cl_context &ctx, std::vector<size_t> &slots, const std::function<bool(size_t)> &usable);
+// The slots a device list names: each listed device's, then their
+// partitions' that `usable` accepts (with_partition_relatives); without a
+// list, every slot `usable` accepts. A device not of the context is
+// CL_INVALID_DEVICE (`not_ours` says why), and so is one whose slot
+// `usable` refuses when `listed_must_be_usable` (else what is done on the
+// slots refuses it).
+struct DeviceList {
+  cl_uint num = 0;
+  const cl_device_id *list = nullptr;
+};
+cl_int slots_of(const _cl_context &ctx, DeviceList devices, const std::function<bool(size_t)> &usable,
+                bool listed_must_be_usable, const char *not_ours, std::vector<size_t> &slots);
 }  // namespace unicl
