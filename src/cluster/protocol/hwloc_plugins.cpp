@@ -1,22 +1,18 @@
 #include "cluster/protocol/hwloc_plugins.hpp"
 
-#include <sstream>
+#include <algorithm>
 
 namespace unicl::cluster {
 
 std::string hwloc_blacklist_with_ours(const char *now) {
   const std::string given = now ? now : "";
-  // hwloc separates the names by commas (or spaces, colons, semicolons).
+  // hwloc separates the names by commas, spaces, colons or semicolons.
   auto names = [&](const std::string &plugin) {
-    std::string token;
-    std::istringstream words(given);
-    while (std::getline(words, token, ','))
-      for (size_t at = 0; at < token.size();) {
-        size_t end = token.find_first_of(" :;", at);
-        if (token.substr(at, end - at) == plugin) return true;
-        if (end == std::string::npos) break;
-        at = end + 1;
-      }
+    for (size_t at = 0; at <= given.size();) {
+      const size_t end = std::min(given.find_first_of(", :;", at), given.size());
+      if (given.compare(at, end - at, plugin) == 0) return true;
+      at = end + 1;
+    }
     return false;
   };
   std::string value = given;
