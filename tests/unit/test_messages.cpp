@@ -98,12 +98,47 @@ TEST_CASE("A launch as the client writes it, read as the node reads it") {
   auto back = round_trip(w, [](Reader &r) {
     const auto kernel = r.get<uint64_t>();
     auto args = read_args(r);
-    return std::make_tuple(kernel, args, read_launch_shape(r));
+    const auto shape = read_launch_shape(r);
+    return std::make_tuple(kernel, args, shape);
   });
   CHECK(std::get<0>(back) == 99);
   REQUIRE(std::get<1>(back).size() == 1);
   CHECK(std::get<1>(back)[0].second == scalar);
   CHECK(std::get<2>(back).global[0] == 256);
+}
+
+TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
+  const size_t origin[] = {1, 2, 3}, region[] = {16, 8, 2}, to[] = {4, 0, 1};
+  Box box{size3(origin), size3(region)};
+  CHECK(box.volume() == 256);
+  CHECK(size3(nullptr) == Size3{0, 0, 0});
+  {
+    Writer w;
+    w.put(uint64_t{5});  // the image's id first, as a command carries it
+    write(w, box);
+    auto back = round_trip(w, [](Reader &r) {
+      const auto id = r.get<uint64_t>();  // read in order: a call's arguments are not
+      return std::make_pair(id, read_box(r));
+    });
+    CHECK(back.first == 5);
+    CHECK(back.second == box);
+  }
+  {
+    BufferRect rect{box, 64, 1024};
+    Writer w;
+    write(w, rect);
+    CHECK(round_trip(w, read_buffer_rect) == rect);
+  }
+  {
+    BoxCopy copy{size3(origin), size3(to), size3(region)};
+    Writer w;
+    write(w, copy);
+    CHECK(round_trip(w, read_box_copy) == copy);
+    BufferRectCopy rect_copy{copy, 64, 1024, 32, 512};
+    Writer v;
+    write(v, rect_copy);
+    CHECK(round_trip(v, read_buffer_rect_copy) == rect_copy);
+  }
 }
 
 TEST_CASE("A report's entry: a command's end, its times, the bytes it brings") {

@@ -184,9 +184,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                      });
                    };
                    w.put(buffer->id);
-                   for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
-                   for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
-                   w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+                   write(w, BufferRect{{size3(buffer_origin), size3(region)}, buffer_row_pitch, buffer_slice_pitch});
                    return CL_SUCCESS;
                  },
                  std::move(transfer));
@@ -212,9 +210,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
           return err;
         if (!ok) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or the host rectangle (origin, region, pitches) is not valid");
         w.put(buffer->id);
-        for (int i = 0; i < 3; ++i) w.put(uint64_t{buffer_origin[i]});
-        for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
-        w.put(uint64_t{buffer_row_pitch}).put(uint64_t{buffer_slice_pitch});
+        write(w, BufferRect{{size3(buffer_origin), size3(region)}, buffer_row_pitch, buffer_slice_pitch});
         return CL_SUCCESS;
       },
       {.deliver = [h, r, ptr](const char *packed, size_t size) {
@@ -240,11 +236,8 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
     if (src == dst && src_row_pitch != dst_row_pitch && src_slice_pitch != dst_slice_pitch) return cluster::refuse(CL_INVALID_VALUE, "a copy within one buffer with different row and slice pitches");
     if (cl_int err = rect_overlap_error(src, from, dst, to); err != CL_SUCCESS) return err;
     w.put(src->id).put(dst->id);
-    for (int i = 0; i < 3; ++i) w.put(uint64_t{src_origin[i]});
-    for (int i = 0; i < 3; ++i) w.put(uint64_t{dst_origin[i]});
-    for (int i = 0; i < 3; ++i) w.put(uint64_t{region[i]});
-    w.put(uint64_t{src_row_pitch}).put(uint64_t{src_slice_pitch}).put(uint64_t{dst_row_pitch})
-        .put(uint64_t{dst_slice_pitch});
+    write(w, BufferRectCopy{{size3(src_origin), size3(dst_origin), size3(region)},
+                            src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch});
     return CL_SUCCESS;
   });
 }
@@ -283,8 +276,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
           });
         };
         w.put(image->id);
-        put3(w, origin);
-        put3(w, region);
+        write(w, Box{size3(origin), size3(region)});
         return CL_SUCCESS;
       },
       std::move(transfer));
@@ -304,8 +296,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
         if (cl_int err = host_access_error(image, true); err != CL_SUCCESS) return err;
         if (!ok) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or origin or region is NULL or the region empty");
         w.put(image->id);
-        put3(w, origin);
-        put3(w, region);
+        write(w, Box{size3(origin), size3(region)});
         return CL_SUCCESS;
       },
       {.deliver = [h, bytes, ptr](const char *packed, size_t size) {
@@ -324,9 +315,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
     if (cl_int err = format_mismatch_error(src, dst); err != CL_SUCCESS) return err;
     if (!src_origin || !valid_region(dst_origin, region)) return cluster::refuse(CL_INVALID_VALUE, "an origin or region is NULL, or the region empty");
     w.put(src->id).put(dst->id);
-    put3(w, src_origin);
-    put3(w, dst_origin);
-    put3(w, region);
+    write(w, BoxCopy{size3(src_origin), size3(dst_origin), size3(region)});
     return CL_SUCCESS;
   });
 }
@@ -337,8 +326,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
   return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
     if (!color || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "fill_color is NULL, or origin or region is NULL or the region empty");
     w.put(image->id).bytes(color, 16);  // four 32-bit channels at most
-    put3(w, origin);
-    put3(w, region);
+    write(w, Box{size3(origin), size3(region)});
     return CL_SUCCESS;
   });
 }
@@ -351,8 +339,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, 
                  [&](Writer &w) {
                    if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "origin or region is NULL, or the region empty");
                    w.put(image->id).put(buffer->id);
-                   put3(w, origin);
-                   put3(w, region);
+                   write(w, Box{size3(origin), size3(region)});
                    w.put(uint64_t{offset});
                    return CL_SUCCESS;
                  });
@@ -366,8 +353,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer,
                  [&](Writer &w) {
                    if (!valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "origin or region is NULL, or the region empty");
                    w.put(buffer->id).put(image->id).put(uint64_t{offset});
-                   put3(w, origin);
-                   put3(w, region);
+                   write(w, Box{size3(origin), size3(region)});
                    return CL_SUCCESS;
                  });
 }

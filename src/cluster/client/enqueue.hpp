@@ -157,8 +157,5 @@ void each_row(const HostLayout &h, const size_t *region, Fn &&fn) {
 inline bool valid_region(const size_t *origin, const size_t *region) {
   return origin && region && region[0] && region[1] && region[2];
 }
-inline void put3(Writer &w, const size_t *v) {
-  for (int i = 0; i < 3; ++i) w.put(uint64_t{v[i]});
-}
 
 }  // namespace unicl::cluster

@@ -37,8 +37,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
         q, Op::kReadImage, CL_COMMAND_MAP_IMAGE, num_wait, wait, event, blocking,
         [&](Writer &w) {
           w.put(image->id);
-          put3(w, origin);
-          put3(w, region);
+          write(w, Box{size3(origin), size3(region)});
           return CL_SUCCESS;
         },
         {.read_into = ptr, .read_size = m.size});
@@ -117,8 +116,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
         q, Op::kWriteImage, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
         [&](Writer &w) {
           w.put(memobj->id);
-          put3(w, m.origin);
-          put3(w, m.region);
+          write(w, Box{size3(m.origin), size3(m.region)});
           return CL_SUCCESS;
         },
         {.write = bytes});

@@ -11,27 +11,8 @@
 namespace unicl::cluster {
 namespace {
 
-// Three sizes (an origin, a region) off the wire.
-void get3(Reader &args, size_t (&v)[3]) {
-  for (auto &x : v) x = args.get<uint64_t>();
-}
-
-// A rectangle of a buffer off the wire: its origin, region, row and slice
-// pitch; the host side is packed.
-struct BufferRect {
-  size_t origin[3], region[3];
-  size_t row = 0, slice = 0;
-  static constexpr size_t host_origin[3] = {0, 0, 0};
-  size_t packed() const { return region[0] * region[1] * region[2]; }
-};
-
-BufferRect read_buffer_rect(Reader &args) {
-  BufferRect r;
-  get3(args, r.origin);
-  get3(args, r.region);
-  r.row = args.get<uint64_t>(), r.slice = args.get<uint64_t>();
-  return r;
-}
+// The host side of a buffer rectangle: packed from its start.
+constexpr size_t kPackedOrigin[3] = {0, 0, 0};
 
 }  // namespace
 
@@ -126,120 +107,98 @@ void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {
   const BufferRect r = read_buffer_rect(args);
   if (buffer) staged_bytes_.forget(buffer);
   std::vector<cl_event> list;
-  const VendorEnqueue held = packed_write(c.on, c.header.event, args, r.packed(), c.watch.keep_alive, list, c.err);
+  const VendorEnqueue held =
+      packed_write(c.on, c.header.event, args, r.box.volume(), c.watch.keep_alive, list, c.err);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(r.origin),
-                                          BufferRect::host_origin, static_cast<const size_t *>(r.region), r.row,
-                                          r.slice, r.region[0], r.region[0] * r.region[1],
-                                          static_cast<const void *>(c.watch.keep_alive->data()));
+  const Size3 &region = r.box.region;
+  c.err = vendor_enqueue::WriteBufferRect(held, buffer, cl_bool(CL_FALSE), r.box.origin.data(), kPackedOrigin,
+                                          region.data(), size_t{r.row_pitch}, size_t{r.slice_pitch}, region[0],
+                                          region[0] * region[1], static_cast<const void *>(c.watch.keep_alive->data()));
 }
 
 void NodeServer::enqueue_read_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
   const BufferRect r = read_buffer_rect(args);
   if (c.err != CL_SUCCESS) return;
-  c.watch.read = std::make_shared<std::vector<char>>(r.packed());
-  c.err = vendor_enqueue::ReadBufferRect(c.on, buffer, cl_bool(CL_FALSE), static_cast<const size_t *>(r.origin),
-                                         BufferRect::host_origin, static_cast<const size_t *>(r.region), r.row,
-                                         r.slice, r.region[0], r.region[0] * r.region[1],
-                                         static_cast<void *>(c.watch.read->data()));
+  c.watch.read = std::make_shared<std::vector<char>>(r.box.volume());
+  const Size3 &region = r.box.region;
+  c.err = vendor_enqueue::ReadBufferRect(c.on, buffer, cl_bool(CL_FALSE), r.box.origin.data(), kPackedOrigin,
+                                         region.data(), size_t{r.row_pitch}, size_t{r.slice_pitch}, region[0],
+                                         region[0] * region[1], static_cast<void *>(c.watch.read->data()));
 }
 
 void NodeServer::enqueue_copy_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  size_t src_origin[3], dst_origin[3], region[3];
-  get3(args, src_origin);
-  get3(args, dst_origin);
-  get3(args, region);
-  size_t srp = args.get<uint64_t>(), ssp = args.get<uint64_t>(), drp = args.get<uint64_t>(),
-         dsp = args.get<uint64_t>();
+  const BufferRectCopy r = read_buffer_rect_copy(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(dst);
-  c.err = vendor_enqueue::CopyBufferRect(c.on, src, dst, static_cast<const size_t *>(src_origin),
-                                         static_cast<const size_t *>(dst_origin),
-                                         static_cast<const size_t *>(region), srp, ssp, drp, dsp);
+  c.err = vendor_enqueue::CopyBufferRect(c.on, src, dst, r.boxes.src_origin.data(), r.boxes.dst_origin.data(),
+                                         r.boxes.region.data(), size_t{r.src_row}, size_t{r.src_slice},
+                                         size_t{r.dst_row}, size_t{r.dst_slice});
 }
 
 namespace {
 
-// The packed bytes of an image's region.
-size_t packed_image_bytes(cl_mem image, const size_t (&region)[3]) {
+// The packed bytes of an image's box.
+size_t packed_image_bytes(cl_mem image, const Box &box) {
   size_t element = 0;
   if (image) vendor_image_info(image, CL_IMAGE_ELEMENT_SIZE, sizeof element, &element, nullptr);
-  return element * region[0] * region[1] * region[2];
+  return element * box.volume();
 }
 
 }  // namespace
 
 void NodeServer::enqueue_write_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
+  const Box box = read_box(args);
   std::vector<cl_event> list;
   const VendorEnqueue held =
-      packed_write(c.on, c.header.event, args, packed_image_bytes(image, region), c.watch.keep_alive, list, c.err);
+      packed_write(c.on, c.header.event, args, packed_image_bytes(image, box), c.watch.keep_alive, list, c.err);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::WriteImage(held, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
-                                     static_cast<const size_t *>(region), size_t{0}, size_t{0},
-                                     static_cast<const void *>(c.watch.keep_alive->data()));
+  c.err = vendor_enqueue::WriteImage(held, image, cl_bool(CL_FALSE), box.origin.data(), box.region.data(), size_t{0},
+                                     size_t{0}, static_cast<const void *>(c.watch.keep_alive->data()));
 }
 
 void NodeServer::enqueue_read_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
+  const Box box = read_box(args);
   if (c.err != CL_SUCCESS) return;
-  c.watch.read = std::make_shared<std::vector<char>>(packed_image_bytes(image, region));
-  c.err = vendor_enqueue::ReadImage(c.on, image, cl_bool(CL_FALSE), static_cast<const size_t *>(origin),
-                                    static_cast<const size_t *>(region), size_t{0}, size_t{0},
-                                    static_cast<void *>(c.watch.read->data()));
+  c.watch.read = std::make_shared<std::vector<char>>(packed_image_bytes(image, box));
+  c.err = vendor_enqueue::ReadImage(c.on, image, cl_bool(CL_FALSE), box.origin.data(), box.region.data(), size_t{0},
+                                    size_t{0}, static_cast<void *>(c.watch.read->data()));
 }
 
 void NodeServer::enqueue_copy_image(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  size_t src_origin[3], dst_origin[3], region[3];
-  get3(args, src_origin);
-  get3(args, dst_origin);
-  get3(args, region);
+  const BoxCopy r = read_box_copy(args);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::CopyImage(c.on, src, dst, static_cast<const size_t *>(src_origin),
-                                    static_cast<const size_t *>(dst_origin), static_cast<const size_t *>(region));
+  c.err = vendor_enqueue::CopyImage(c.on, src, dst, r.src_origin.data(), r.dst_origin.data(), r.region.data());
 }
 
 void NodeServer::enqueue_fill_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
   c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
+  const Box box = read_box(args);
   if (c.err != CL_SUCCESS) return;
   c.err = vendor_enqueue::FillImage(c.on, image, static_cast<const void *>(c.watch.keep_alive->data()),
-                                    static_cast<const size_t *>(origin), static_cast<const size_t *>(region));
+                                    box.origin.data(), box.region.data());
 }
 
 void NodeServer::enqueue_copy_image_to_buffer(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>()), buffer = memory_of(c, args.get<uint64_t>());
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
+  const Box box = read_box(args);
   size_t offset = args.get<uint64_t>();
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(buffer);
-  c.err = vendor_enqueue::CopyImageToBuffer(c.on, image, buffer, static_cast<const size_t *>(origin),
-                                            static_cast<const size_t *>(region), offset);
+  c.err = vendor_enqueue::CopyImageToBuffer(c.on, image, buffer, box.origin.data(), box.region.data(), offset);
 }
 
 void NodeServer::enqueue_copy_buffer_to_image(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>()), image = memory_of(c, args.get<uint64_t>());
   size_t offset = args.get<uint64_t>();
-  size_t origin[3], region[3];
-  get3(args, origin);
-  get3(args, region);
+  const Box box = read_box(args);
   if (c.err != CL_SUCCESS) return;
-  c.err = vendor_enqueue::CopyBufferToImage(c.on, buffer, image, offset, static_cast<const size_t *>(origin),
-                                            static_cast<const size_t *>(region));
+  c.err = vendor_enqueue::CopyBufferToImage(c.on, buffer, image, offset, box.origin.data(), box.region.data());
 }
 
 }  // namespace unicl::cluster

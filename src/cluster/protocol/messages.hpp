@@ -17,6 +17,7 @@
 // The node to rank 0: the ends of commands, in batches (kEventTag): every
 // end since the last report, in one message.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -230,6 +231,48 @@ struct LaunchShape {
 };
 void write(Writer &w, const LaunchShape &s);
 LaunchShape read_launch_shape(Reader &r);
+
+// Commands on images and buffer rectangles, after their objects' ids.
+// Three sizes (an origin, a region), each a uint64_t on the wire.
+using Size3 = std::array<size_t, 3>;
+Size3 size3(const size_t *v);  // from the application's three
+void write(Writer &w, const Size3 &v);
+Size3 read_size3(Reader &r);
+// A box: where it starts and its extent (an image's in pixels, a buffer
+// rectangle's in bytes). kWriteImage, kReadImage, kFillImage (after the
+// fill color), kCopyImageToBuffer (then the buffer's offset),
+// kCopyBufferToImage (after the buffer's offset).
+struct Box {
+  Size3 origin{}, region{};
+  size_t volume() const { return region[0] * region[1] * region[2]; }
+  bool operator==(const Box &) const = default;
+};
+void write(Writer &w, const Box &b);
+Box read_box(Reader &r);
+// kWriteBufferRect, kReadBufferRect: the buffer's box and pitches (the
+// host's side travels packed: rows of region[0] bytes).
+struct BufferRect {
+  Box box;
+  uint64_t row_pitch = 0, slice_pitch = 0;
+  bool operator==(const BufferRect &) const = default;
+};
+void write(Writer &w, const BufferRect &r);
+BufferRect read_buffer_rect(Reader &r);
+// kCopyImage, kCopyBufferRect: a region from one origin to another; a
+// rectangle copy adds both sides' pitches.
+struct BoxCopy {
+  Size3 src_origin{}, dst_origin{}, region{};
+  bool operator==(const BoxCopy &) const = default;
+};
+void write(Writer &w, const BoxCopy &c);
+BoxCopy read_box_copy(Reader &r);
+struct BufferRectCopy {
+  BoxCopy boxes;
+  uint64_t src_row = 0, src_slice = 0, dst_row = 0, dst_slice = 0;
+  bool operator==(const BufferRectCopy &) const = default;
+};
+void write(Writer &w, const BufferRectCopy &c);
+BufferRectCopy read_buffer_rect_copy(Reader &r);
 
 // One entry of a report: a command's end. `bytes`: the size of the bytes a
 // read brought back, inline after the entry or following the report as
