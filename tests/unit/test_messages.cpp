@@ -107,6 +107,17 @@ TEST_CASE("A launch as the client writes it, read as the node reads it") {
   CHECK(std::get<2>(back).global[0] == 256);
 }
 
+TEST_CASE("Spans of a buffer's bytes, and copies between two") {
+  ByteSpan span{4096, 1 << 20};
+  Writer w;
+  write(w, span);
+  CHECK(round_trip(w, read_byte_span) == span);
+  SpanCopy copy{16, 32, 64};
+  Writer v;
+  write(v, copy);
+  CHECK(round_trip(v, read_span_copy) == copy);
+}
+
 TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
   const size_t origin[] = {1, 2, 3}, region[] = {16, 8, 2}, to[] = {4, 0, 1};
   Box box{size3(origin), size3(region)};

@@ -117,7 +117,8 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
         if (cl_int err = host_access_error(buffer, true); err != CL_SUCCESS) return err;
         if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL");
         if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
-        w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
+        w.put(buffer->id);
+        write(w, ByteSpan{offset, size});
         return CL_SUCCESS;
       },
       {.read_into = ptr, .read_size = size});
@@ -132,7 +133,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
     if (cl_int err = range_error(src, src_offset, size); err != CL_SUCCESS) return err;
     if (cl_int err = range_error(dst, dst_offset, size); err != CL_SUCCESS) return err;
     if (cl_int err = copy_overlap_error(src, src_offset, dst, dst_offset, size); err != CL_SUCCESS) return err;
-    w.put(src->id).put(dst->id).put(uint64_t{src_offset}).put(uint64_t{dst_offset}).put(uint64_t{size});
+    w.put(src->id).put(dst->id);
+    write(w, SpanCopy{src_offset, dst_offset, size});
     return CL_SUCCESS;
   });
 }
@@ -143,7 +145,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kFillBuffer, CL_COMMAND_FILL_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = fill_error(buffer, pattern, pattern_size, offset, size); err != CL_SUCCESS) return err;
-    w.put(buffer->id).bytes(pattern, pattern_size).put(uint64_t{offset}).put(uint64_t{size});
+    w.put(buffer->id).bytes(pattern, pattern_size);
+    write(w, ByteSpan{offset, size});
     return CL_SUCCESS;
   });
 }

@@ -79,7 +79,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
     err = enqueue(
         q, Op::kReadBuffer, CL_COMMAND_MAP_BUFFER, num_wait, wait, event, blocking,
         [&](Writer &w) {
-          w.put(buffer->id).put(uint64_t{offset}).put(uint64_t{size});
+          w.put(buffer->id);
+          write(w, ByteSpan{offset, size});
           return CL_SUCCESS;
         },
         {.read_into = ptr, .read_size = size});

@@ -59,31 +59,31 @@ void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_read_buffer(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  auto offset = args.get<uint64_t>();
-  const size_t size = args.get<uint64_t>();
+  const ByteSpan span = read_byte_span(args);
   if (c.err != CL_SUCCESS) return;
-  if ((c.watch.mapped = read_mapped(c.on, buffer, offset, size))) return;
-  c.watch.read = staging(size);
-  c.err = vendor_enqueue::ReadBuffer(c.on, buffer, cl_bool(CL_FALSE), size_t(offset), c.watch.read->size(),
+  if ((c.watch.mapped = read_mapped(c.on, buffer, span.offset, span.size))) return;
+  c.watch.read = staging(span.size);
+  c.err = vendor_enqueue::ReadBuffer(c.on, buffer, cl_bool(CL_FALSE), size_t{span.offset}, c.watch.read->size(),
                                      static_cast<void *>(c.watch.read->data()));
 }
 
 void NodeServer::enqueue_copy_buffer(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  size_t so = args.get<uint64_t>(), dof = args.get<uint64_t>(), size = args.get<uint64_t>();
+  const SpanCopy copy = read_span_copy(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(dst);
-  c.err = vendor_enqueue::CopyBuffer(c.on, src, dst, so, dof, size);
+  c.err = vendor_enqueue::CopyBuffer(c.on, src, dst, size_t{copy.src_offset}, size_t{copy.dst_offset},
+                                     size_t{copy.size});
 }
 
 void NodeServer::enqueue_fill_buffer(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
   c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
-  size_t offset = args.get<uint64_t>(), size = args.get<uint64_t>();
+  const ByteSpan span = read_byte_span(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(buffer);
   c.err = vendor_enqueue::FillBuffer(c.on, buffer, static_cast<const void *>(c.watch.keep_alive->data()),
-                                     c.watch.keep_alive->size(), offset, size);
+                                     c.watch.keep_alive->size(), size_t{span.offset}, size_t{span.size});
 }
 
 void NodeServer::enqueue_ndrange(Enqueue &c, Reader &args) {

@@ -109,6 +109,20 @@ LaunchShape read_launch_shape(Reader &r) {
   return s;
 }
 
+void write(Writer &w, const ByteSpan &s) { w.put(s.offset).put(s.size); }
+ByteSpan read_byte_span(Reader &r) {
+  ByteSpan s;
+  s.offset = r.get<uint64_t>(), s.size = r.get<uint64_t>();
+  return s;
+}
+
+void write(Writer &w, const SpanCopy &c) { w.put(c.src_offset).put(c.dst_offset).put(c.size); }
+SpanCopy read_span_copy(Reader &r) {
+  SpanCopy c;
+  c.src_offset = r.get<uint64_t>(), c.dst_offset = r.get<uint64_t>(), c.size = r.get<uint64_t>();
+  return c;
+}
+
 static_assert(sizeof(size_t) == sizeof(uint64_t), "sizes travel as uint64_t");
 
 Size3 size3(const size_t *v) { return v ? Size3{v[0], v[1], v[2]} : Size3{}; }

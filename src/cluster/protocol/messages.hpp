@@ -136,22 +136,21 @@ enum class Op : uint32_t {
 
   // Commands, each with a CommandHeader first.
   kWriteBuffer = 40,       // buffer, offset, payload
-  kReadBuffer = 41,        // buffer, offset, size: the bytes come with the end (a report's payload)
-  kCopyBuffer = 42,        // source, destination, source offset, destination offset, size
-  kFillBuffer = 43,        // buffer, pattern bytes, offset, size
-  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), LaunchShape: dims, offsets[3], global[3],
-                           // local[3], has offset, has local
+  kReadBuffer = 41,        // buffer, ByteSpan: the bytes come with the end (a report's payload)
+  kCopyBuffer = 42,        // source, destination, SpanCopy
+  kFillBuffer = 43,        // buffer, pattern bytes, ByteSpan
+  kNDRange = 44,           // kernel, KernelArgs (changed since its last launch), LaunchShape
   kMarker = 45,            // (wait list only)
   kBarrier = 46,
-  kWriteBufferRect = 47,   // buffer, buffer origin[3], region[3], buffer row and slice pitch, payload (packed)
-  kReadBufferRect = 48,    // buffer, buffer origin[3], region[3], buffer row and slice pitch: packed bytes come back
-  kCopyBufferRect = 49,    // source, destination, both origins[3], region[3], both row and slice pitches
-  kWriteImage = 50,        // image, origin[3], region[3], payload (packed)
-  kReadImage = 51,         // image, origin[3], region[3]: packed bytes come back
-  kCopyImage = 52,         // source, destination, both origins[3], region[3]
-  kFillImage = 53,         // image, fill color (16 bytes), origin[3], region[3]
-  kCopyImageToBuffer = 54, // image, buffer, origin[3], region[3], buffer offset
-  kCopyBufferToImage = 55, // buffer, image, buffer offset, origin[3], region[3]
+  kWriteBufferRect = 47,   // buffer, BufferRect, payload (packed)
+  kReadBufferRect = 48,    // buffer, BufferRect: packed bytes come back
+  kCopyBufferRect = 49,    // source, destination, BufferRectCopy
+  kWriteImage = 50,        // image, Box, payload (packed)
+  kReadImage = 51,         // image, Box: packed bytes come back
+  kCopyImage = 52,         // source, destination, BoxCopy
+  kFillImage = 53,         // image, fill color (16 bytes), Box
+  kCopyImageToBuffer = 54, // image, buffer, Box, buffer offset
+  kCopyBufferToImage = 55, // buffer, image, buffer offset, Box
   // A copy from a buffer of one node (kPeerSend to it) to a buffer of
   // another (kPeerReceive to it, first), straight between them. The
   // receiving node enqueues its write at once, held by an event of its own
@@ -231,6 +230,22 @@ struct LaunchShape {
 };
 void write(Writer &w, const LaunchShape &s);
 LaunchShape read_launch_shape(Reader &r);
+
+// Commands on a buffer's bytes, after their objects' ids: kReadBuffer's
+// bytes read, kFillBuffer's bytes filled (after the pattern); kCopyBuffer's
+// bytes from one offset to another.
+struct ByteSpan {
+  uint64_t offset = 0, size = 0;
+  bool operator==(const ByteSpan &) const = default;
+};
+void write(Writer &w, const ByteSpan &s);
+ByteSpan read_byte_span(Reader &r);
+struct SpanCopy {
+  uint64_t src_offset = 0, dst_offset = 0, size = 0;
+  bool operator==(const SpanCopy &) const = default;
+};
+void write(Writer &w, const SpanCopy &c);
+SpanCopy read_span_copy(Reader &r);
 
 // Commands on images and buffer rectangles, after their objects' ids.
 // Three sizes (an origin, a region), each a uint64_t on the wire.
