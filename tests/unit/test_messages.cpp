@@ -118,6 +118,20 @@ TEST_CASE("Spans of a buffer's bytes, and copies between two") {
   CHECK(round_trip(v, read_span_copy) == copy);
 }
 
+TEST_CASE("The two sides of a copy between nodes") {
+  for (bool here : {false, true}) {
+    INFO((here ? "source on the same node" : "source on another node"));
+    PeerCopyIn receive{7, 64, 1 << 22, here, here ? 9u : 0u, here ? 128u : 0u};
+    Writer w;
+    write(w, receive);
+    CHECK(round_trip(w, read_peer_copy_in) == receive);
+  }
+  PeerCopyOut send{9, 128, 1 << 22, 2, 77};
+  Writer w;
+  write(w, send);
+  CHECK(round_trip(w, read_peer_copy_out) == send);
+}
+
 TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
   const size_t origin[] = {1, 2, 3}, region[] = {16, 8, 2}, to[] = {4, 0, 1};
   Box box{size3(origin), size3(region)};

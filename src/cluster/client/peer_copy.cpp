@@ -39,11 +39,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
   at_dst.queue = dst_queue->id, at_dst.event = e->id, at_dst.flags = e->prompt ? kPrompt : 0;
   Writer receive;
   write(receive, at_dst);
-  receive.put(dst->id).put(uint64_t{dst_offset}).put(uint64_t{size});
   // Within one node, the receiver may take the bytes from the source's
   // staged copy (node/staged_bytes.hpp) rather than from a read.
-  if (src_queue->rank == dst_queue->rank) receive.put(uint8_t{1}).put(src->id).put(uint64_t{src_offset});
-  else receive.put(uint8_t{0});
+  const bool here = src_queue->rank == dst_queue->rank;
+  write(receive, PeerCopyIn{dst->id, dst_offset, size, here, here ? src->id : 0, here ? src_offset : 0});
   if (!post(dst_queue->rank, Op::kPeerReceive, receive)) {
     forget_command_event(e);
     return CL_DEVICE_NOT_AVAILABLE;
@@ -51,7 +50,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
   at_src.queue = src_queue->id, at_src.event = new_id();  // the sender's read: rank 0 never sees it
   Writer send;
   write(send, at_src);
-  send.put(src->id).put(uint64_t{src_offset}).put(uint64_t{size}).put(int32_t{dst_queue->rank}).put(e->id);
+  write(send, PeerCopyOut{src->id, src_offset, size, dst_queue->rank, e->id});
   if (!post(src_queue->rank, Op::kPeerSend, send)) {
     // The receiver's write fails and reports its end; the caller never
     // sees its event.

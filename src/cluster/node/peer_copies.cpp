@@ -136,17 +136,17 @@ void NodeServer::refuse_copy(uint64_t id, size_t size) {
 cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, const std::vector<cl_event> &wait,
                                 cl_int err, Reader &args) {
   const uint64_t id = h.event;
-  cl_mem buffer = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
-  const size_t offset = args.get<uint64_t>();
+  const PeerCopyIn copy = read_peer_copy_in(args);
+  cl_mem buffer = objects_.find(objects_.memory, copy.buffer, err, CL_INVALID_MEM_OBJECT);
+  const size_t offset = copy.offset, size = copy.size;
   PeerGate entry;
-  entry.size = args.get<uint64_t>();
-  const size_t size = entry.size;
+  entry.size = size;
   // A source on this node: its staged copy, if it has one, is where the bytes
   // come from.
-  if (args.get<uint8_t>()) {
+  if (copy.source_here) {
     cl_int ignored = CL_SUCCESS;
-    cl_mem source = objects_.find(objects_.memory, args.get<uint64_t>(), ignored, CL_INVALID_MEM_OBJECT);
-    entry.source_from = args.get<uint64_t>();
+    cl_mem source = objects_.find(objects_.memory, copy.source, ignored, CL_INVALID_MEM_OBJECT);
+    entry.source_from = copy.source_offset;
     if (source) entry.source = staged_bytes_.find(source, entry.source_from, size);
   }
   if (err != CL_SUCCESS || !buffer || !queue) {
@@ -240,11 +240,11 @@ void NodeServer::await_parts(const CommandHeader &h, cl_command_queue queue, cl_
 
 void NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, cl_int err,
                            Reader &args) {
+  const PeerCopyOut send = read_peer_copy_out(args);
   OutgoingCopy c;
   c.id = id;
-  cl_mem buffer = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
-  c.offset = args.get<uint64_t>(), c.size = args.get<uint64_t>();
-  c.peer_rank = args.get<int32_t>(), c.peer_id = args.get<uint64_t>();
+  cl_mem buffer = objects_.find(objects_.memory, send.buffer, err, CL_INVALID_MEM_OBJECT);
+  c.offset = send.offset, c.size = send.size, c.peer_rank = send.to_rank, c.peer_id = send.to_event;
   if (err != CL_SUCCESS || !queue || !buffer) return fail_parts(c, 0, err != CL_SUCCESS ? err : CL_INVALID_MEM_OBJECT);
   const VendorEnqueue after{queue, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(), nullptr};
   // From a staged copy (staged_bytes.hpp): no read. Once the wait list has

@@ -123,6 +123,26 @@ SpanCopy read_span_copy(Reader &r) {
   return c;
 }
 
+void write(Writer &w, const PeerCopyIn &p) {
+  w.put(p.buffer).put(p.offset).put(p.size).put(uint8_t{p.source_here});
+  if (p.source_here) w.put(p.source).put(p.source_offset);
+}
+PeerCopyIn read_peer_copy_in(Reader &r) {
+  PeerCopyIn p;
+  p.buffer = r.get<uint64_t>(), p.offset = r.get<uint64_t>(), p.size = r.get<uint64_t>();
+  p.source_here = r.get<uint8_t>();
+  if (p.source_here) p.source = r.get<uint64_t>(), p.source_offset = r.get<uint64_t>();
+  return p;
+}
+
+void write(Writer &w, const PeerCopyOut &p) { w.put(p.buffer).put(p.offset).put(p.size).put(p.to_rank).put(p.to_event); }
+PeerCopyOut read_peer_copy_out(Reader &r) {
+  PeerCopyOut p;
+  p.buffer = r.get<uint64_t>(), p.offset = r.get<uint64_t>(), p.size = r.get<uint64_t>();
+  p.to_rank = r.get<int32_t>(), p.to_event = r.get<uint64_t>();
+  return p;
+}
+
 static_assert(sizeof(size_t) == sizeof(uint64_t), "sizes travel as uint64_t");
 
 Size3 size3(const size_t *v) { return v ? Size3{v[0], v[1], v[2]} : Size3{}; }

@@ -157,10 +157,8 @@ enum class Op : uint32_t {
   // until the bytes come; the sending node reads its bytes once its wait
   // list allows and sends them (or its failure) to the receiver. The bytes
   // may reach the receiver before its request does: it keeps them until then.
-  kPeerReceive = 56,       // buffer, offset, size, then 1 and the source buffer and offset when the source is on
-                           // the same node (else 0). The event: the write's
-  kPeerSend = 57,          // buffer, offset, size, destination rank, the receiver's event id. The event: the read's
-                           // (rank 0 never sees it)
+  kPeerReceive = 56,       // PeerCopyIn. The event: the write's
+  kPeerSend = 57,          // PeerCopyOut. The event: the read's (rank 0 never sees it)
   // Not a command: a copy between nodes will not come (its sender was
   // lost): receiver's event id, status. The write fails with it.
   kPeerCancel = 58,
@@ -246,6 +244,28 @@ struct SpanCopy {
 };
 void write(Writer &w, const SpanCopy &c);
 SpanCopy read_span_copy(Reader &r);
+
+// A copy between two nodes' buffers (kPeerReceive, kPeerSend), after the
+// command's header. The receiving side: its buffer and bytes, and, when the
+// source is on the same node, the source buffer and offset (its staged
+// copy may give the bytes). The sending side: its buffer and bytes, and
+// where they go (the receiving node's rank and its write's event id).
+struct PeerCopyIn {
+  uint64_t buffer = 0, offset = 0, size = 0;
+  bool source_here = false;
+  uint64_t source = 0, source_offset = 0;  // source_here only
+  bool operator==(const PeerCopyIn &) const = default;
+};
+void write(Writer &w, const PeerCopyIn &p);
+PeerCopyIn read_peer_copy_in(Reader &r);
+struct PeerCopyOut {
+  uint64_t buffer = 0, offset = 0, size = 0;
+  int32_t to_rank = 0;
+  uint64_t to_event = 0;
+  bool operator==(const PeerCopyOut &) const = default;
+};
+void write(Writer &w, const PeerCopyOut &p);
+PeerCopyOut read_peer_copy_out(Reader &r);
 
 // Commands on images and buffer rectangles, after their objects' ids.
 // Three sizes (an origin, a region), each a uint64_t on the wire.
