@@ -10,6 +10,11 @@
 
 using namespace unicl::cluster;
 
+// For comparing CreateImage's fields (found by argument-dependent lookup).
+inline bool operator==(const cl_image_format &a, const cl_image_format &b) {
+  return a.image_channel_order == b.image_channel_order && a.image_channel_data_type == b.image_channel_data_type;
+}
+
 namespace {
 
 // Reads `read(reader)` back from what `w` holds, checking that every byte
@@ -26,6 +31,15 @@ auto round_trip(const Writer &w, Read &&read) {
     CHECK_THROWS_AS(read(short_reader), Truncated);
   }
   return back;
+}
+
+// A message of listed fields (FieldMessage) back as written.
+template <class M>
+void check_fields_round_trip(M m) {
+  Writer w;
+  write(w, m);
+  M back = round_trip(w, read_message<M>);
+  CHECK(back.fields() == m.fields());
 }
 
 InfoAnswers answers_of(std::initializer_list<std::pair<cl_uint, std::string>> list) {
@@ -225,4 +239,19 @@ TEST_CASE("Info answers, a program's facts and a node's description") {
     CHECK(back.platforms[0].devices[0].info == info);
     CHECK(back.platforms[0].devices[1].info.empty());
   }
+}
+
+TEST_CASE("The posted creations and the status of a user event, each a list of fields") {
+  check_fields_round_trip(CreateContext{1, 0xdead});
+  check_fields_round_trip(CreateQueue{2, 1, 0xdead, CL_QUEUE_PROFILING_ENABLE});
+  check_fields_round_trip(CreateBuffer{3, 1, CL_MEM_READ_ONLY, 1 << 20});
+  check_fields_round_trip(CreateSubBuffer{4, 3, CL_MEM_READ_ONLY, 4096, 8192});
+  check_fields_round_trip(CreateImage{5, 1, CL_MEM_READ_WRITE, {CL_RGBA, CL_UNORM_INT8}, CL_MEM_OBJECT_IMAGE2D, 64, 32,
+                                      1, 1, 0});
+  check_fields_round_trip(CreateSampler{6, 1, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR});
+  check_fields_round_trip(CreateProgram{7, 1, "__kernel void k(__global int *a) { a[0] = 1; }"});
+  check_fields_round_trip(CreateKernel{8, 7, "k"});
+  check_fields_round_trip(CreateUserEvent{9, 1});
+  check_fields_round_trip(SetUserEventStatus{9, CL_OUT_OF_RESOURCES});
+  check_fields_round_trip(ImageFormats{1, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D});
 }

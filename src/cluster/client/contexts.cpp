@@ -31,7 +31,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
     c->properties.assign(properties, properties + n + 1);
   }
   Writer w;
-  w.put(c->id).put(devices[0]->handle);
+  write(w, CreateContext{c->id, devices[0]->handle});
   post(c->rank, Op::kCreateContext, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_context>(c));
 }
@@ -67,7 +67,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c, cl_device_id dev
   q->context = c, q->device = device, q->properties = properties;
   retain(c);
   Writer w;
-  w.put(q->id).put(c->id).put(device->handle).put(properties);
+  write(w, CreateQueue{q->id, c->id, device->handle, properties});
   post(c->rank, Op::kCreateQueue, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_command_queue>(q));
 }
@@ -155,7 +155,7 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context c, cl_bool normalized, cl_addr
   s->context = c;
   retain(c);
   Writer w;
-  w.put(s->id).put(c->id).put(normalized).put(addressing).put(filter);
+  write(w, CreateSampler{s->id, c->id, normalized, addressing, filter});
   post(c->rank, Op::kCreateSampler, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_sampler>(s));
 }

@@ -219,7 +219,7 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
   e->context = c, e->status = CL_SUBMITTED;
   retain(c);
   Writer w;
-  w.put(e->id).put(c->id);
+  write(w, CreateUserEvent{e->id, c->id});
   post(c->rank, Op::kCreateUserEvent, w);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return e;
@@ -233,7 +233,7 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
     if (e->status <= CL_COMPLETE) return cluster::refuse(CL_INVALID_OPERATION, "the user event's status was already set");
   }
   Writer w;
-  w.put(e->id).put(status);
+  write(w, SetUserEventStatus{e->id, status});
   if (!post(e->rank, Op::kSetUserEventStatus, w)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the user event's node could not be reached");
   run_callbacks(e, status, complete(e, status));
   return CL_SUCCESS;

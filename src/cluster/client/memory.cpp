@@ -60,7 +60,7 @@ cl_int formats_of(cl_context c, cl_mem_flags flags, cl_mem_object_type type, std
     }
   }
   Writer w;
-  w.put(c->id).put(key.first).put(type);
+  write(w, ImageFormats{c->id, key.first, type});
   std::vector<char> reply;
   if (cl_int err = rpc(c->rank, Op::kImageFormats, w, &reply); err != CL_SUCCESS) return err;
   auto bytes = Reader(reply).bytes();
@@ -89,7 +89,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size,
   // The node's memory cannot be the application's: its initial bytes travel
   // with the request (USE_HOST_PTR is kept coherent by UniCL above, not here).
   Writer w;
-  w.put(m->id).put(c->id).put(flags & ~kHostPtr).put(uint64_t{size});
+  write(w, CreateBuffer{m->id, c->id, flags & ~kHostPtr, size});
   post_with_bytes(c->rank, Op::kCreateBuffer, w, host_ptr, initial ? size : 0);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
 }
@@ -128,7 +128,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent, cl_mem_flags flags, cl_buffe
                                                                : nullptr;
   retain(parent);
   Writer w;
-  w.put(m->id).put(parent->id).put(flags).put(uint64_t{region.origin}).put(uint64_t{region.size});
+  write(w, CreateSubBuffer{m->id, parent->id, flags, region.origin, region.size});
   post(parent->rank, Op::kCreateSubBuffer, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
 }
@@ -206,10 +206,9 @@ cl_mem CL_API_CALL clCreateImage(cl_context c, cl_mem_flags flags, const cl_imag
   m->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
   retain(c);
   Writer w;
-  w.put(m->id).put(c->id).put(flags & ~kHostPtr).put(*format);
-  w.put(desc->image_type).put(uint64_t{desc->image_width}).put(uint64_t{desc->image_height})
-      .put(uint64_t{desc->image_depth}).put(uint64_t{desc->image_array_size})
-      .put(uint64_t{desc->buffer ? desc->buffer->id : 0});
+  write(w, CreateImage{m->id, c->id, flags & ~kHostPtr, *format, desc->image_type, desc->image_width,
+                       desc->image_height, desc->image_depth, desc->image_array_size,
+                       desc->buffer ? desc->buffer->id : 0});
   post_with_bytes(c->rank, Op::kCreateImage, w, packed.data(), packed.size());
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_mem>(m));
 }

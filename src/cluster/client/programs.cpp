@@ -109,7 +109,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, co
   p->context = c;
   retain(c);
   Writer w;
-  w.put(p->id).put(c->id).text(source);
+  write(w, CreateProgram{p->id, c->id, source});
   p->source = std::move(source);
   post(c->rank, Op::kCreateProgram, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_program>(p));
@@ -312,7 +312,7 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *err
   k->facts = std::move(facts);
   retain(p);
   Writer w;
-  w.put(k->id).put(p->id).text(name);
+  write(w, CreateKernel{k->id, p->id, name});
   post(p->rank, Op::kCreateKernel, w);
   return fail(errcode_ret, CL_SUCCESS, static_cast<cl_kernel>(k));
 }

@@ -50,35 +50,32 @@ cl_int program_binary(cl_program program, Writer &out) {
 // with that error (NamedObjects keeps the failure).
 cl_int NodeServer::create_context(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  auto device = as<cl_device_id>(args.get<uint64_t>());
+  const auto m = read_message<CreateContext>(args);
+  auto device = as<cl_device_id>(m.device);
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM,
       reinterpret_cast<cl_context_properties>(vendor_value<cl_platform_id>(device, CL_DEVICE_PLATFORM)), 0};
   auto c = vendor_context(props, device, nullptr, nullptr, err);
-  objects_.keep(objects_.contexts, id, std::move(c), err);
+  objects_.keep(objects_.contexts, m.id, std::move(c), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_queue(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto device = as<cl_device_id>(args.get<uint64_t>());
-  auto props = args.get<cl_command_queue_properties>();
+  const auto m = read_message<CreateQueue>(args);
+  cl_context context = objects_.find(objects_.contexts, m.context, err, CL_INVALID_CONTEXT);
+  auto device = as<cl_device_id>(m.device);
   VendorRef<cl_command_queue> q;
-  if (context) q = vendor_queue(context, device, props, err);
+  if (context) q = vendor_queue(context, device, m.properties, err);
   if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
-  objects_.keep(objects_.queues, id, std::move(q), err);
+  objects_.keep(objects_.queues, m.id, std::move(q), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_buffer(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto flags = args.get<cl_mem_flags>();
-  const size_t size = args.get<uint64_t>();
+  const auto c = read_message<CreateBuffer>(args);
+  cl_context context = objects_.find(objects_.contexts, c.context, err, CL_INVALID_CONTEXT);
   const Payload initial = read_payload(args);
   // Taken off the wire whatever becomes of the buffer.
   std::vector<char> bytes(initial.size);
@@ -86,103 +83,94 @@ cl_int NodeServer::create_buffer(Reader &args) {
   receive_payload(initial, bytes.data(), trip_ns);
   VendorRef<cl_mem> m;
   if (context)
-    m = vendor_buffer(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size,
+    m = vendor_buffer(context, c.flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size_t{c.size},
                       bytes.empty() ? nullptr : bytes.data(), err);
-  objects_.keep(objects_.memory, id, std::move(m), err);
+  objects_.keep(objects_.memory, c.id, std::move(m), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_sub_buffer(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_mem parent = objects_.find(objects_.memory, args.get<uint64_t>(), err, CL_INVALID_MEM_OBJECT);
-  auto flags = args.get<cl_mem_flags>();
-  cl_buffer_region region{args.get<uint64_t>(), args.get<uint64_t>()};
+  const auto c = read_message<CreateSubBuffer>(args);
+  cl_mem parent = objects_.find(objects_.memory, c.parent, err, CL_INVALID_MEM_OBJECT);
+  cl_buffer_region region{size_t{c.origin}, size_t{c.size}};
   VendorRef<cl_mem> m;
   if (parent) {
-    m = vendor_sub_buffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
+    m = vendor_sub_buffer(parent, c.flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
     staged_bytes_.shares_storage(parent);
   }
-  objects_.keep(objects_.memory, id, std::move(m), err);
+  objects_.keep(objects_.memory, c.id, std::move(m), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_image(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto flags = args.get<cl_mem_flags>();
-  auto format = args.get<cl_image_format>();
+  const auto c = read_message<CreateImage>(args);
+  cl_context context = objects_.find(objects_.contexts, c.context, err, CL_INVALID_CONTEXT);
   cl_image_desc desc{};
-  desc.image_type = args.get<cl_mem_object_type>();
-  desc.image_width = args.get<uint64_t>(), desc.image_height = args.get<uint64_t>();
-  desc.image_depth = args.get<uint64_t>(), desc.image_array_size = args.get<uint64_t>();
-  if (const auto buffer = args.get<uint64_t>(); buffer && context)
-    desc.buffer = objects_.find(objects_.memory, buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
+  desc.image_type = c.type;
+  desc.image_width = c.width, desc.image_height = c.height, desc.image_depth = c.depth;
+  desc.image_array_size = c.array_size;
+  if (c.buffer && context) desc.buffer = objects_.find(objects_.memory, c.buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
   const Payload initial = read_payload(args);  // packed: the default pitches
   std::vector<char> bytes(initial.size);
   uint64_t trip_ns = 0;
   receive_payload(initial, bytes.data(), trip_ns);
   VendorRef<cl_mem> image;
   if (context && err == CL_SUCCESS)
-    image = vendor_image(context, flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), format, desc,
+    image = vendor_image(context, c.flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), c.format, desc,
                          bytes.empty() ? nullptr : bytes.data(), err);
-  objects_.keep(objects_.memory, id, std::move(image), err);
+  objects_.keep(objects_.memory, c.id, std::move(image), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_sampler(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto normalized = args.get<cl_bool>();
-  auto addressing = args.get<cl_addressing_mode>();
-  auto filter = args.get<cl_filter_mode>();
+  const auto c = read_message<CreateSampler>(args);
+  cl_context context = objects_.find(objects_.contexts, c.context, err, CL_INVALID_CONTEXT);
   VendorRef<cl_sampler> sampler;
-  if (context) sampler = vendor_sampler(context, normalized, addressing, filter, err);
-  objects_.keep(objects_.samplers, id, std::move(sampler), err);
+  if (context) sampler = vendor_sampler(context, c.normalized, c.addressing, c.filter, err);
+  objects_.keep(objects_.samplers, c.id, std::move(sampler), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_program(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  std::string source = args.text();
-  const char *text = source.c_str();
-  size_t length = source.size();
+  const auto c = read_message<CreateProgram>(args);
+  cl_context context = objects_.find(objects_.contexts, c.context, err, CL_INVALID_CONTEXT);
+  const char *text = c.source.c_str();
+  size_t length = c.source.size();
   VendorRef<cl_program> p;
   if (context) p = vendor_program_with_source(context, 1, &text, &length, err);
-  objects_.keep(objects_.programs, id, std::move(p), err);
+  objects_.keep(objects_.programs, c.id, std::move(p), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_kernel(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
-  std::string name = args.text();
+  const auto c = read_message<CreateKernel>(args);
+  cl_program program = objects_.find(objects_.programs, c.program, err, CL_INVALID_PROGRAM);
   VendorRef<cl_kernel> k;
-  if (program) k = vendor_kernel(program, name.c_str(), err);
-  objects_.keep(objects_.kernels, id, std::move(k), err);
+  if (program) k = vendor_kernel(program, c.name.c_str(), err);
+  objects_.keep(objects_.kernels, c.id, std::move(k), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::create_user_event(Reader &args) {
   cl_int err = CL_SUCCESS;
-  const auto id = args.get<uint64_t>();
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
+  const auto c = read_message<CreateUserEvent>(args);
+  cl_context context = objects_.find(objects_.contexts, c.context, err, CL_INVALID_CONTEXT);
   VendorRef<cl_event> e;
   if (context) e = vendor_user_event(context, err);
-  objects_.keep(objects_.events, id, std::move(e), err);
+  objects_.keep(objects_.events, c.id, std::move(e), err);
   return CL_SUCCESS;
 }
 
 cl_int NodeServer::set_user_event_status(Reader &args) {
   cl_int err = CL_SUCCESS;
-  cl_event e = objects_.find(objects_.events, args.get<uint64_t>(), err, CL_INVALID_EVENT);
-  const auto status = args.get<cl_int>();
-  return e ? vendor_set_user_event_status(e, status) : err;
+  const auto m = read_message<SetUserEventStatus>(args);
+  cl_event e = objects_.find(objects_.events, m.id, err, CL_INVALID_EVENT);
+  return e ? vendor_set_user_event_status(e, m.status) : err;
 }
 
 cl_int NodeServer::set_kernel_args(Reader &args) {
@@ -194,12 +182,11 @@ cl_int NodeServer::set_kernel_args(Reader &args) {
 
 cl_int NodeServer::image_formats(Reader &args, Writer &result) {
   cl_int err = CL_SUCCESS;
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto flags = args.get<cl_mem_flags>();
-  auto type = args.get<cl_mem_object_type>();
+  const auto m = read_message<ImageFormats>(args);
+  cl_context context = objects_.find(objects_.contexts, m.context, err, CL_INVALID_CONTEXT);
   if (!context) return err;
   std::vector<cl_image_format> formats;
-  if (cl_int e = vendor_image_formats(context, flags, type, formats); e != CL_SUCCESS) return e;
+  if (cl_int e = vendor_image_formats(context, m.flags, m.type, formats); e != CL_SUCCESS) return e;
   result.bytes(formats.data(), formats.size() * sizeof(cl_image_format));
   return CL_SUCCESS;
 }

@@ -101,17 +101,16 @@ enum class Op : uint32_t {
   kRawPingPongWith = 5,
 
   // Objects, posted.
-  kCreateContext = 10,     // id, device
-  kCreateQueue = 11,       // id, context, device, properties (cl_command_queue_properties)
-  kCreateBuffer = 12,      // id, context, flags, size, payload (the initial content, or none: 0 bytes)
-  kCreateSubBuffer = 13,   // id, buffer, flags, origin, size
-  kCreateImage = 14,       // id, context, flags, format, desc (its buffer as an id, or 0), payload (packed
-                           // initial pixels, or none)
-  kCreateSampler = 15,     // id, context, normalized, addressing, filter
-  kCreateProgram = 16,     // id, context, source text
-  kCreateKernel = 17,      // id, program, name
-  kCreateUserEvent = 18,   // id, context
-  kSetUserEventStatus = 19,// id, status
+  kCreateContext = 10,     // CreateContext
+  kCreateQueue = 11,       // CreateQueue
+  kCreateBuffer = 12,      // CreateBuffer, payload (the initial content, or none: 0 bytes)
+  kCreateSubBuffer = 13,   // CreateSubBuffer
+  kCreateImage = 14,       // CreateImage, payload (packed initial pixels, or none)
+  kCreateSampler = 15,     // CreateSampler
+  kCreateProgram = 16,     // CreateProgram
+  kCreateKernel = 17,      // CreateKernel
+  kCreateUserEvent = 18,   // CreateUserEvent
+  kSetUserEventStatus = 19,// SetUserEventStatus
   kRelease = 20,           // kind (ObjectKind), id: rank 0 let go of it
   kSetKernelArgs = 21,     // kernel, KernelArgs: the arguments changed since the kernel's last launch (before a
                            // query whose answer depends on them)
@@ -132,7 +131,7 @@ enum class Op : uint32_t {
   kLinkProgram = 33,        // id, context, device, options, input count, input programs. Result: whether a program
                             // was made (uint8_t), then its ProgramFacts. The status: the link's
   kInfo = 34,               // kind, id, param, second (a device handle or an index). Result: the bytes
-  kImageFormats = 35,       // context, flags, image type. Result: the formats (bytes of cl_image_format[])
+  kImageFormats = 35,       // ImageFormats. Result: the formats (bytes of cl_image_format[])
 
   // Commands, each with a CommandHeader first.
   kWriteBuffer = 40,       // buffer, offset, payload
@@ -188,6 +187,73 @@ struct RequestHeader {
 struct ReplyHeader {
   uint64_t call;
   cl_int status;
+};
+
+// The posted creations, each the new object's id (named by rank 0) first;
+// then what its vendor call takes (devices by the node's own handles). A
+// buffer's and an image's initial bytes follow as a payload.
+struct CreateContext {
+  uint64_t id = 0, device = 0;
+  auto fields() { return std::tie(id, device); }
+};
+struct CreateQueue {
+  uint64_t id = 0, context = 0, device = 0;
+  cl_command_queue_properties properties = 0;
+  auto fields() { return std::tie(id, context, device, properties); }
+};
+struct CreateBuffer {
+  uint64_t id = 0, context = 0;
+  cl_mem_flags flags = 0;
+  uint64_t size = 0;
+  auto fields() { return std::tie(id, context, flags, size); }
+};
+struct CreateSubBuffer {
+  uint64_t id = 0, parent = 0;
+  cl_mem_flags flags = 0;
+  uint64_t origin = 0, size = 0;
+  auto fields() { return std::tie(id, parent, flags, origin, size); }
+};
+struct CreateImage {
+  uint64_t id = 0, context = 0;
+  cl_mem_flags flags = 0;
+  cl_image_format format{};
+  cl_mem_object_type type = 0;
+  uint64_t width = 0, height = 0, depth = 0, array_size = 0;
+  uint64_t buffer = 0;  // an image of a buffer: the buffer's id (else 0)
+  auto fields() { return std::tie(id, context, flags, format, type, width, height, depth, array_size, buffer); }
+};
+struct CreateSampler {
+  uint64_t id = 0, context = 0;
+  cl_bool normalized = CL_FALSE;
+  cl_addressing_mode addressing = 0;
+  cl_filter_mode filter = 0;
+  auto fields() { return std::tie(id, context, normalized, addressing, filter); }
+};
+struct CreateProgram {
+  uint64_t id = 0, context = 0;
+  std::string source;
+  auto fields() { return std::tie(id, context, source); }
+};
+struct CreateKernel {
+  uint64_t id = 0, program = 0;
+  std::string name;
+  auto fields() { return std::tie(id, program, name); }
+};
+struct CreateUserEvent {
+  uint64_t id = 0, context = 0;
+  auto fields() { return std::tie(id, context); }
+};
+struct SetUserEventStatus {
+  uint64_t id = 0;
+  cl_int status = CL_COMPLETE;
+  auto fields() { return std::tie(id, status); }
+};
+// kImageFormats, waited for: a context's formats for flags and an image type.
+struct ImageFormats {
+  uint64_t context = 0;
+  cl_mem_flags flags = 0;
+  cl_mem_object_type type = 0;
+  auto fields() { return std::tie(context, flags, type); }
 };
 
 // Before a command's own arguments: its queue, the events it waits for

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -90,5 +91,37 @@ class Reader {
   }
   const char *at_, *end_;
 };
+
+// A message whose fields are all values (trivially copyable, or text)
+// lists them once, `auto fields() { return std::tie(a, b, ...); }`, and
+// that one list is how both ends write and read it, in that order.
+template <class M>
+concept FieldMessage = requires(M m) { m.fields(); };
+
+namespace wire_detail {
+inline void put_field(Writer &w, const std::string &s) { w.text(s); }
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+void put_field(Writer &w, const T &v) {
+  w.put(v);
+}
+inline void get_field(Reader &r, std::string &s) { s = r.text(); }
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+void get_field(Reader &r, T &v) {
+  v = r.get<T>();
+}
+}  // namespace wire_detail
+
+template <FieldMessage M>
+void write(Writer &w, const M &m) {
+  std::apply([&](const auto &...f) { (wire_detail::put_field(w, f), ...); }, const_cast<M &>(m).fields());
+}
+template <FieldMessage M>
+M read_message(Reader &r) {
+  M m;
+  std::apply([&](auto &...f) { (wire_detail::get_field(r, f), ...); }, m.fields());
+  return m;
+}
 
 }  // namespace unicl::cluster
