@@ -255,3 +255,16 @@ TEST_CASE("The posted creations and the status of a user event, each a list of f
   check_fields_round_trip(SetUserEventStatus{9, CL_OUT_OF_RESOURCES});
   check_fields_round_trip(ImageFormats{1, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D});
 }
+
+TEST_CASE("The other requests of plain fields") {
+  check_fields_round_trip(Hello{});
+  CHECK(Hello{}.magic == kMagic);
+  CHECK(Hello{}.version == kProtocolVersion);
+  check_fields_round_trip(PingPong{1 << 20, 4});
+  check_fields_round_trip(PingPongWith{3, 1 << 20, 4});
+  check_fields_round_trip(PeerCancel{77, CL_DEVICE_NOT_AVAILABLE});
+  check_fields_round_trip(Release{ObjectKind::kKernel, 12});
+  check_fields_round_trip(ReportNow{0});
+  check_fields_round_trip(WriteBytes{31, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST});
+  check_fields_round_trip(InfoQuery{ObjectKind::kProgram, 7, CL_PROGRAM_BINARY_SIZES, 0});
+}

@@ -62,7 +62,7 @@ void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_eve
     if (status < 0) later->status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     if (--later->left > 0) return;
     Writer w;
-    w.put(later->id).put(later->status.load());
+    write(w, WriteBytes{later->id, later->status.load()});
     BulkBytes after;
     if (later->status == CL_SUCCESS) put_bytes(w, later->bytes, after);
     else write_payload(w, nullptr, 0);

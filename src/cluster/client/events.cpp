@@ -118,7 +118,7 @@ void want_ends(cl_command_queue queue) {
   }
   if (!asked) return;
   Writer w;
-  w.put(queue->id);
+  write(w, ReportNow{queue->id});
   post(queue->rank, Op::kReportNow, w);
 }
 
@@ -153,7 +153,7 @@ void fail_events_of(int rank, cl_int status) {
     // for the bytes (and its queue behind it).
     if (e->rank != rank) {
       Writer w;
-      w.put(e->id).put(status);
+      write(w, PeerCancel{e->id, status});
       post(e->rank, Op::kPeerCancel, w);
     }
     auto due = complete(e, status);

@@ -55,7 +55,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
     // The receiver's write fails and reports its end; the caller never
     // sees its event.
     Writer cancel;
-    cancel.put(e->id).put(cl_int{CL_DEVICE_NOT_AVAILABLE});
+    write(cancel, PeerCancel{e->id, CL_DEVICE_NOT_AVAILABLE});
     post(dst_queue->rank, Op::kPeerCancel, cancel);
     forget_command_event(e);
     return CL_DEVICE_NOT_AVAILABLE;

@@ -31,7 +31,7 @@ cl_int answer(const void *value, size_t n, size_t size, void *out, size_t *size_
 cl_int node_info(const Proxy *p, ObjectKind kind, cl_uint param, uint64_t second, size_t size, void *value,
                  size_t *size_ret) {
   Writer w;
-  w.put(kind).put(p->id).put(param).put(second);
+  write(w, InfoQuery{kind, p->id, param, second});
   std::vector<char> reply;
   if (cl_int err = rpc(p->rank, Op::kInfo, w, &reply); err != CL_SUCCESS) return err;
   auto bytes = Reader(reply).bytes();
@@ -174,7 +174,7 @@ UNICL_EXPORT int unicl_cluster_raw_ping_pong_between(int from, int to, size_t by
   MpiLink *link = nodes.link();
   if (!link || from <= 0 || to <= 0 || from == to || from >= link->size() || to >= link->size()) return -1;
   Writer w;
-  w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{count});
+  write(w, PingPongWith{to, bytes, count});
   std::vector<char> reply;
   if (rpc(from, Op::kRawPingPongWith, w, &reply) != CL_SUCCESS) return -1;
   Reader r(reply);

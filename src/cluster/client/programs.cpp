@@ -251,7 +251,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
       if (!value) return answer(nullptr, sizeof(unsigned char *), 0, nullptr, size_ret);
       if (size < sizeof(unsigned char *)) return cluster::refuse(CL_INVALID_VALUE, "size < sizeof(unsigned char *)");
       Writer w;
-      w.put(ObjectKind::kProgram).put(p->id).put(param).put(uint64_t{0});
+      write(w, InfoQuery{ObjectKind::kProgram, p->id, param, 0});
       std::vector<char> reply;
       if (cl_int err = rpc(p->rank, Op::kInfo, w, &reply); err != CL_SUCCESS) return err;
       auto binary = Reader(reply).bytes();

@@ -63,7 +63,7 @@ void release(Proxy *p) {
   }
   if (node_holds(p)) {
     Writer w;
-    w.put(p->kind).put(p->id);
+    write(w, Release{p->kind, p->id});
     post(p->rank, Op::kRelease, w);
   }
   // The references this object held on the ones it belongs to.

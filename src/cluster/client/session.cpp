@@ -213,7 +213,7 @@ void Session::join() {
   for (int r : nodes_)
     hellos.push_back(std::async(std::launch::async, [this, r] {
       Writer w;
-      w.put(kMagic).put(kProtocolVersion);
+      write(w, Hello{});
       std::vector<char> reply;
       cl_int status = link_->call(r, Op::kHello, w, reply, kHelloTimeout);
       return std::make_pair(status, std::move(reply));
@@ -228,7 +228,7 @@ void Session::join() {
     }
     try {
       Reader r(reply);
-      const auto magic = r.get<uint32_t>(), version = r.get<uint32_t>();
+      const auto [magic, version] = read_message<Hello>(r);
       if (status != CL_SUCCESS || magic != kMagic || version != kProtocolVersion) {
         std::fprintf(stderr, "UniCL cluster: rank %d runs a unicl-node of protocol %u, this UniCL speaks %u; its "
                              "devices are left out\n", rank, version, kProtocolVersion);
@@ -287,7 +287,7 @@ void Session::measure_node_pairs() {
       const int from = joined[i], to = joined[j];
       const NetworkLink l = measured_link([&](size_t bytes) {
         Writer w;
-        w.put(int32_t{to}).put(uint64_t{bytes}).put(uint64_t{1});
+        write(w, PingPongWith{to, bytes, 1});
         std::vector<char> reply;
         if (link_->call(from, Op::kRawPingPongWith, w, reply, kHelloTimeout) != CL_SUCCESS ||
             reply.size() < sizeof(double))

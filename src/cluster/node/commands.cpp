@@ -89,8 +89,7 @@ VendorEnqueue NodeServer::hold_for_bytes(const VendorEnqueue &on, uint64_t id, s
 }
 
 void NodeServer::write_bytes(Reader &args) {
-  const auto id = args.get<uint64_t>();
-  const auto status = args.get<cl_int>();
+  const auto [id, status] = read_message<WriteBytes>(args);
   const Payload p = read_payload(args);
   auto it = held_writes_.find(id);
   // A write refused here still gets its bytes: taken off the wire, dropped.

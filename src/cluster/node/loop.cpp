@@ -107,8 +107,8 @@ void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &s
     }
     Reader args(args_at, header.size);
     if (header.op == Op::kRawPingPong) {
-      const auto size = args.get<uint64_t>(), count = args.get<uint64_t>();
-      answer_ping_pong(comm_, from, size, count);
+      const auto p = read_message<PingPong>(args);
+      answer_ping_pong(comm_, from, p.size, p.count);
       continue;
     }
     Writer result;
@@ -130,11 +130,11 @@ void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &s
 cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &serving) {
   switch (op) {
     case Op::kHello: {
-      const auto magic = args.get<uint32_t>(), version = args.get<uint32_t>();
-      result.put(kMagic).put(protocol_);
-      if (magic != kMagic || version != protocol_) {
+      const auto hello = read_message<Hello>(args);
+      write(result, Hello{kMagic, protocol_});
+      if (hello.magic != kMagic || hello.version != protocol_) {
         std::fprintf(stderr, "unicl-node (rank %d): rank %d speaks protocol %u, this node %u: not serving it\n", rank_,
-                     from, version, protocol_);
+                     from, hello.version, protocol_);
         return CL_INVALID_VALUE;
       }
       write(result, self_);
@@ -147,22 +147,21 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
       result.put(steady_ns());
       return CL_SUCCESS;
     case Op::kRawPingPongWith: {
-      const auto peer = args.get<int32_t>();
-      const auto size = args.get<uint64_t>();
-      result.put(start_ping_pong(comm_, peer, size, args.get<uint64_t>()));
+      const auto p = read_message<PingPongWith>(args);
+      result.put(start_ping_pong(comm_, p.peer, p.size, p.count));
       return CL_SUCCESS;
     }
     case Op::kPeerCancel: {
-      const auto id = args.get<uint64_t>();
-      open_gate(id, static_cast<size_t>(-1), args.get<cl_int>());
+      const auto cancel = read_message<PeerCancel>(args);
+      open_gate(cancel.id, static_cast<size_t>(-1), cancel.status);
       return CL_SUCCESS;
     }
     case Op::kRelease: {
-      const auto kind = args.get<ObjectKind>();
-      release(kind, args.get<uint64_t>());
+      const auto r = read_message<Release>(args);
+      release(r.kind, r.id);
       return CL_SUCCESS;
     }
-    case Op::kReportNow: report_now(args.get<uint64_t>()); return CL_SUCCESS;
+    case Op::kReportNow: report_now(read_message<ReportNow>(args).queue); return CL_SUCCESS;
     case Op::kWriteBytes: write_bytes(args); return CL_SUCCESS;
     case Op::kInfo: return info(args, result);
     case Op::kBuildProgram:

@@ -219,10 +219,7 @@ void NodeServer::release(ObjectKind kind, uint64_t id) {
 }
 
 cl_int NodeServer::info(Reader &args, Writer &result) {
-  auto kind = args.get<ObjectKind>();
-  const auto id = args.get<uint64_t>();
-  auto param = args.get<cl_uint>();
-  auto second = args.get<uint64_t>();
+  const auto [kind, id, param, second] = read_message<InfoQuery>(args);
   auto device = as<cl_device_id>(second);
   const NamedObjects &o = objects_;
   switch (kind) {

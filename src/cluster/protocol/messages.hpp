@@ -179,6 +179,47 @@ enum class ObjectKind : uint32_t {
   kImage,           // kInfo only: clGetImageInfo
 };
 
+// The other requests of plain fields (the layouts of Op's comments).
+struct Hello {  // waited for: the answer is Hello too, then the NodeDescription
+  uint32_t magic = kMagic, version = kProtocolVersion;
+  auto fields() { return std::tie(magic, version); }
+};
+struct PingPong {  // kRawPingPong: the messages' size and how many round trips
+  uint64_t size = 0, count = 0;
+  auto fields() { return std::tie(size, count); }
+};
+struct PingPongWith {  // kRawPingPongWith: with which node
+  int32_t peer = 0;
+  uint64_t size = 0, count = 0;
+  auto fields() { return std::tie(peer, size, count); }
+};
+struct PeerCancel {  // the receiving write's event id, the status it fails with
+  uint64_t id = 0;
+  cl_int status = CL_DEVICE_NOT_AVAILABLE;
+  auto fields() { return std::tie(id, status); }
+};
+struct Release {
+  ObjectKind kind{};
+  uint64_t id = 0;
+  auto fields() { return std::tie(kind, id); }
+};
+struct ReportNow {
+  uint64_t queue = 0;  // 0: every queue
+  auto fields() { return std::tie(queue); }
+};
+struct WriteBytes {  // then the payload
+  uint64_t id = 0;     // the held write's event id
+  cl_int status = 0;   // what it followed: an error fails it
+  auto fields() { return std::tie(id, status); }
+};
+struct InfoQuery {
+  ObjectKind kind{};
+  uint64_t id = 0;
+  cl_uint param = 0;
+  uint64_t second = 0;  // a device handle or an index, as the query needs
+  auto fields() { return std::tie(kind, id, param, second); }
+};
+
 struct RequestHeader {
   uint64_t call = 0;  // 0: posted (no reply)
   Op op{};

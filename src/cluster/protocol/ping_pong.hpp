@@ -15,8 +15,10 @@ namespace unicl::cluster {
 // The starting side: the total seconds of the `count` round trips.
 inline double start_ping_pong(MPI_Comm comm, int peer, size_t bytes, size_t count) {
   // A batch of this one request (messages.hpp).
+  Writer args;
+  write(args, PingPong{bytes, count});
   Writer w;
-  w.put(RequestHeader{0, Op::kRawPingPong, 2 * sizeof(uint64_t)}).put(uint64_t{bytes}).put(uint64_t{count});
+  w.put(RequestHeader{0, Op::kRawPingPong, static_cast<uint32_t>(args.size())}).raw(args.buffer().data(), args.size());
   std::vector<char> request = w.take();
   MPI_Send(request.data(), static_cast<int>(request.size()), MPI_BYTE, peer, kRequestTag, comm);
   std::vector<char> buffer(bytes);
