@@ -268,3 +268,17 @@ TEST_CASE("The other requests of plain fields") {
   check_fields_round_trip(WriteBytes{31, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST});
   check_fields_round_trip(InfoQuery{ObjectKind::kProgram, 7, CL_PROGRAM_BINARY_SIZES, 0});
 }
+
+TEST_CASE("Programs: from a binary, a build, a compilation with headers, a link of inputs") {
+  check_fields_round_trip(CreateProgramBinary{10, 1, 0xdead, {'\x7f', 'E', 'L', 'F', '\0', '\1'}});
+  check_fields_round_trip(CreateProgramBinary{10, 1, 0xdead, {}});
+  check_fields_round_trip(BuildProgram{7, 0xdead, "-cl-fast-relaxed-math"});
+  check_fields_round_trip(CompileProgram{7, 0xdead, "", {{11, "a.h"}, {12, "dir/b.h"}}});
+  check_fields_round_trip(CompileProgram{7, 0xdead, "-DX=1", {}});
+  check_fields_round_trip(LinkProgram{13, 1, 0xdead, "-create-library", {7, 8, 9}});
+  // A list of values travels as one block: the same bytes as one by one.
+  Writer listed, by_hand;
+  write(listed, LinkProgram{13, 1, 2, "o", {7, 8}});
+  by_hand.put(uint64_t{13}).put(uint64_t{1}).put(uint64_t{2}).text("o").put(uint64_t{2}).put(uint64_t{7}).put(uint64_t{8});
+  CHECK(listed.buffer() == by_hand.buffer());
+}

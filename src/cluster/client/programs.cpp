@@ -125,7 +125,9 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devic
   if (!lengths || !binaries || !binaries[0] || !lengths[0]) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
   const uint64_t id = new_id();
   Writer w;
-  w.put(id).put(c->id).put(c->device->handle).bytes(binaries[0], lengths[0]);
+  write(w, CreateProgramBinary{id, c->id, c->device->handle,
+                                {reinterpret_cast<const char *>(binaries[0]),
+                                 reinterpret_cast<const char *>(binaries[0]) + lengths[0]}});
   std::vector<char> reply;
   cl_int err = rpc(c->rank, Op::kCreateProgramBinary, w, &reply);
   Reader r(reply);
@@ -172,7 +174,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_de
   if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   Writer w;
-  w.put(p->id).put(p->context->device->handle).text(options ? options : "");
+  write(w, BuildProgram{p->id, p->context->device->handle, options ? options : ""});
   return build_on_node(p, Op::kBuildProgram, w, options, notify, user_data);
 }
 
@@ -184,14 +186,15 @@ cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
     return cluster::refuse(CL_INVALID_VALUE, "num_input_headers, input_headers and header_include_names disagree (0 or NULL)");
-  Writer w;
-  w.put(p->id).put(p->context->device->handle).text(options ? options : "").put(uint64_t{num_headers});
+  CompileProgram m{p->id, p->context->device->handle, options ? options : "", {}};
   for (cl_uint i = 0; i < num_headers; ++i) {
     // Headers are programs of the same node's context.
     if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
       return cluster::refuse(CL_INVALID_VALUE, "an input header is not a live program of the context, or its include name is NULL");
-    w.put(headers[i]->id).text(header_names[i]);
+    m.headers.emplace_back(headers[i]->id, header_names[i]);
   }
+  Writer w;
+  write(w, m);
   return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
 }
 
@@ -205,13 +208,14 @@ cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint num_devices, const cl
     return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
   if (!num_inputs || !inputs || (!notify && user_data)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
   const uint64_t id = new_id();
-  Writer w;
-  w.put(id).put(c->id).put(c->device->handle).text(options ? options : "").put(uint64_t{num_inputs});
+  LinkProgram m{id, c->id, c->device->handle, options ? options : "", {}};
   for (cl_uint i = 0; i < num_inputs; ++i) {
     if (!live(inputs[i], ObjectKind::kProgram) || inputs[i]->context != c)
       return fail<cl_program>(errcode_ret, CL_INVALID_PROGRAM);
-    w.put(inputs[i]->id);
+    m.inputs.push_back(inputs[i]->id);
   }
+  Writer w;
+  write(w, m);
   std::vector<char> reply;
   const cl_int status = rpc(c->rank, Op::kLinkProgram, w, &reply);
   cl_program out = nullptr;

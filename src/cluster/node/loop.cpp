@@ -164,9 +164,9 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
     case Op::kReportNow: report_now(read_message<ReportNow>(args).queue); return CL_SUCCESS;
     case Op::kWriteBytes: write_bytes(args); return CL_SUCCESS;
     case Op::kInfo: return info(args, result);
-    case Op::kBuildProgram:
-    case Op::kCompileProgram:
-    case Op::kLinkProgram: return build(op, args, result);
+    case Op::kBuildProgram: return build_program(args, result);
+    case Op::kCompileProgram: return compile_program(args, result);
+    case Op::kLinkProgram: return link_program(args, result);
     case Op::kCreateProgramBinary: return program_from_binary(args, result);
     case Op::kCreateContext: return create_context(args);
     case Op::kCreateQueue: return create_queue(args);

@@ -55,76 +55,72 @@ ProgramFacts NodeServer::facts_of(cl_program program, cl_device_id device, bool 
   return f;
 }
 
-cl_int NodeServer::build(Op op, Reader &args, Writer &result) {
+cl_int NodeServer::build_program(Reader &args, Writer &result) {
   cl_int err = CL_SUCCESS;
-  switch (op) {
-    case Op::kBuildProgram: {
-      cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
-      auto device = as<cl_device_id>(args.get<uint64_t>());
-      const std::string options = with_arg_info(args.text(), device);
-      if (!program) return err;
-      err = vendor_build(program, device, options.c_str());
-      write(result, facts_of(program, device, err == CL_SUCCESS));
-      return err;
-    }
-    case Op::kCompileProgram: {
-      cl_program program = objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM);
-      auto device = as<cl_device_id>(args.get<uint64_t>());
-      const std::string options = with_arg_info(args.text(), device);
-      std::vector<cl_program> headers;
-      std::vector<std::string> names;
-      for (auto n = args.get<uint64_t>(); n > 0; --n) {
-        headers.push_back(objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_VALUE));
-        names.push_back(args.text());
-      }
-      if (!program || err != CL_SUCCESS) return err;
-      std::vector<const char *> name_list;
-      for (auto &n : names) name_list.push_back(n.c_str());
-      err = vendor_compile(program, device, options.c_str(), headers, name_list.empty() ? nullptr : name_list.data());
-      write(result, facts_of(program, device, false));
-      return err;
-    }
-    case Op::kLinkProgram: {
-      const auto id = args.get<uint64_t>();
-      cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-      auto device = as<cl_device_id>(args.get<uint64_t>());
-      const std::string options = args.text();
-      std::vector<cl_program> inputs;
-      for (auto n = args.get<uint64_t>(); n > 0; --n)
-        inputs.push_back(objects_.find(objects_.programs, args.get<uint64_t>(), err, CL_INVALID_PROGRAM));
-      if (!context || err != CL_SUCCESS) {
-        result.put<uint8_t>(0);
-        return err;
-      }
-      cl_int status = CL_SUCCESS;
-      auto linked = vendor_link(context, device, options.c_str(), inputs, status);
-      // A failed link may still give a program (its log says why).
-      result.put<uint8_t>(linked ? 1 : 0);
-      if (linked) {
-        write(result, facts_of(linked.get(), device, status == CL_SUCCESS));
-        objects_.programs[id] = std::move(linked);
-      }
-      return status;
-    }
-    default: return CL_INVALID_OPERATION;
+  const auto m = read_message<BuildProgram>(args);
+  cl_program program = objects_.find(objects_.programs, m.program, err, CL_INVALID_PROGRAM);
+  auto device = as<cl_device_id>(m.device);
+  const std::string options = with_arg_info(m.options, device);
+  if (!program) return err;
+  err = vendor_build(program, device, options.c_str());
+  write(result, facts_of(program, device, err == CL_SUCCESS));
+  return err;
+}
+
+cl_int NodeServer::compile_program(Reader &args, Writer &result) {
+  cl_int err = CL_SUCCESS;
+  const auto m = read_message<CompileProgram>(args);
+  cl_program program = objects_.find(objects_.programs, m.program, err, CL_INVALID_PROGRAM);
+  auto device = as<cl_device_id>(m.device);
+  const std::string options = with_arg_info(m.options, device);
+  std::vector<cl_program> headers;
+  std::vector<const char *> names;
+  for (auto &[header, name] : m.headers) {
+    headers.push_back(objects_.find(objects_.programs, header, err, CL_INVALID_VALUE));
+    names.push_back(name.c_str());
   }
+  if (!program || err != CL_SUCCESS) return err;
+  err = vendor_compile(program, device, options.c_str(), headers, names.empty() ? nullptr : names.data());
+  write(result, facts_of(program, device, false));
+  return err;
+}
+
+cl_int NodeServer::link_program(Reader &args, Writer &result) {
+  cl_int err = CL_SUCCESS;
+  const auto m = read_message<LinkProgram>(args);
+  cl_context context = objects_.find(objects_.contexts, m.context, err, CL_INVALID_CONTEXT);
+  auto device = as<cl_device_id>(m.device);
+  std::vector<cl_program> inputs;
+  for (uint64_t input : m.inputs) inputs.push_back(objects_.find(objects_.programs, input, err, CL_INVALID_PROGRAM));
+  if (!context || err != CL_SUCCESS) {
+    result.put<uint8_t>(0);
+    return err;
+  }
+  cl_int status = CL_SUCCESS;
+  auto linked = vendor_link(context, device, m.options.c_str(), inputs, status);
+  // A failed link may still give a program (its log says why).
+  result.put<uint8_t>(linked ? 1 : 0);
+  if (linked) {
+    write(result, facts_of(linked.get(), device, status == CL_SUCCESS));
+    objects_.programs[m.id] = std::move(linked);
+  }
+  return status;
 }
 
 cl_int NodeServer::program_from_binary(Reader &args, Writer &result) {
-  const auto id = args.get<uint64_t>();
+  const auto m = read_message<CreateProgramBinary>(args);
   cl_int err = CL_SUCCESS;
-  cl_context context = objects_.find(objects_.contexts, args.get<uint64_t>(), err, CL_INVALID_CONTEXT);
-  auto device = as<cl_device_id>(args.get<uint64_t>());
-  auto binary = args.bytes();
+  cl_context context = objects_.find(objects_.contexts, m.context, err, CL_INVALID_CONTEXT);
+  auto device = as<cl_device_id>(m.device);
   cl_int status = CL_SUCCESS;
   if (!context) {
     result.put(err);
     return err;
   }
-  auto p = vendor_program_with_binary(context, device, binary.size(),
-                                      reinterpret_cast<const unsigned char *>(binary.data()), status, err);
+  auto p = vendor_program_with_binary(context, device, m.binary.size(),
+                                      reinterpret_cast<const unsigned char *>(m.binary.data()), status, err);
   result.put(status);
-  if (err == CL_SUCCESS) objects_.programs[id] = std::move(p);
+  if (err == CL_SUCCESS) objects_.programs[m.id] = std::move(p);
   return err;
 }
 

@@ -123,7 +123,9 @@ class NodeServer {
   NamedObjects objects_;
 
   // ---- programs (programs.cpp) ----
-  cl_int build(Op op, Reader &args, Writer &result);  // kBuildProgram, kCompileProgram, kLinkProgram
+  cl_int build_program(Reader &args, Writer &result);
+  cl_int compile_program(Reader &args, Writer &result);
+  cl_int link_program(Reader &args, Writer &result);
   cl_int program_from_binary(Reader &args, Writer &result);
   // What rank 0 keeps of `program` as built for `device`; its kernels'
   // too, when it has an executable.

@@ -88,14 +88,14 @@ inline void write_payload(Writer &w, const void *data, size_t size) {
 // description at start-up). W: waited for (the request carries a call
 // number and gets a reply); every other request is posted.
 enum class Op : uint32_t {
-  kHello = 1,  // W. magic, version. Result: magic, version, NodeDescription
+  kHello = 1,  // W. Hello. Result: Hello (the node's), NodeDescription
   kBye = 2,    // W. The node finalizes MPI and exits
   kPing = 3,   // W. Liveness (any answer will do). Result: the node's steady clock, ns (protocol/steady_clock.hpp)
-  // For bench-cluster: size, count. No reply: the node then receives and
+  // For bench-cluster: PingPong. No reply: the node then receives and
   // returns `count` messages of `size` bytes (tag kRawTag), plain MPI, as
   // the baseline UniCL's transfers are measured against. Sent alone.
   kRawPingPong = 4,
-  // W. For bench-cluster, node to node: peer rank, size, count. The node
+  // W. For bench-cluster, node to node: PingPongWith. The node
   // sends the peer a kRawPingPong, makes the `count` round trips with it,
   // and answers with their total seconds (a double).
   kRawPingPongWith = 5,
@@ -111,26 +111,26 @@ enum class Op : uint32_t {
   kCreateKernel = 17,      // CreateKernel
   kCreateUserEvent = 18,   // CreateUserEvent
   kSetUserEventStatus = 19,// SetUserEventStatus
-  kRelease = 20,           // kind (ObjectKind), id: rank 0 let go of it
+  kRelease = 20,           // Release: rank 0 let go of it
   kSetKernelArgs = 21,     // kernel, KernelArgs: the arguments changed since the kernel's last launch (before a
                            // query whose answer depends on them)
   // Report every end of `queue`'s commands enqueued so far at once (0: of
   // every queue), and what has ended already now: rank 0 waits for them.
-  kReportNow = 22,         // queue
-  // The bytes of a write sent before them (PayloadAt::kLater): the write's
-  // event id, the status of what it followed (an error fails the write),
-  // payload.
+  kReportNow = 22,         // ReportNow
+  // The bytes of a write sent before them (PayloadAt::kLater): WriteBytes
+  // (the write's event id, the status of what it followed: an error fails
+  // the write), payload.
   kWriteBytes = 23,
 
   // Objects and queries, waited for.
-  kCreateProgramBinary = 30,// id, context, device, binary bytes. Result: the binary's status. The status: the
-                            // creation's (a failed one leaves no object)
-  kBuildProgram = 31,       // program, device, options. Result: ProgramFacts. The status: the build's
-  kCompileProgram = 32,     // program, device, options, header count, (header program, include name) each.
-                            // Result: ProgramFacts (build information only). The status: the compilation's
-  kLinkProgram = 33,        // id, context, device, options, input count, input programs. Result: whether a program
-                            // was made (uint8_t), then its ProgramFacts. The status: the link's
-  kInfo = 34,               // kind, id, param, second (a device handle or an index). Result: the bytes
+  kCreateProgramBinary = 30,// CreateProgramBinary. Result: the binary's status. The status: the creation's (a
+                            // failed one leaves no object)
+  kBuildProgram = 31,       // BuildProgram. Result: ProgramFacts. The status: the build's
+  kCompileProgram = 32,     // CompileProgram. Result: ProgramFacts (build information only). The status: the
+                            // compilation's
+  kLinkProgram = 33,        // LinkProgram. Result: whether a program was made (uint8_t), then its ProgramFacts.
+                            // The status: the link's
+  kInfo = 34,               // InfoQuery. Result: the bytes
   kImageFormats = 35,       // ImageFormats. Result: the formats (bytes of cl_image_format[])
 
   // Commands, each with a CommandHeader first.
@@ -159,7 +159,7 @@ enum class Op : uint32_t {
   kPeerReceive = 56,       // PeerCopyIn. The event: the write's
   kPeerSend = 57,          // PeerCopyOut. The event: the read's (rank 0 never sees it)
   // Not a command: a copy between nodes will not come (its sender was
-  // lost): receiver's event id, status. The write fails with it.
+  // lost): PeerCancel. The write fails with its status.
   kPeerCancel = 58,
 };
 
@@ -295,6 +295,31 @@ struct ImageFormats {
   cl_mem_flags flags = 0;
   cl_mem_object_type type = 0;
   auto fields() { return std::tie(context, flags, type); }
+};
+
+// Programs, waited for: from a binary, and a build, compilation or link
+// on the node's device (headers and inputs: programs rank 0 named).
+struct CreateProgramBinary {
+  uint64_t id = 0, context = 0, device = 0;
+  std::vector<char> binary;
+  auto fields() { return std::tie(id, context, device, binary); }
+};
+struct BuildProgram {
+  uint64_t program = 0, device = 0;
+  std::string options;
+  auto fields() { return std::tie(program, device, options); }
+};
+struct CompileProgram {
+  uint64_t program = 0, device = 0;
+  std::string options;
+  std::vector<std::pair<uint64_t, std::string>> headers;  // each a program and its include name
+  auto fields() { return std::tie(program, device, options, headers); }
+};
+struct LinkProgram {
+  uint64_t id = 0, context = 0, device = 0;
+  std::string options;
+  std::vector<uint64_t> inputs;
+  auto fields() { return std::tie(id, context, device, options, inputs); }
 };
 
 // Before a command's own arguments: its queue, the events it waits for

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace unicl::cluster {
@@ -82,6 +83,7 @@ class Reader {
     return p;
   }
   bool done() const { return at_ == end_; }
+  size_t left() const { return static_cast<size_t>(end_ - at_); }
 
  private:
   void take(void *out, size_t n) {
@@ -98,18 +100,57 @@ class Reader {
 template <class M>
 concept FieldMessage = requires(M m) { m.fields(); };
 
+// Fields may also be lists (a count, then each element) and pairs; a list
+// of values travels as one block (the same bytes as one by one).
 namespace wire_detail {
+template <class A, class B>
+void put_field(Writer &w, const std::pair<A, B> &p);
+template <class T>
+void put_field(Writer &w, const std::vector<T> &v);
+template <class A, class B>
+void get_field(Reader &r, std::pair<A, B> &p);
+template <class T>
+void get_field(Reader &r, std::vector<T> &v);
+
 inline void put_field(Writer &w, const std::string &s) { w.text(s); }
 template <class T>
   requires std::is_trivially_copyable_v<T>
 void put_field(Writer &w, const T &v) {
   w.put(v);
 }
+template <class A, class B>
+void put_field(Writer &w, const std::pair<A, B> &p) {
+  put_field(w, p.first), put_field(w, p.second);
+}
+template <class T>
+void put_field(Writer &w, const std::vector<T> &v) {
+  w.put(uint64_t{v.size()});
+  if constexpr (std::is_trivially_copyable_v<T>) w.raw(v.data(), v.size() * sizeof(T));
+  else
+    for (const T &x : v) put_field(w, x);
+}
+
 inline void get_field(Reader &r, std::string &s) { s = r.text(); }
 template <class T>
   requires std::is_trivially_copyable_v<T>
 void get_field(Reader &r, T &v) {
   v = r.get<T>();
+}
+template <class A, class B>
+void get_field(Reader &r, std::pair<A, B> &p) {
+  get_field(r, p.first), get_field(r, p.second);
+}
+template <class T>
+void get_field(Reader &r, std::vector<T> &v) {
+  const auto n = r.get<uint64_t>();
+  v.clear();
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    if (n > r.left() / sizeof(T)) throw Truncated();
+    v.resize(n);
+    std::memcpy(v.data(), r.raw(n * sizeof(T)), n * sizeof(T));
+  } else {
+    for (uint64_t i = 0; i < n; ++i) get_field(r, v.emplace_back());  // each throws once the message ends
+  }
 }
 }  // namespace wire_detail
 
