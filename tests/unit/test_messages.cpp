@@ -267,6 +267,7 @@ TEST_CASE("The other requests of plain fields") {
   check_fields_round_trip(ReportNow{0});
   check_fields_round_trip(WriteBytes{31, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST});
   check_fields_round_trip(InfoQuery{ObjectKind::kProgram, 7, CL_PROGRAM_BINARY_SIZES, 0});
+  check_fields_round_trip(BufferWrite{3, 4096});
 }
 
 TEST_CASE("Programs: from a binary, a build, a compilation with headers, a link of inputs") {

@@ -102,7 +102,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
         if (cl_int err = host_access_error(buffer, false); err != CL_SUCCESS) return err;
         if (!ptr) return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL");
         if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return err;
-        w.put(buffer->id).put(uint64_t{offset});
+        write(w, BufferWrite{buffer->id, offset});
         return CL_SUCCESS;
       },
       {.write = {.size = size, .direct = ptr}});

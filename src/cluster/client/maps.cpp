@@ -124,7 +124,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, vo
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_UNMAP_MEM_OBJECT, num_wait, wait, event, false,
       [&](Writer &w) {
-        w.put(memobj->id).put(uint64_t{m.offset});
+        write(w, BufferWrite{memobj->id, m.offset});
         return CL_SUCCESS;
       },
       {.write = bytes});

@@ -24,8 +24,8 @@ cl_mem NodeServer::memory_of(Enqueue &c, uint64_t id) {
 }
 
 void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
-  cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  auto offset = args.get<uint64_t>();
+  const auto [buffer_id, offset] = read_message<BufferWrite>(args);
+  cl_mem buffer = memory_of(c, buffer_id);
   const Payload p = read_payload(args);
   if (buffer) staged_bytes_.forget(buffer);
   if (p.later) {

@@ -134,7 +134,7 @@ enum class Op : uint32_t {
   kImageFormats = 35,       // ImageFormats. Result: the formats (bytes of cl_image_format[])
 
   // Commands, each with a CommandHeader first.
-  kWriteBuffer = 40,       // buffer, offset, payload
+  kWriteBuffer = 40,       // BufferWrite, payload
   kReadBuffer = 41,        // buffer, ByteSpan: the bytes come with the end (a report's payload)
   kCopyBuffer = 42,        // source, destination, SpanCopy
   kFillBuffer = 43,        // buffer, pattern bytes, ByteSpan
@@ -360,6 +360,12 @@ struct LaunchShape {
 };
 void write(Writer &w, const LaunchShape &s);
 LaunchShape read_launch_shape(Reader &r);
+
+// kWriteBuffer: where its bytes go (its payload follows).
+struct BufferWrite {
+  uint64_t buffer = 0, offset = 0;
+  auto fields() { return std::tie(buffer, offset); }
+};
 
 // Commands on a buffer's bytes, after their objects' ids: kReadBuffer's
 // bytes read, kFillBuffer's bytes filled (after the pattern); kCopyBuffer's
