@@ -55,12 +55,19 @@ ProgramFacts NodeServer::facts_of(cl_program program, cl_device_id device, bool 
   return f;
 }
 
+NodeServer::BuildTarget NodeServer::build_target(uint64_t program, uint64_t device, const std::string &options,
+                                                 cl_int &err) const {
+  BuildTarget t;
+  t.program = objects_.find(objects_.programs, program, err, CL_INVALID_PROGRAM);
+  t.device = as<cl_device_id>(device);
+  t.options = with_arg_info(options, t.device);
+  return t;
+}
+
 cl_int NodeServer::build_program(Reader &args, Writer &result) {
   cl_int err = CL_SUCCESS;
   const auto m = read_message<BuildProgram>(args);
-  cl_program program = objects_.find(objects_.programs, m.program, err, CL_INVALID_PROGRAM);
-  auto device = as<cl_device_id>(m.device);
-  const std::string options = with_arg_info(m.options, device);
+  const auto [program, device, options] = build_target(m.program, m.device, m.options, err);
   if (!program) return err;
   err = vendor_build(program, device, options.c_str());
   write(result, facts_of(program, device, err == CL_SUCCESS));
@@ -70,9 +77,7 @@ cl_int NodeServer::build_program(Reader &args, Writer &result) {
 cl_int NodeServer::compile_program(Reader &args, Writer &result) {
   cl_int err = CL_SUCCESS;
   const auto m = read_message<CompileProgram>(args);
-  cl_program program = objects_.find(objects_.programs, m.program, err, CL_INVALID_PROGRAM);
-  auto device = as<cl_device_id>(m.device);
-  const std::string options = with_arg_info(m.options, device);
+  const auto [program, device, options] = build_target(m.program, m.device, m.options, err);
   std::vector<cl_program> headers;
   std::vector<const char *> names;
   for (auto &[header, name] : m.headers) {

@@ -123,6 +123,14 @@ class NodeServer {
   NamedObjects objects_;
 
   // ---- programs (programs.cpp) ----
+  // A build's or compilation's program, device and options (asking the
+  // vendor for the kernels' argument information: with_arg_info).
+  struct BuildTarget {
+    cl_program program = nullptr;
+    cl_device_id device = nullptr;
+    std::string options;
+  };
+  BuildTarget build_target(uint64_t program, uint64_t device, const std::string &options, cl_int &err) const;
   cl_int build_program(Reader &args, Writer &result);
   cl_int compile_program(Reader &args, Writer &result);
   cl_int link_program(Reader &args, Writer &result);

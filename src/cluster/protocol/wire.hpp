@@ -147,7 +147,7 @@ void get_field(Reader &r, std::vector<T> &v) {
   if constexpr (std::is_trivially_copyable_v<T>) {
     if (n > r.left() / sizeof(T)) throw Truncated();
     v.resize(n);
-    std::memcpy(v.data(), r.raw(n * sizeof(T)), n * sizeof(T));
+    if (n) std::memcpy(v.data(), r.raw(n * sizeof(T)), n * sizeof(T));
   } else {
     for (uint64_t i = 0; i < n; ++i) get_field(r, v.emplace_back());  // each throws once the message ends
   }
