@@ -181,11 +181,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                      return cluster::refuse(CL_INVALID_VALUE, "ptr is NULL, or the host rectangle (origin, region, pitches) is not valid");
                    const std::array<size_t, 3> r{region[0], region[1], region[2]};
                    transfer.write.size = r[0] * r[1] * r[2];
-                   transfer.write.pack = [h, r, ptr](char *packed) {
-                     each_row(h, r.data(), [&](size_t host, size_t at) {
-                       std::memcpy(packed + at, static_cast<const char *>(ptr) + host, r[0]);
-                     });
-                   };
+                   transfer.write.pack = packs_rows(h, r, ptr);
                    w.put(buffer->id);
                    write(w, BufferRect{{size3(buffer_origin), size3(region)}, buffer_row_pitch, buffer_slice_pitch});
                    return CL_SUCCESS;
@@ -216,12 +212,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
         write(w, BufferRect{{size3(buffer_origin), size3(region)}, buffer_row_pitch, buffer_slice_pitch});
         return CL_SUCCESS;
       },
-      {.deliver = [h, r, ptr](const char *packed, size_t size) {
-         if (size != r[0] * r[1] * r[2]) return;
-         each_row(h, r.data(), [&](size_t host, size_t at) {
-           std::memcpy(static_cast<char *>(ptr) + host, packed + at, r[0]);
-         });
-       }});
+      {.deliver = unpacks_rows(h, r, ptr)});
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
@@ -273,11 +264,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
         const std::array<size_t, 3> bytes{region[0] * image->element, region[1], region[2]};
         HostLayout h = image_layout(image, region, row_pitch, slice_pitch);
         transfer.write.size = bytes[0] * bytes[1] * bytes[2];
-        transfer.write.pack = [h, bytes, ptr](char *packed) {
-          each_row(h, bytes.data(), [&](size_t host, size_t at) {
-            std::memcpy(packed + at, static_cast<const char *>(ptr) + host, bytes[0]);
-          });
-        };
+        transfer.write.pack = packs_rows(h, bytes, ptr);
         w.put(image->id);
         write(w, Box{size3(origin), size3(region)});
         return CL_SUCCESS;
@@ -302,12 +289,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
         write(w, Box{size3(origin), size3(region)});
         return CL_SUCCESS;
       },
-      {.deliver = [h, bytes, ptr](const char *packed, size_t size) {
-         if (size != bytes[0] * bytes[1] * bytes[2]) return;
-         each_row(h, bytes.data(), [&](size_t host, size_t at) {
-           std::memcpy(static_cast<char *>(ptr) + host, packed + at, bytes[0]);
-         });
-       }});
+      {.deliver = unpacks_rows(h, bytes, ptr)});
 }
 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,

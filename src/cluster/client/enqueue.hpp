@@ -154,6 +154,27 @@ void each_row(const HostLayout &h, const size_t *region, Fn &&fn) {
     for (size_t y = 0; y < region[1]; ++y)
       fn(h.origin[0] + (h.origin[1] + y) * h.row + (h.origin[2] + z) * h.slice, (z * region[1] + y) * region[0]);
 }
+// A region of `rows` (bytes per row, rows, slices) of the application's
+// memory at `ptr`, laid out as `h`: packed one row after another (a write's
+// pack), and unpacked from the bytes a read brought back (its delivery; a
+// size that is not the region's is dropped).
+inline std::function<void(char *)> packs_rows(const HostLayout &h, const std::array<size_t, 3> &rows,
+                                              const void *ptr) {
+  return [h, rows, ptr](char *packed) {
+    each_row(h, rows.data(), [&](size_t host, size_t at) {
+      std::memcpy(packed + at, static_cast<const char *>(ptr) + host, rows[0]);
+    });
+  };
+}
+inline std::function<void(const char *, size_t)> unpacks_rows(const HostLayout &h, const std::array<size_t, 3> &rows,
+                                                              void *ptr) {
+  return [h, rows, ptr](const char *packed, size_t size) {
+    if (size != rows[0] * rows[1] * rows[2]) return;
+    each_row(h, rows.data(), [&](size_t host, size_t at) {
+      std::memcpy(static_cast<char *>(ptr) + host, packed + at, rows[0]);
+    });
+  };
+}
 inline bool valid_region(const size_t *origin, const size_t *region) {
   return origin && region && region[0] && region[1] && region[2];
 }
