@@ -77,8 +77,8 @@ cl_int Command::finish(cl_int err, cl_event *event) {
   if (err != CL_SUCCESS) return err;
   if (vendor_event_ && Runtime::get().trace().on()) {
     const _cl_device_id &device = q_->device ? *q_->device : *ctx_.slots[0].device;
-    Runtime::get().trace().record(vendor_event_, device.name, work_.kernel.empty() ? command_name(type_) : work_.kernel,
-                                  "command", device.node ? Trace::Times::kHostClock : Trace::Times::kVendorClock);
+    Runtime::get().trace().record(vendor_event_, device, work_.kernel.empty() ? command_name(type_) : work_.kernel,
+                                  "command");
   }
   if (event) *event = make_command_event(q_, type_, std::move(owned)).detach();
   return CL_SUCCESS;

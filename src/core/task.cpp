@@ -195,11 +195,9 @@ void Task::issue() {
     else planned->withdraw(err);
     return;
   }
-  if (Runtime::get().trace().on()) {
-    const _cl_device_id &device = *context_->slots[slot()].device;
-    Runtime::get().trace().record(out, device.name, work.kernel.empty() ? command_name(type) : work.kernel, "command",
-                                  device.node ? Trace::Times::kHostClock : Trace::Times::kVendorClock);
-  }
+  if (Runtime::get().trace().on())
+    Runtime::get().trace().record(out, *context_->slots[slot()].device,
+                                  work.kernel.empty() ? command_name(type) : work.kernel, "command");
   planned->fulfil(VendorRef<cl_event>::adopt(out), VendorRef<cl_command_queue>::share(vq));
   // Issued later than its enqueue call: nobody else will flush it. Once
   // this thread stops issuing (a flush can take long: oclgrind runs the

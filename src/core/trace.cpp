@@ -10,6 +10,7 @@
 #include "backend/vendor.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_status.hpp"
+#include "core/device.hpp"
 
 namespace unicl {
 namespace {
@@ -64,6 +65,10 @@ void Trace::record(cl_event e, const std::string &device, std::string name, cons
     if (times == Times::kHostClock) add_on_host_clock(e, device, name, category);
     else add(e, device, name, category);
   });
+}
+
+void Trace::record(cl_event e, const _cl_device_id &device, std::string name, const char *category) {
+  record(e, device.name, std::move(name), category, device.node ? Times::kHostClock : Times::kVendorClock);
 }
 
 // A launch and its pieces share one category and id: Chrome nests async

@@ -20,6 +20,8 @@
 
 #include "backend/cl_headers.hpp"
 
+struct _cl_device_id;
+
 namespace unicl {
 
 class Trace {
@@ -33,6 +35,9 @@ class Trace {
   // slice named `name` on the track of `device`.
   void record(cl_event e, const std::string &device, std::string name, const char *category,
               Times times = Times::kVendorClock);
+  // The same for a command of `device`: on the host clock when the device
+  // is another node's.
+  void record(cl_event e, const _cl_device_id &device, std::string name, const char *category);
   // Divided launches (division.hpp) get an async track each, as Chrome's
   // nestable async events: the launch's own slice, host-clock
   // [start_us, end_us], and nested under it a slice per piece.
