@@ -190,6 +190,13 @@ TEST_CASE("A report's entry: a command's end, its times, the bytes it brings") {
   CHECK(back.status == CL_COMPLETE);
   CHECK((back.queued == 1 && back.submit == 2 && back.start == 3 && back.end == 4));
   CHECK(back.bytes == 16);
+  // Onto another clock, either way; unknown times stay unknown.
+  EventEnded moved = e;
+  moved.queued = 0;
+  moved.shift_times(1000);
+  CHECK((moved.queued == 0 && moved.submit == 1002 && moved.end == 1004));
+  moved.shift_times(-uint64_t{1000});
+  CHECK((moved.queued == 0 && moved.submit == 2 && moved.start == 3 && moved.end == 4));
   EventEnded failed;
   failed.id = 32, failed.status = CL_OUT_OF_RESOURCES;
   Writer f;

@@ -248,16 +248,11 @@ void MpiLink::receive_report(int source, const std::vector<char> &message) {
     destination = event_destination_;
     if (auto it = clock_offsets_.find(source); it != clock_offsets_.end()) offset = it->second;
   }
-  // The node's steady clock onto this rank's (unsigned: either way).
-  auto on_our_clock = [offset](EventEnded &e) {
-    for (cl_ulong *t : {&e.queued, &e.submit, &e.start, &e.end})
-      if (*t) *t -= static_cast<uint64_t>(offset);
-  };
   Reader r(message);
   try {
     for (auto n = r.get<uint32_t>(); n > 0; --n) {
       EventEnded ended = read_event_ended(r);
-      on_our_clock(ended);
+      ended.shift_times(-static_cast<uint64_t>(offset));  // the node's steady clock onto this rank's
       {
         std::lock_guard lock(mutex_);
         if (awaited_from_[source] > 0) --awaited_from_[source];

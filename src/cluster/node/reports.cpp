@@ -16,18 +16,6 @@
 #include "cluster/protocol/steady_clock.hpp"
 
 namespace unicl::cluster {
-namespace {
-
-// Moves `e`'s vendor times onto this machine's steady clock: this runs as
-// the command ends (its vendor callback), so its END is now. (Unsigned
-// arithmetic: the shift may be either way.)
-void on_steady_clock(EventEnded &e) {
-  const uint64_t shift = steady_ns() - e.end;
-  for (cl_ulong *t : {&e.queued, &e.submit, &e.start, &e.end})
-    if (*t) *t += shift;
-}
-
-}  // namespace
 
 std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, cl_event event, Watch w) {
   auto a = std::make_shared<Awaited>();
@@ -86,7 +74,9 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
       e.queued = std::min(e.queued, e.submit);
     }
   }
-  if (status >= 0 && r.ended.end) on_steady_clock(r.ended);
+  // Onto this machine's steady clock: this runs as the command ends (its
+  // vendor callback), so its END is now.
+  if (status >= 0 && r.ended.end) r.ended.shift_times(steady_ns() - r.ended.end);
   if (with_bytes) r.bytes = a.read;
   r.mapped = std::move(a.mapped);  // unmapped once sent (or at once), on the serving thread
   r.prompt = a.prompt || status < 0;

@@ -19,6 +19,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -457,6 +458,12 @@ struct EventEnded {
   cl_int status = CL_COMPLETE;
   cl_ulong queued = 0, submit = 0, start = 0, end = 0;
   uint64_t bytes = 0;
+  // Moves the times it has onto another clock, `by` later (unsigned: a
+  // shift back is one past 2^64); an unknown time (0) stays unknown.
+  void shift_times(uint64_t by) {
+    for (cl_ulong *t : {&queued, &submit, &start, &end})
+      if (*t) *t += by;
+  }
 };
 void write(Writer &w, const EventEnded &e);  // then, if inline_payload(e.bytes), the bytes (Writer::raw)
 EventEnded read_event_ended(Reader &r);
