@@ -96,8 +96,7 @@ void NodeServer::write_bytes(Reader &args) {
   std::vector<char> dropped;
   const bool fits = it != held_writes_.end() && it->second.bytes->size() == p.size;
   char *into = fits ? it->second.bytes->data() : (dropped.resize(p.size), dropped.data());
-  uint64_t trip_ns = 0;
-  receive_payload(p, into, trip_ns);
+  receive_payload(p, into);
   if (it == held_writes_.end()) return;
   const HeldWrite &w = it->second;
   if (fits && status >= 0 && w.whole && staged_bytes_.changes(w.whole) == w.changes) staged_bytes_.keep(w.whole, w.bytes);
@@ -110,34 +109,13 @@ VendorEnqueue NodeServer::packed_write(const VendorEnqueue &on, uint64_t id, Rea
                                        cl_int &err) {
   const Payload p = read_payload(args);
   bytes = std::make_shared<std::vector<char>>(p.size);
-  uint64_t trip_ns = 0;
-  receive_payload(p, bytes->data(), trip_ns);  // taken off the wire whatever follows
+  receive_payload(p, bytes->data());  // taken off the wire whatever follows
   if (err != CL_SUCCESS) return on;
   if (p.size != packed) {
     err = CL_INVALID_VALUE;
     return on;
   }
   return p.later ? hold_for_bytes(on, id, bytes, list, err) : on;
-}
-
-cl_int NodeServer::write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
-                                  std::vector<char> &bytes, cl_int refuse, uint64_t &trip_ns) {
-  // The bytes follow the request in parts (kChunk), straight into the
-  // staging copy; each part goes on to the device while the next travels.
-  // Every part is taken off the wire, even once the command is refused.
-  cl_int err = refuse;
-  std::vector<cl_event> parts;
-  receive_payload(p, bytes.data(), trip_ns, [&](size_t at, size_t n) {
-    if (err != CL_SUCCESS) return;
-    cl_event part = nullptr;
-    err = vendor_enqueue::WriteBuffer({on.queue, on.num_wait, on.wait, &part}, buffer, cl_bool(CL_FALSE),
-                                      offset + at, n, static_cast<const void *>(bytes.data() + at));
-    if (err == CL_SUCCESS) parts.push_back(part);
-  });
-  if (err == CL_SUCCESS && p.size == 0) return CL_INVALID_VALUE;
-  if (err == CL_SUCCESS) return join_parts(on.queue, parts, on.event);
-  for (cl_event part : parts) VendorRef<cl_event>::adopt(part);  // released at once
-  return err;
 }
 
 void NodeServer::command(Op op, Reader &args) {

@@ -4,6 +4,8 @@
 // that fails sets c.err and still reads every argument, so that bytes
 // following the request are taken off the wire; NodeServer::command then
 // reports the end (finish_enqueue).
+#include <cstring>
+
 #include "backend/vendor_commands.hpp"
 #include "backend/vendor_info.hpp"
 #include "cluster/node/server.hpp"
@@ -52,7 +54,16 @@ void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
     c.err = write_arriving(c.on, buffer, offset, p.size, c.watch.keep_alive, c.err, c.header.event);
     return;
   }
-  c.err = write_in_parts(c.on, buffer, offset, p, *c.watch.keep_alive, c.err, c.watch.before_ns);
+  // Bytes inside the request: staged (the batch's message is let go once
+  // served), then written.
+  if (c.err != CL_SUCCESS) return;
+  if (p.size == 0) {
+    c.err = CL_INVALID_VALUE;
+    return;
+  }
+  std::memcpy(c.watch.keep_alive->data(), p.inline_bytes, p.size);
+  c.err = vendor_enqueue::WriteBuffer(c.on, buffer, cl_bool(CL_FALSE), size_t{offset}, p.size,
+                                      static_cast<const void *>(c.watch.keep_alive->data()));
   // All of a buffer, staged: its bytes may serve later copies from it.
   if (c.err == CL_SUCCESS && offset == 0) staged_bytes_.keep(buffer, c.watch.keep_alive);
 }

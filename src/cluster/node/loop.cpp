@@ -49,10 +49,10 @@ void NodeServer::serve() {
 }
 
 bool NodeServer::send_due(std::chrono::steady_clock::time_point &wake) {
-  forget_reported();
   const bool bytes_in = take_arrivals();
   bool sent = send_peer_parts();
   sent = send_reports(wake) || sent;
+  forget_reported();
   return sent || bytes_in;
 }
 
@@ -196,24 +196,19 @@ NodeServer::Payload NodeServer::read_payload(Reader &args) {
   return p;
 }
 
-void NodeServer::receive_payload(const Payload &p, char *into, uint64_t &trip_ns,
-                                 const std::function<void(size_t, size_t)> &after_part) {
+void NodeServer::receive_payload(const Payload &p, char *into, uint64_t &trip_ns) {
   if (p.later) return;  // kWriteBytes brings them
   if (p.inline_bytes) {
     if (p.size) std::memcpy(into, p.inline_bytes, p.size);
-    if (after_part && p.size) after_part(0, p.size);
     return;
   }
-  receiving_ = true;
   for_each_part(p.size, [&](size_t at, size_t n) {
     const auto start = std::chrono::steady_clock::now();
     MPI_Recv(into + at, static_cast<int>(n), MPI_BYTE, 0, kDataTag, comm_, MPI_STATUS_IGNORE);
     trip_ns += static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
-    if (after_part) after_part(at, n);
     send_reports_meanwhile();
   });
-  receiving_ = false;
 }
 
 void NodeServer::flush_queues() {

@@ -79,8 +79,7 @@ cl_int NodeServer::create_buffer(Reader &args) {
   const Payload initial = read_payload(args);
   // Taken off the wire whatever becomes of the buffer.
   std::vector<char> bytes(initial.size);
-  uint64_t trip_ns = 0;
-  receive_payload(initial, bytes.data(), trip_ns);
+  receive_payload(initial, bytes.data());
   VendorRef<cl_mem> m;
   if (context)
     m = vendor_buffer(context, c.flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), size_t{c.size},
@@ -114,8 +113,7 @@ cl_int NodeServer::create_image(Reader &args) {
   if (c.buffer && context) desc.buffer = objects_.find(objects_.memory, c.buffer, err, CL_INVALID_IMAGE_DESCRIPTOR);
   const Payload initial = read_payload(args);  // packed: the default pitches
   std::vector<char> bytes(initial.size);
-  uint64_t trip_ns = 0;
-  receive_payload(initial, bytes.data(), trip_ns);
+  receive_payload(initial, bytes.data());
   VendorRef<cl_mem> image;
   if (context && err == CL_SUCCESS)
     image = vendor_image(context, c.flags | (bytes.empty() ? 0 : CL_MEM_COPY_HOST_PTR), c.format, desc,

@@ -129,7 +129,6 @@ bool NodeServer::send_reports(std::chrono::steady_clock::time_point &wake) {
       });
     reported_.push_back(r.ended);
   }
-  if (!receiving_) forget_reported();
   return true;
 }
 

@@ -90,12 +90,15 @@ class NodeServer {
     bool later = false;  // PayloadAt::kLater: they come with a kWriteBytes
   };
   static Payload read_payload(Reader &args);
-  // Takes `p`'s bytes into `into`, part by part (kChunk), calling
-  // after_part(offset, size) once each part is there; adds how long the
-  // parts took to arrive to `trip_ns`. Every part is taken off the wire,
-  // whatever the caller does with it.
-  void receive_payload(const Payload &p, char *into, uint64_t &trip_ns,
-                       const std::function<void(size_t, size_t)> &after_part = {});
+  // Takes `p`'s bytes into `into`, part by part (kChunk); adds how long
+  // the parts took to arrive to `trip_ns`. Every part is taken off the
+  // wire, whatever the caller does with it.
+  void receive_payload(const Payload &p, char *into, uint64_t &trip_ns);
+  // The same when nobody learns from the trip.
+  void receive_payload(const Payload &p, char *into) {
+    uint64_t trip_ns = 0;
+    receive_payload(p, into, trip_ns);
+  }
   // The vendor queues that got commands since the last flush, flushed once
   // a batch is done: rank 0 never asks (its clFlush sends nothing), and some
   // vendors (oclgrind) run commands only once flushed.
@@ -169,12 +172,6 @@ class NodeServer {
     uint64_t changes = 0;
   };
   std::unordered_map<uint64_t, HeldWrite> held_writes_;
-  // kWriteBuffer's bytes, received in parts into `bytes` and written to
-  // `buffer` at `offset` part by part (while the next travels); the
-  // command's event in *on.event. `refuse` (an error): take the bytes off
-  // the wire, then fail with it.
-  cl_int write_in_parts(const VendorEnqueue &on, cl_mem buffer, size_t offset, const Payload &p,
-                        std::vector<char> &bytes, cl_int refuse, uint64_t &trip_ns);
 
   // ---- a write's bytes arriving while the loop serves on (arrivals.cpp) ----
   // kWriteBuffer's bytes that follow the request (PayloadAt::kAfter) are
@@ -400,13 +397,12 @@ class NodeServer {
   // The same between two parts of bytes being received (receive_payload):
   // a large transfer (16 MiB: milliseconds) would otherwise hold the ends
   // of every command of the node that long, and rank 0 places the next
-  // commands on what they tell. The reported events are let go later, by
-  // the serving loop (forget_reported): the request being served may hold
-  // them in its wait list.
+  // commands on what they tell. The events of every report are let go by
+  // the serving loop once its turn has sent (forget_reported): one sent
+  // meanwhile may be in the wait list of the request being served.
   void send_reports_meanwhile();
   void forget_reported();
   std::vector<EventEnded> reported_;  // sent, not yet forgotten
-  bool receiving_ = false;            // inside receive_payload
   // How long an end nobody awaits may wait for others to share its report.
   static constexpr std::chrono::microseconds kHold{1000};
   // Vendors may never call back for a command that failed because its wait
