@@ -16,7 +16,11 @@ never through a vendor's dispatch table (vendor_table()); and that src/api holds
 entry points only: it defines no member of a core object and no function a
 core header declares (an object's behaviour lives in the core file named
 after it, as the core library defines what the core headers declare); and
-that the include folders all layers share are src/ and include/ only.
+that the include folders all layers share are src/ and include/ only; and
+that within src/ only the core defines the ICD's object structs (`struct
+_cl_context`, ...): a vendor library of ours (the node client) names its
+objects its own way, or one process would hold two different types of one
+name, kept apart only by symbol visibility.
 """
 import pathlib
 import re
@@ -119,9 +123,25 @@ def shared_include_folders(root):
     return [f'meson.build: unicl_inc shares {sorted(extra)} with every layer (only src and include)'] if extra else []
 
 
+ICD_OBJECT_DEFINITION = re.compile(r'^\s*struct\s+(_cl_\w+)\s*[:{]', re.M)
+
+
+def icd_objects_outside_core(root):
+    errors = []
+    for path in sorted(root.glob('src/**/*.[ch]pp')):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith('src/core/'):
+            continue
+        text = path.read_text()
+        for m in ICD_OBJECT_DEFINITION.finditer(text):
+            line = text[:m.start()].count('\n') + 1
+            errors.append(f'{rel}:{line}: defines struct {m.group(1)}, which only src/core defines')
+    return errors
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
-    errors = api_defines_core(root) + shared_include_folders(root)
+    errors = api_defines_core(root) + shared_include_folders(root) + icd_objects_outside_core(root)
     for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('schedulers/*.[ch]pp')) +
                        list(root.glob('granularity/*.[ch]pp')) + list(root.glob('analysis/*.[ch]pp')) +
                        list(root.glob('icd/*.[ch]pp'))):

@@ -165,3 +165,22 @@ TEST_CASE("a refusal of the node client says why", "[nodes]") {
   CHECK_THAT(said, Catch::Contains(": clGetDeviceInfo on device '" + cltest::device_name(remote) +
                                    "' returned CL_INVALID_VALUE"));
 }
+
+TEST_CASE("a creation the node client refuses says why", "[nodes]") {
+  REQUIRE(cltest::testing_unicl());
+  cl::Device remote;
+  for (auto &d : cltest::devices()) {
+    cl_uint node = 0;
+    clGetDeviceInfo(d(), CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
+    if (node != 0) remote = d;
+  }
+  REQUIRE(remote());
+  cl::Context context(remote);
+  cl::Program program(context, "kernel void present(global int *x) { x[0] = 1; }");
+  REQUIRE(program.build({remote}) == CL_SUCCESS);
+  cl_int err = CL_SUCCESS;
+  std::string said = stderr_of([&] { clCreateKernel(program(), "absent", &err); });
+  CHECK(err == CL_INVALID_KERNEL_NAME);
+  CHECK_THAT(said, Catch::Contains("unicl nodes: clCreateKernel: CL_INVALID_KERNEL_NAME: the program has no kernel of "
+                                   "that name"));
+}

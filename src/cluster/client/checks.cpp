@@ -9,7 +9,7 @@ namespace {
 
 // Where `m`'s bytes start in the buffer that holds them (a sub-buffer's
 // parent), and that buffer.
-cl_mem root_of(cl_mem m, size_t &base) {
+RemoteMemory *root_of(RemoteMemory *m, size_t &base) {
   base = m->parent ? m->origin : 0;
   return m->parent ? m->parent : m;
 }
@@ -18,14 +18,14 @@ bool ranges_overlap(size_t a, size_t a_size, size_t b, size_t b_size) { return a
 
 }  // namespace
 
-cl_int host_access_error(cl_mem m, bool reads) {
+cl_int host_access_error(RemoteMemory *m, bool reads) {
   const cl_mem_flags forbidden = CL_MEM_HOST_NO_ACCESS | (reads ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY);
   if (!(m->flags & forbidden)) return CL_SUCCESS;
   return cluster::refuse(CL_INVALID_OPERATION, reads ? "the host may not read this memory object (its flags)"
                                                    : "the host may not write this memory object (its flags)");
 }
 
-cl_int map_flags_error(cl_mem m, cl_map_flags flags) {
+cl_int map_flags_error(RemoteMemory *m, cl_map_flags flags) {
   const cl_map_flags kinds = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
   if ((flags & ~kinds) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
     return cluster::refuse(CL_INVALID_VALUE, "map_flags are not valid (unknown bits, or CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE)");
@@ -36,20 +36,20 @@ cl_int map_flags_error(cl_mem m, cl_map_flags flags) {
   return CL_SUCCESS;
 }
 
-cl_int range_error(cl_mem m, size_t offset, size_t size) {
+cl_int range_error(RemoteMemory *m, size_t offset, size_t size) {
   if (size == 0 || offset > m->size || size > m->size - offset)
     return cluster::refuse(CL_INVALID_VALUE, "the region (offset, size) is empty or not inside the buffer");
   return CL_SUCCESS;
 }
 
-cl_int fill_error(cl_mem m, const void *pattern, size_t pattern_size, size_t offset, size_t size) {
+cl_int fill_error(RemoteMemory *m, const void *pattern, size_t pattern_size, size_t offset, size_t size) {
   // A power of two from 1 to 128 bytes, whole patterns only.
   if (!pattern || pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1))) return cluster::refuse(CL_INVALID_VALUE, "pattern is NULL or pattern_size is not 1, 2, 4, ... 128");
   if (offset % pattern_size || size % pattern_size) return cluster::refuse(CL_INVALID_VALUE, "offset or size is not a multiple of pattern_size");
   return range_error(m, offset, size);
 }
 
-cl_int copy_overlap_error(cl_mem src, size_t src_offset, cl_mem dst, size_t dst_offset, size_t size) {
+cl_int copy_overlap_error(RemoteMemory *src, size_t src_offset, RemoteMemory *dst, size_t dst_offset, size_t size) {
   size_t src_base = 0, dst_base = 0;
   if (root_of(src, src_base) != root_of(dst, dst_base)) return CL_SUCCESS;
   if (!ranges_overlap(src_base + src_offset, size, dst_base + dst_offset, size)) return CL_SUCCESS;
@@ -63,7 +63,7 @@ bool resolve_pitches(const Rect &r, size_t &row, size_t &slice) {
   return !r.slice_pitch || r.slice_pitch % row == 0;
 }
 
-cl_int rect_error(cl_mem m, const Rect &r) {
+cl_int rect_error(RemoteMemory *m, const Rect &r) {
   if (!r.origin || !r.region || !r.region[0] || !r.region[1] || !r.region[2]) return cluster::refuse(CL_INVALID_VALUE, "origin or region is NULL, or the region empty");
   size_t row = 0, slice = 0;
   if (!resolve_pitches(r, row, slice)) return cluster::refuse(CL_INVALID_VALUE, "a row or slice pitch is below the region's, or the slice pitch is not a multiple of the row pitch");
@@ -74,7 +74,7 @@ cl_int rect_error(cl_mem m, const Rect &r) {
   return end > m->size ? cluster::refuse(CL_INVALID_VALUE, "the rectangle is not inside the buffer") : CL_SUCCESS;
 }
 
-cl_int rect_overlap_error(cl_mem src, const Rect &s, cl_mem dst, const Rect &d) {
+cl_int rect_overlap_error(RemoteMemory *src, const Rect &s, RemoteMemory *dst, const Rect &d) {
   size_t src_base = 0, dst_base = 0;
   if (root_of(src, src_base) != root_of(dst, dst_base)) return CL_SUCCESS;
   size_t srow = 0, sslice = 0, drow = 0, dslice = 0;
@@ -104,7 +104,7 @@ cl_int rect_overlap_error(cl_mem src, const Rect &s, cl_mem dst, const Rect &d) 
   return CL_SUCCESS;
 }
 
-cl_int format_mismatch_error(cl_mem src, cl_mem dst) {
+cl_int format_mismatch_error(RemoteMemory *src, RemoteMemory *dst) {
   return std::memcmp(&src->format, &dst->format, sizeof(cl_image_format)) != 0 ? CL_IMAGE_FORMAT_MISMATCH : CL_SUCCESS;
 }
 

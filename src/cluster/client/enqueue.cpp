@@ -26,14 +26,14 @@ void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after) {
 // rank 0's memory when they end) and, in the wait list, those and user
 // events not set yet (the application may fill the memory first). Each
 // retained.
-std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event *wait) {
-  std::vector<cl_event> out;
+std::vector<RemoteEvent *> bytes_follow(RemoteQueue *q, cl_uint n, const cl_event *wait) {
+  std::vector<RemoteEvent *> out;
   if (!(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
     std::lock_guard lock(q->mutex);
-    for (cl_event e : q->host_fills) retain(e), out.push_back(e);
+    for (RemoteEvent *e : q->host_fills) retain(e), out.push_back(e);
   }
   for (cl_uint i = 0; i < n; ++i) {
-    cl_event e = wait[i];
+    RemoteEvent *e = remote(wait[i]);
     bool pending = false;
     {
       std::lock_guard lock(e->mutex);
@@ -48,7 +48,7 @@ std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event
 // Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
 // event of `blockers` (retained; released here) has ended, or its failure
 // if one failed. The ends are asked for now.
-void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_event> blockers) {
+void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<RemoteEvent *> blockers) {
   struct Later {
     std::atomic<size_t> left;
     std::atomic<cl_int> status{CL_SUCCESS};
@@ -68,15 +68,15 @@ void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_eve
     else write_payload(w, nullptr, 0);
     post(later->rank, Op::kWriteBytes, w, after.data, after.size, std::move(after.keep));
   };
-  for (cl_event b : blockers) {
+  for (RemoteEvent *b : blockers) {
     if (b->queue) want_ends(b->queue);
     when_ended(b, arrived);
     release(b);
   }
 }
 
-cl_int object_error(cl_mem m, cl_command_queue q, bool image) {
-  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+cl_int object_error(RemoteMemory *m, RemoteQueue *q, bool image) {
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
   if (!ours(m, q) || (m->type != CL_MEM_OBJECT_BUFFER) != image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the memory object is not a live one of command_queue's node, or is a buffer where an image is expected (or the reverse)");
   return m->context == q->context ? CL_SUCCESS
                                   : cluster::refuse(CL_INVALID_CONTEXT, "the memory object belongs to another context than command_queue");
@@ -92,9 +92,11 @@ bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t 
 namespace unicl::api {
 using namespace unicl::cluster;
 
-cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset,
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, size_t offset,
                                         size_t size, const void *ptr, cl_uint num_wait, const cl_event *wait,
                                         cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(
       q, Op::kWriteBuffer, CL_COMMAND_WRITE_BUFFER, num_wait, wait, event, blocking,
@@ -108,8 +110,10 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer, cl_bo
       {.write = {.size = size, .direct = ptr}});
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, size_t offset, size_t size,
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, size_t offset, size_t size,
                                        void *ptr, cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(
       q, Op::kReadBuffer, CL_COMMAND_READ_BUFFER, num_wait, wait, event, blocking,
@@ -124,10 +128,13 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer, cl_boo
       {.read_into = ptr, .read_size = size});
 }
 
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, size_t src_offset,
                                        size_t dst_offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
-  for (cl_mem m : {src, dst})
+  auto *q = remote(q_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
+  for (RemoteMemory *m : {src, dst})
     if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kCopyBuffer, CL_COMMAND_COPY_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = range_error(src, src_offset, size); err != CL_SUCCESS) return err;
@@ -139,9 +146,11 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   });
 }
 
-cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q_handle, cl_mem buffer_handle, const void *pattern, size_t pattern_size,
                                        size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kFillBuffer, CL_COMMAND_FILL_BUFFER, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = fill_error(buffer, pattern, pattern_size, offset, size); err != CL_SUCCESS) return err;
@@ -150,23 +159,27 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const 
     return CL_SUCCESS;
   });
 }
-cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint num_wait, const cl_event *wait,
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue q_handle, cl_uint num_wait, const cl_event *wait,
                                                cl_event *event) {
+  auto *q = remote(q_handle);
   return enqueue(q, Op::kMarker, CL_COMMAND_MARKER, num_wait, wait, event, false, [](Writer &) { return CL_SUCCESS; });
 }
 
-cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q, cl_uint num_wait, const cl_event *wait,
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q_handle, cl_uint num_wait, const cl_event *wait,
                                                 cl_event *event) {
+  auto *q = remote(q_handle);
   return enqueue(q, Op::kBarrier, CL_COMMAND_BARRIER, num_wait, wait, event, false,
                  [](Writer &) { return CL_SUCCESS; });
 }
 // ---- rectangles: the host side travels packed (rows of region[0] bytes) ----
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking,
                                             const size_t *buffer_origin, const size_t *host_origin,
                                             const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
                                             cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   Transfer transfer;
   return enqueue(q, Op::kWriteBufferRect, CL_COMMAND_WRITE_BUFFER_RECT, num_wait, wait, event, blocking,
@@ -189,11 +202,13 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem buffer, c
                  std::move(transfer));
 }
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking,
                                            const size_t *buffer_origin, const size_t *host_origin,
                                            const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                            size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint num_wait,
                                            const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   HostLayout h{};
   const bool ok = ptr && !rect_error(nullptr, {host_origin, region, host_row_pitch, host_slice_pitch}) &&
@@ -215,11 +230,14 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem buffer, cl
       {.deliver = unpacks_rows(h, r, ptr)});
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
                                            const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
                                            size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
                                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
-  for (cl_mem m : {src, dst})
+  auto *q = remote(q_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
+  for (RemoteMemory *m : {src, dst})
     if (cl_int err = object_error(m, q); err != CL_SUCCESS && err != CL_INVALID_COMMAND_QUEUE) return err;
   return enqueue(q, Op::kCopyBufferRect, CL_COMMAND_COPY_BUFFER_RECT, num_wait, wait, event, false, [&](Writer &w) {
     const Rect from{src_origin, region, src_row_pitch, src_slice_pitch}, to{dst_origin, region, dst_row_pitch,
@@ -241,7 +259,7 @@ namespace {
 
 // The application's layout of `region` of `image` at `ptr`: rows of
 // `row` bytes apart, slices `slice` apart (0: packed, as the spec says).
-HostLayout image_layout(cl_mem image, const size_t *region, size_t row, size_t slice) {
+HostLayout image_layout(RemoteMemory *image, const size_t *region, size_t row, size_t slice) {
   const size_t origin[3] = {0, 0, 0};
   const size_t bytes[3] = {region[0] * image->element, region[1], region[2]};
   HostLayout h{};
@@ -251,9 +269,11 @@ HostLayout image_layout(cl_mem image, const size_t *region, size_t row, size_t s
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, const size_t *origin,
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *image = remote(image_handle);
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   Transfer transfer;
   return enqueue(
@@ -272,9 +292,11 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q, cl_mem image, cl_bool
       std::move(transfer));
 }
 
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool blocking, const size_t *origin,
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, const size_t *origin,
                                       const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
                                       cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *image = remote(image_handle);
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   const bool ok = ptr && valid_region(origin, region);
   HostLayout h{};
@@ -292,9 +314,12 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q, cl_mem image, cl_bool 
       {.deliver = unpacks_rows(h, bytes, ptr)});
 }
 
-cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
                                       const size_t *dst_origin, const size_t *region, cl_uint num_wait,
                                       const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
   if (live(q, ObjectKind::kQueue) && (!is_image(src, q) || !is_image(dst, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the source or destination is not a live image of command_queue's node");
   return enqueue(q, Op::kCopyImage, CL_COMMAND_COPY_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
     if (cl_int err = format_mismatch_error(src, dst); err != CL_SUCCESS) return err;
@@ -305,8 +330,10 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q, cl_mem src, cl_mem dst
   });
 }
 
-cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const void *color, const size_t *origin,
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q_handle, cl_mem image_handle, const void *color, const size_t *origin,
                                       const size_t *region, cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *image = remote(image_handle);
   if (live(q, ObjectKind::kQueue) && !is_image(image, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image is not a live image of command_queue's node");
   return enqueue(q, Op::kFillImage, CL_COMMAND_FILL_IMAGE, num_wait, wait, event, false, [&](Writer &w) {
     if (!color || !valid_region(origin, region)) return cluster::refuse(CL_INVALID_VALUE, "fill_color is NULL, or origin or region is NULL or the region empty");
@@ -316,9 +343,12 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q, cl_mem image, const vo
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, cl_mem buffer, const size_t *origin,
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q_handle, cl_mem image_handle, cl_mem buffer_handle, const size_t *origin,
                                               const size_t *region, size_t offset, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *image = remote(image_handle);
+  auto *buffer = remote(buffer_handle);
   if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the image or the buffer is not a live one of command_queue's node");
   return enqueue(q, Op::kCopyImageToBuffer, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_wait, wait, event, false,
                  [&](Writer &w) {
@@ -330,9 +360,12 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem image, 
                  });
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer, cl_mem image, size_t offset,
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q_handle, cl_mem buffer_handle, cl_mem image_handle, size_t offset,
                                               const size_t *origin, const size_t *region, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
+  auto *image = remote(image_handle);
   if (live(q, ObjectKind::kQueue) && (!is_image(image, q) || !ours(buffer, q))) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the image or the buffer is not a live one of command_queue's node");
   return enqueue(q, Op::kCopyBufferToImage, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_wait, wait, event, false,
                  [&](Writer &w) {
@@ -342,15 +375,16 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem buffer,
                    return CL_SUCCESS;
                  });
 }
-cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint num_objects, const cl_mem *objects,
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue q_handle, cl_uint num_objects, const cl_mem *objects,
                                               cl_mem_migration_flags flags, cl_uint num_wait, const cl_event *wait,
                                               cl_event *event) {
-  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  auto *q = remote(q_handle);
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
   if (!num_objects || !objects) return cluster::refuse(CL_INVALID_VALUE, "no memory objects (num_mem_objects is 0 or mem_objects NULL)");
   if (flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
     return cluster::refuse(CL_INVALID_VALUE, "flags & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)");
   for (cl_uint i = 0; i < num_objects; ++i)
-    if (!ours(objects[i], q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "a memory object of the list is not a live one of command_queue's node");
+    if (!ours(remote(objects[i]), q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "a memory object of the list is not a live one of command_queue's node");
   // The node's memory is the device's: there is nothing to move, only an order.
   return enqueue(q, Op::kMarker, CL_COMMAND_MIGRATE_MEM_OBJECTS, num_wait, wait, event, false,
                  [](Writer &) { return CL_SUCCESS; });

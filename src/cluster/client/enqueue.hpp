@@ -50,19 +50,19 @@ void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after);
 // rank 0's memory when they end) and, in the wait list, those and user
 // events not set yet (the application may fill the memory first). Each
 // retained.
-std::vector<cl_event> bytes_follow(cl_command_queue q, cl_uint n, const cl_event *wait);
+std::vector<RemoteEvent *> bytes_follow(RemoteQueue *q, cl_uint n, const cl_event *wait);
 
 // Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
 // event of `blockers` (retained; released here) has ended, or its failure
 // if one failed. The ends are asked for now.
-void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<cl_event> blockers);
+void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<RemoteEvent *> blockers);
 
 // Checks the queue and wait list, then `body` (the command's own arguments
 // and checks), and posts the command with its header; a write's bytes last
 // (its payload), or, when they may not be ready yet, later. `blocking`:
 // returns once the command ended.
 template <class Body>
-cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
+cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
                cl_event *event, bool blocking, Body &&body, Transfer &&transfer = {}) {
   if (!live(q, ObjectKind::kQueue))
     return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
@@ -71,14 +71,15 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
   CommandHeader header;
   header.queue = q->id;
   for (cl_uint i = 0; i < num_wait; ++i) {
-    if (!live(wait[i], ObjectKind::kEvent) || wait[i]->rank != q->rank || wait[i]->context != q->context)
+    const RemoteEvent *waited = remote(wait[i]);
+    if (!live(waited, ObjectKind::kEvent) || waited->rank != q->rank || waited->context != q->context)
       return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of command_queue's context");
-    header.wait.push_back(wait[i]->id);
+    header.wait.push_back(waited->id);
   }
   Writer args;
   if (cl_int err = body(args); err != CL_SUCCESS) return err;
   if (node_lost(q->rank)) return CL_DEVICE_NOT_AVAILABLE;
-  std::vector<cl_event> blockers;
+  std::vector<RemoteEvent *> blockers;
   BulkBytes after;
   if (transfer.write.size) {
     blockers = bytes_follow(q, num_wait, wait);
@@ -104,7 +105,7 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
     }
   }
   // Someone will wait for its end: report it at once.
-  cl_event e = new_command_event(q, type, blocking || event);
+  RemoteEvent *e = new_command_event(q, type, blocking || event);
   e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);
   header.event = e->id;
   header.flags = e->prompt ? kPrompt : 0;
@@ -112,32 +113,33 @@ cl_int enqueue(cl_command_queue q, Op op, cl_command_type type, cl_uint num_wait
   write(w, header);
   w.raw(args.buffer().data(), args.size());
   if (!post(q->rank, op, w, after.data, after.size, std::move(after.keep))) {
-    for (cl_event b : blockers) release(b);
+    for (RemoteEvent *b : blockers) release(b);
     forget_command_event(e);
     return CL_DEVICE_NOT_AVAILABLE;
   }
   if (!blockers.empty()) send_bytes_later(q->rank, e->id, std::move(transfer.write), std::move(blockers));
   cl_int status = CL_SUCCESS;
-  if (blocking && unicl::api::clWaitForEvents(1, &e) != CL_SUCCESS) {
+  const cl_event ended = handle(e);
+  if (blocking && unicl::api::clWaitForEvents(1, &ended) != CL_SUCCESS) {
     // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
     // after the loss do; any other failure is the wait list's, for the spec.
     std::lock_guard lock(e->mutex);
     status = e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
-  if (event) *event = e;
+  if (event) *event = ended;
   else release(e);
   return status;
 }
 
 // A memory object of `q`'s node.
-inline bool ours(cl_mem m, cl_command_queue q) {
+inline bool ours(RemoteMemory *m, RemoteQueue *q) {
   return live(m, ObjectKind::kMemory) && live(q, ObjectKind::kQueue) && m->rank == q->rank;
 }
-inline bool is_image(cl_mem m, cl_command_queue q) { return ours(m, q) && m->type != CL_MEM_OBJECT_BUFFER; }
+inline bool is_image(RemoteMemory *m, RemoteQueue *q) { return ours(m, q) && m->type != CL_MEM_OBJECT_BUFFER; }
 
 // A memory object a command of `q` names: a buffer (or an image, `image`)
 // of the queue's context.
-cl_int object_error(cl_mem m, cl_command_queue q, bool image = false);
+cl_int object_error(RemoteMemory *m, RemoteQueue *q, bool image = false);
 
 // ---- host memory laid out in rows (rectangles, images): it travels packed ----
 

@@ -23,7 +23,7 @@ namespace {
 
 struct InFlight {
   std::mutex mutex;
-  std::unordered_map<uint64_t, cl_event> events;  // each holds a reference until its end
+  std::unordered_map<uint64_t, RemoteEvent *> events;  // each holds a reference until its end
 };
 InFlight &in_flight() {
   static InFlight *f = std::make_unique<InFlight>().release();  // immortal, as the proxies' registry
@@ -33,8 +33,8 @@ InFlight &in_flight() {
 // Sets `e`'s final status, wakes its waiters and runs the client's own
 // hooks; returns the application's callbacks it reached, for the caller to
 // run.
-std::vector<_cl_event::Callback> complete(cl_event e, cl_int status) {
-  std::vector<_cl_event::Callback> due;
+std::vector<RemoteEvent::Callback> complete(RemoteEvent *e, cl_int status) {
+  std::vector<RemoteEvent::Callback> due;
   std::vector<std::function<void(cl_int)>> hooks;
   {
     std::lock_guard lock(e->mutex);
@@ -47,12 +47,12 @@ std::vector<_cl_event::Callback> complete(cl_event e, cl_int status) {
   return due;
 }
 
-void run_callbacks(cl_event e, cl_int status, const std::vector<_cl_event::Callback> &due) {
-  for (auto &c : due) c.fn(e, status < 0 ? status : CL_COMPLETE, c.user_data);
+void run_callbacks(RemoteEvent *e, cl_int status, const std::vector<RemoteEvent::Callback> &due) {
+  for (auto &c : due) c.fn(handle(e), status < 0 ? status : CL_COMPLETE, c.user_data);
 }
 
 // `e` (a command of `q`) has ended or failed: one less in flight.
-void leaves_queue(cl_command_queue q, cl_event e, bool was_prompt) {
+void leaves_queue(RemoteQueue *q, RemoteEvent *e, bool was_prompt) {
   {
     std::lock_guard lock(q->mutex);
     --q->in_flight;
@@ -64,8 +64,8 @@ void leaves_queue(cl_command_queue q, cl_event e, bool was_prompt) {
 
 }  // namespace
 
-cl_event new_command_event(cl_command_queue queue, cl_command_type type, bool prompt) {
-  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, queue->rank);
+RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, bool prompt) {
+  auto *e = make_proxy<RemoteEvent>(ObjectKind::kEvent, queue->rank);
   e->context = queue->context, e->queue = queue, e->type = type;
   retain(queue->context), retain(queue);
   retain(e);  // the in-flight reference, dropped at its end
@@ -91,7 +91,7 @@ bool fills_host(cl_command_type type) {
          type == CL_COMMAND_MAP_BUFFER || type == CL_COMMAND_MAP_IMAGE;
 }
 
-void when_ended(cl_event e, std::function<void(cl_int)> fn) {
+void when_ended(RemoteEvent *e, std::function<void(cl_int)> fn) {
   cl_int status = CL_COMPLETE;
   {
     std::lock_guard lock(e->mutex);
@@ -104,7 +104,7 @@ void when_ended(cl_event e, std::function<void(cl_int)> fn) {
   fn(status);
 }
 
-void want_ends(cl_command_queue queue) {
+void want_ends(RemoteQueue *queue) {
   size_t asked = 0;
   {
     std::lock_guard lock(in_flight().mutex);
@@ -122,7 +122,7 @@ void want_ends(cl_command_queue queue) {
   post(queue->rank, Op::kReportNow, w);
 }
 
-void forget_command_event(cl_event e) {
+void forget_command_event(RemoteEvent *e) {
   // The in-flight reference is this call's to drop only if no one took the
   // event meanwhile (a lost node's failure, on the communication thread).
   bool still_in_flight = false, was_prompt = false;
@@ -139,11 +139,11 @@ void forget_command_event(cl_event e) {
 }
 
 void fail_events_of(int rank, cl_int status) {
-  std::vector<std::pair<cl_event, bool>> lost;  // and whether it was sent prompt
+  std::vector<std::pair<RemoteEvent *, bool>> lost;  // and whether it was sent prompt
   {
     std::lock_guard lock(in_flight().mutex);
     for (auto it = in_flight().events.begin(); it != in_flight().events.end();) {
-      cl_event e = it->second;
+      RemoteEvent *e = it->second;
       if (e->rank == rank || e->peer_source == rank) lost.emplace_back(e, e->prompt), it = in_flight().events.erase(it);
       else ++it;
     }
@@ -169,12 +169,12 @@ void *read_destination(uint64_t id, size_t size) {
   std::lock_guard lock(in_flight().mutex);
   auto it = in_flight().events.find(id);
   if (it == in_flight().events.end()) return nullptr;
-  cl_event e = it->second;
+  RemoteEvent *e = it->second;
   return e->read_into && e->read_size >= size ? e->read_into : nullptr;
 }
 
 void event_ended(const EventEnded &ended, const char *bytes, size_t size) {
-  cl_event e = nullptr;
+  RemoteEvent *e = nullptr;
   bool was_prompt = false;
   {
     std::lock_guard lock(in_flight().mutex);
@@ -206,7 +206,8 @@ void event_ended(const EventEnded &ended, const char *bytes, size_t size) {
 namespace unicl::api {
 using namespace unicl::cluster;
 
-cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
+cl_event CL_API_CALL clCreateUserEvent(cl_context c_handle, cl_int *errcode_ret) {
+  auto *c = remote(c_handle);
   if (!live(c, ObjectKind::kContext)) {
     if (errcode_ret) *errcode_ret = CL_INVALID_CONTEXT;
     return nullptr;
@@ -215,17 +216,18 @@ cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errcode_ret) {
     if (errcode_ret) *errcode_ret = CL_DEVICE_NOT_AVAILABLE;
     return nullptr;
   }
-  auto *e = make_proxy<_cl_event>(ObjectKind::kEvent, c->rank);
+  auto *e = make_proxy<RemoteEvent>(ObjectKind::kEvent, c->rank);
   e->context = c, e->status = CL_SUBMITTED;
   retain(c);
   Writer w;
   write(w, CreateUserEvent{e->id, c->id});
   post(c->rank, Op::kCreateUserEvent, w);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
-  return e;
+  return handle(e);
 }
 
-cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int status) {
+cl_int CL_API_CALL clSetUserEventStatus(cl_event e_handle, cl_int status) {
+  auto *e = remote(e_handle);
   if (!live(e, ObjectKind::kEvent) || e->queue) return cluster::refuse(CL_INVALID_EVENT, "event is not a live user event of the node client");
   if (status > CL_COMPLETE) return cluster::refuse(CL_INVALID_VALUE, "status > CL_COMPLETE");
   {
@@ -244,16 +246,16 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
   for (cl_uint i = 0; i < n; ++i)
     if (!live(events[i], ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "an event of the list is not a live event of the node client");
   // The ends the nodes may still hold are asked for, once per queue.
-  std::vector<cl_command_queue> asked;
+  std::vector<RemoteQueue *> asked;
   for (cl_uint i = 0; i < n; ++i) {
-    cl_command_queue q = events[i]->queue;
+    RemoteQueue *q = remote(events[i])->queue;
     if (!q || std::find(asked.begin(), asked.end(), q) != asked.end()) continue;
     asked.push_back(q);
     want_ends(q);
   }
   cl_int result = CL_SUCCESS;
   for (cl_uint i = 0; i < n; ++i) {
-    cl_event e = events[i];
+    RemoteEvent *e = remote(events[i]);
     std::unique_lock lock(e->mutex);
     wait_briefly_spinning(lock, e->changed, [&] { return e->status <= CL_COMPLETE; }, kCallerSpin);
     if (e->status < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
@@ -261,11 +263,12 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *events) {
   return result;
 }
 
-cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
+cl_int CL_API_CALL clGetEventInfo(cl_event e_handle, cl_event_info param, size_t size, void *value, size_t *size_ret) {
+  auto *e = remote(e_handle);
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "event is NULL or not a live event of the node client");
   switch (param) {
-    case CL_EVENT_COMMAND_QUEUE: return answer_value(e->queue, size, value, size_ret);
-    case CL_EVENT_CONTEXT: return answer_value(e->context, size, value, size_ret);
+    case CL_EVENT_COMMAND_QUEUE: return answer_value(handle(e->queue), size, value, size_ret);
+    case CL_EVENT_CONTEXT: return answer_value(handle(e->context), size, value, size_ret);
     case CL_EVENT_COMMAND_TYPE: return answer_value(e->type, size, value, size_ret);
     case CL_EVENT_REFERENCE_COUNT: return answer_value(e->refs.load(), size, value, size_ret);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: {
@@ -276,9 +279,10 @@ cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param, size_t size, 
   }
 }
 
-cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e_handle, cl_profiling_info param, size_t size, void *value,
                                            size_t *size_ret) {
-  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
+  auto *e = remote(e_handle);
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "event is NULL or not a live event of the node client");
   if (!e->queue || !(e->queue->properties & CL_QUEUE_PROFILING_ENABLE)) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "a user event, or its queue does not profile (CL_QUEUE_PROFILING_ENABLE)");
   std::lock_guard lock(e->mutex);
   if (e->status != CL_COMPLETE) return cluster::refuse(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed");
@@ -292,9 +296,10 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event e, cl_profiling_info param, 
   }
 }
 
-cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
+cl_int CL_API_CALL clSetEventCallback(cl_event e_handle, cl_int type, void(CL_CALLBACK *fn)(cl_event, cl_int, void *),
                                       void *user_data) {
-  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "e is NULL or not a live event of the node client");
+  auto *e = remote(e_handle);
+  if (!live(e, ObjectKind::kEvent)) return cluster::refuse(CL_INVALID_EVENT, "event is NULL or not a live event of the node client");
   if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return cluster::refuse(CL_INVALID_VALUE, "pfn_notify is NULL, or command_exec_callback_type is not CL_SUBMITTED, CL_RUNNING or CL_COMPLETE");
   std::unique_lock lock(e->mutex);
   if (e->status > CL_COMPLETE) {
@@ -307,13 +312,17 @@ cl_int CL_API_CALL clSetEventCallback(cl_event e, cl_int type, void(CL_CALLBACK 
   // Reached already: run it from the callback thread, never inside this call.
   retain(e);
   run_later([e, fn, user_data, status] {
-    fn(e, status < 0 ? status : CL_COMPLETE, user_data);
+    fn(handle(e), status < 0 ? status : CL_COMPLETE, user_data);
     release(e);
   });
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clRetainEvent(cl_event e) { return retain_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(e); }
-cl_int CL_API_CALL clReleaseEvent(cl_event e) { return release_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(e); }
+cl_int CL_API_CALL clRetainEvent(cl_event event) {
+  return retain_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(event);
+}
+cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+  return release_handle<ObjectKind::kEvent, CL_INVALID_EVENT>(event);
+}
 
 }  // namespace unicl::api

@@ -14,7 +14,7 @@ using namespace unicl::cluster;
 namespace {
 
 // The OpenCL version of a device, as major * 10 + minor ("OpenCL 3.0 ...": 30).
-int version_of(cl_device_id d) {
+int version_of(RemoteDevice *d) {
   auto it = d->info.find(CL_DEVICE_VERSION);
   int major = 1, minor = 0;
   if (it != d->info.end()) std::sscanf(std::string(it->second.begin(), it->second.end()).c_str(), "OpenCL %d.%d", &major, &minor);
@@ -23,7 +23,7 @@ int version_of(cl_device_id d) {
 
 // Whether launches of `k` may have work-groups of unequal sizes: OpenCL C
 // 2.0 on, a device that has them, and a build that did not forbid them.
-bool non_uniform(cl_kernel k, cl_device_id d) {
+bool non_uniform(RemoteKernel *k, RemoteDevice *d) {
   std::string options;
   {
     std::lock_guard lock(k->program->mutex);
@@ -38,7 +38,7 @@ bool non_uniform(cl_kernel k, cl_device_id d) {
 
 // What clEnqueueNDRangeKernel must refuse, from the device's limits and the
 // kernel's build (the node's vendor is not asked).
-cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *global, const size_t *local) {
+cl_int launch_error(RemoteKernel *k, RemoteDevice *d, cl_uint dims, const size_t *global, const size_t *local) {
   if (dims < 1 || dims > d->value<cl_uint>(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3)) return cluster::refuse(CL_INVALID_WORK_DIMENSION, "work_dim is 0 or above the device's CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
   if (!global) return cluster::refuse(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
   // From OpenCL 2.1 a range of 0 is an empty launch, before an error.
@@ -75,10 +75,12 @@ cl_int launch_error(cl_kernel k, cl_device_id d, cl_uint dims, const size_t *glo
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q_handle, cl_kernel k_handle, cl_uint dims, const size_t *offset,
                                           const size_t *global, const size_t *local, cl_uint num_wait,
                                           const cl_event *wait, cl_event *event) {
-  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  auto *q = remote(q_handle);
+  auto *k = remote(k_handle);
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
   if (!live(k, ObjectKind::kKernel) || k->rank != q->rank) return cluster::refuse(CL_INVALID_KERNEL, "kernel is not a live kernel of command_queue's node");
   if (k->program->context != q->context) return cluster::refuse(CL_INVALID_CONTEXT, "kernel belongs to another context than command_queue");
   return enqueue(q, Op::kNDRange, CL_COMMAND_NDRANGE_KERNEL, num_wait, wait, event, false, [&](Writer &w) {
@@ -91,9 +93,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_ui
   });
 }
 
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint num_wait, const cl_event *wait,
-                                 cl_event *event) {
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_wait,
+                                 const cl_event *wait, cl_event *event) {
   const size_t one = 1;
-  return api::clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, num_wait, wait, event);
+  return api::clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_wait, wait, event);
 }
 }  // namespace unicl::api

@@ -7,10 +7,12 @@
 namespace unicl::api {
 using namespace unicl::cluster;
 
-void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, cl_map_flags flags,
                                     const size_t *origin, const size_t *region, size_t *row_pitch,
                                     size_t *slice_pitch, cl_uint num_wait, const cl_event *wait, cl_event *event,
                                     cl_int *errcode_ret) {
+  auto *q = remote(q_handle);
+  auto *image = remote(image_handle);
   auto fail = [&](cl_int err) -> void * {
     if (errcode_ret) *errcode_ret = err;
     return nullptr;
@@ -21,7 +23,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
   if (!valid_region(origin, region) || !row_pitch || (layered && !slice_pitch)) return fail(CL_INVALID_VALUE);
   if (cl_int err = map_flags_error(image, flags); err != CL_SUCCESS) return fail(err);
   // The mapped pixels live in rank 0's memory, packed.
-  _cl_mem::Mapping m{0, region[0] * image->element * region[1] * region[2], flags, {}};
+  RemoteMemory::Mapping m{0, region[0] * image->element * region[1] * region[2], flags, {}};
   for (int i = 0; i < 3; ++i) m.origin[i] = origin[i], m.region[i] = region[i];
   m.storage = std::make_shared<std::vector<char>>(m.size);
   char *ptr = m.storage->data();
@@ -53,9 +55,11 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q, cl_mem image, cl_bool bl
 
 // ---- maps: host memory of rank 0, filled by a read, written back at unmap ----
 
-void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, cl_map_flags flags,
                                      size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                      cl_event *event, cl_int *errcode_ret) {
+  auto *q = remote(q_handle);
+  auto *buffer = remote(buffer_handle);
   auto fail = [&](cl_int err) -> void * {
     if (errcode_ret) *errcode_ret = err;
     return nullptr;
@@ -63,7 +67,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   if (cl_int err = object_error(buffer, q); err != CL_SUCCESS) return fail(err);
   if (cl_int err = range_error(buffer, offset, size); err != CL_SUCCESS) return fail(err);
   if (cl_int err = map_flags_error(buffer, flags); err != CL_SUCCESS) return fail(err);
-  _cl_mem::Mapping m{offset, size, flags, {}};
+  RemoteMemory::Mapping m{offset, size, flags, {}};
   char *ptr = nullptr;
   if (buffer->flags & CL_MEM_USE_HOST_PTR) {
     ptr = static_cast<char *>(buffer->host_ptr) + offset;
@@ -94,11 +98,13 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer, cl_bool 
   return ptr;
 }
 
-cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj, void *ptr, cl_uint num_wait,
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q_handle, cl_mem memobj_handle, void *ptr, cl_uint num_wait,
                                            const cl_event *wait, cl_event *event) {
-  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "q is NULL or not a live queue of the node client");
+  auto *q = remote(q_handle);
+  auto *memobj = remote(memobj_handle);
+  if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
   if (!ours(memobj, q)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "memobj is not a live memory object of command_queue's node");
-  _cl_mem::Mapping m;
+  RemoteMemory::Mapping m;
   {
     std::lock_guard lock(memobj->maps_mutex);
     auto it = std::find_if(memobj->maps.begin(), memobj->maps.end(), [&](auto &p) { return p.first == ptr; });

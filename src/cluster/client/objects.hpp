@@ -14,8 +14,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "cluster/client/refusal.hpp"
 #include "cluster/protocol/messages.hpp"
 
 namespace unicl::cluster {
@@ -26,6 +28,11 @@ struct NetworkLink {
   double latency = 0, bandwidth = 0;
 };
 
+struct RemotePlatform;
+struct RemoteEvent;
+
+// What every object of a node's that rank 0 names has in common (platforms
+// and devices, described once at start-up, are not counted).
 struct Proxy {
   const cl_icd_dispatch *dispatch;
   ObjectKind kind;
@@ -52,33 +59,35 @@ T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
   return v;
 }
 
-}  // namespace unicl::cluster
 
-struct _cl_device_id {
+struct RemoteDevice {
+  using Handle = cl_device_id;
   const cl_icd_dispatch *dispatch;
-  cl_platform_id platform;
+  RemotePlatform *platform;
   int rank;
   uint64_t handle;       // the node's own handle of the device
   std::string host;      // the node's host name
   std::string topology;  // the node's hardware (cluster/topology_text.hpp)
-  unicl::cluster::InfoAnswers info;
+  InfoAnswers info;
   // A fixed-size answer of the node's description (`fallback` when absent).
   template <class T>
   T value(cl_uint param, T fallback = T{}) const {
-    return unicl::cluster::info_value<T>(info, param, fallback);
+    return info_value<T>(info, param, fallback);
   }
 };
 
-struct _cl_platform_id {
+struct RemotePlatform {
+  using Handle = cl_platform_id;
   const cl_icd_dispatch *dispatch;
   int rank;
   uint64_t handle;
-  unicl::cluster::InfoAnswers info;
-  std::vector<std::unique_ptr<_cl_device_id>> devices;
+  InfoAnswers info;
+  std::vector<std::unique_ptr<RemoteDevice>> devices;
 };
 
-struct _cl_context : unicl::cluster::Proxy {
-  cl_device_id device = nullptr;
+struct RemoteContext : Proxy {
+  using Handle = cl_context;
+  RemoteDevice *device = nullptr;
   std::vector<cl_context_properties> properties;  // as the application gave them, 0-terminated (or empty)
   // The image formats the node's vendor supports, asked once per flags and
   // image type (clGetSupportedImageFormats, and every image creation).
@@ -86,9 +95,10 @@ struct _cl_context : unicl::cluster::Proxy {
   std::map<std::pair<cl_mem_flags, cl_mem_object_type>, std::vector<cl_image_format>> formats;
 };
 
-struct _cl_command_queue : unicl::cluster::Proxy {
-  cl_context context = nullptr;
-  cl_device_id device = nullptr;
+struct RemoteQueue : Proxy {
+  using Handle = cl_command_queue;
+  RemoteContext *context = nullptr;
+  RemoteDevice *device = nullptr;
   cl_command_queue_properties properties = 0;
   // Commands enqueued whose end has not come: clFinish waits for them.
   // `unprompted`: how many of them the node may report in its own time
@@ -103,12 +113,13 @@ struct _cl_command_queue : unicl::cluster::Proxy {
   bool waited = true;
   // Its reads and maps in flight: they fill rank 0's memory when they end,
   // and a later write of the queue may send bytes from there.
-  std::vector<cl_event> host_fills;
+  std::vector<RemoteEvent *> host_fills;
 };
 
-struct _cl_mem : unicl::cluster::Proxy {
-  cl_context context = nullptr;
-  cl_mem parent = nullptr;  // sub-buffers
+struct RemoteMemory : Proxy {
+  using Handle = cl_mem;
+  RemoteContext *context = nullptr;
+  RemoteMemory *parent = nullptr;  // sub-buffers
   cl_mem_flags flags = 0;   // as the application gave them
   size_t size = 0, origin = 0;
   cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
@@ -132,33 +143,36 @@ struct _cl_mem : unicl::cluster::Proxy {
   std::vector<std::pair<void *, Mapping>> maps;
 };
 
-struct _cl_program : unicl::cluster::Proxy {
-  cl_context context = nullptr;
+struct RemoteProgram : Proxy {
+  using Handle = cl_program;
+  RemoteContext *context = nullptr;
   std::string source;
   // From the last build, compilation or link (the node's reply), and the
   // options the application gave it.
   std::mutex mutex;
-  std::optional<unicl::cluster::ProgramFacts> facts;
+  std::optional<ProgramFacts> facts;
   std::string options;
   size_t kernels_attached = 0;  // live kernels of it: a rebuild is refused meanwhile
 };
 
-struct _cl_kernel : unicl::cluster::Proxy {
-  cl_program program = nullptr;
-  unicl::cluster::KernelFacts facts;  // as built
-  std::vector<unicl::cluster::ArgShape> shapes;
+struct RemoteKernel : Proxy {
+  using Handle = cl_kernel;
+  RemoteProgram *program = nullptr;
+  KernelFacts facts;  // as built
+  std::vector<ArgShape> shapes;
   // The arguments as the application set them, and as the node's kernel
   // has them (what the last launch sent): a launch sends the difference.
   std::mutex mutex;
-  std::vector<std::optional<unicl::cluster::KernelArg>> args, sent;
+  std::vector<std::optional<KernelArg>> args, sent;
   // A memory object or sampler argument's rank 0 object, to check at the
   // launch that it still lives (its id alone could be an old one).
   std::vector<const void *> arg_objects;
 };
 
-struct _cl_event : unicl::cluster::Proxy {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;  // null for user events
+struct RemoteEvent : Proxy {
+  using Handle = cl_event;
+  RemoteContext *context = nullptr;
+  RemoteQueue *queue = nullptr;  // null for user events
   int peer_source = -1;              // a copy from another node: that node's rank
   cl_command_type type = CL_COMMAND_USER;
   bool prompt = false;               // sent with kPrompt (or asked for since)
@@ -180,15 +194,43 @@ struct _cl_event : unicl::cluster::Proxy {
   std::function<void(const char *, size_t)> deliver;
 };
 
-struct _cl_sampler : unicl::cluster::Proxy {
-  cl_context context = nullptr;
+struct RemoteSampler : Proxy {
+  using Handle = cl_sampler;
+  RemoteContext *context = nullptr;
 };
 
-namespace unicl::cluster {
+// Handles and objects. A handle the client hands out (cl_context, ...) is
+// its object's address; to the application and to UniCL it is opaque:
+// `struct _cl_context` and the others stay undefined here (libunicl has its
+// own), and a handle becomes the client's object only through `remote`.
+template <class Handle, class... Objects>
+struct ObjectFor {
+  using type = void;
+};
+template <class Handle, class Object, class... Others>
+struct ObjectFor<Handle, Object, Others...> {
+  using type = std::conditional_t<std::is_same_v<Handle, typename Object::Handle>, Object,
+                                  typename ObjectFor<Handle, Others...>::type>;
+};
+template <class Handle>
+using ObjectOf = typename ObjectFor<Handle, RemotePlatform, RemoteDevice, RemoteContext, RemoteQueue, RemoteMemory,
+                                    RemoteProgram, RemoteKernel, RemoteEvent, RemoteSampler>::type;
+
+// The object a handle names (not checked: `live` and `is_device` are).
+template <class Handle>
+ObjectOf<Handle> *remote(Handle h) {
+  return reinterpret_cast<ObjectOf<Handle> *>(h);
+}
+// The handle the application and UniCL know `object` by.
+template <class Object>
+typename Object::Handle handle(Object *object) {
+  return reinterpret_cast<typename Object::Handle>(object);
+}
+
 
 // The nodes' platforms and devices (platform.cpp).
-bool is_platform(cl_platform_id p);
-bool is_device(cl_device_id d);
+bool is_platform(const RemotePlatform *p);
+bool is_device(const RemoteDevice *d);
 
 // Ownership of the proxies: each is registered while it has references;
 // `live` tells a handle of ours of that kind from anything else.
@@ -250,18 +292,18 @@ void run_later(std::function<void()> fn);
 
 // Events (events.cpp): a new event for a command of `queue`, with
 // an id of its own; `prompt`: its end is reported at once.
-cl_event new_command_event(cl_command_queue queue, cl_command_type type, bool prompt);
-void forget_command_event(cl_event e);  // its enqueue failed
+RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, bool prompt);
+void forget_command_event(RemoteEvent *e);  // its enqueue failed
 // A node's report of a command's end (mpi_link.hpp, on_event).
 void event_ended(const EventEnded &ended, const char *bytes, size_t size);
 // Where the bytes of event `id` go, if it is a plain read of at least `size`.
 void *read_destination(uint64_t id, size_t size);
 // Asks the nodes for the ends of `queue`'s commands that were not sent
 // prompt, once; the next command of the queue goes prompt (a wait came).
-void want_ends(cl_command_queue queue);
+void want_ends(RemoteQueue *queue);
 // Runs fn(status) when `e` ends (on the thread that learns it), or at once
 // if it has.
-void when_ended(cl_event e, std::function<void(cl_int)> fn);
+void when_ended(RemoteEvent *e, std::function<void(cl_int)> fn);
 // Commands that fill rank 0's memory when they end (reads, maps).
 bool fills_host(cl_command_type type);
 
@@ -269,7 +311,7 @@ bool fills_host(cl_command_type type);
 // changed since the node's kernel last got them, and records them as sent;
 // or returns the error that stops a launch (CL_INVALID_KERNEL_ARGS: one
 // unset, when `require_all`, or an object gone since it was set).
-cl_int changed_args(cl_kernel k, Writer &w, bool require_all);
+cl_int changed_args(RemoteKernel *k, Writer &w, bool require_all);
 
 // Where a device or platform of a node says it is, in its names:
 // " @ host:rank".
@@ -278,6 +320,7 @@ std::string node_label(const std::string &host, int rank);
 cl_int answer(const void *value, size_t n, size_t size, void *out, size_t *size_ret);
 template <class T>
 cl_int answer_value(const T &v, size_t size, void *out, size_t *size_ret) {
+  static_assert(!requires { typename std::remove_pointer_t<T>::Handle; }, "an object is answered by its handle");
   return answer(&v, sizeof v, size, out, size_ret);
 }
 // An answer from `info` (CL_INVALID_VALUE when absent).
@@ -292,6 +335,13 @@ template <class T>
 T fail(cl_int *errcode_ret, cl_int err, T value = nullptr) {
   if (errcode_ret) *errcode_ret = err;
   return value;
+}
+// What a creation entry point returns when it refuses: no object, `err` in
+// *errcode_ret, and why, said as refuse() says it.
+template <class Handle>
+Handle refused(cl_int *errcode_ret, cl_int err, const char *why,
+               std::source_location where = std::source_location::current()) {
+  return fail<Handle>(errcode_ret, refuse(err, why, where));
 }
 
 }  // namespace unicl::cluster

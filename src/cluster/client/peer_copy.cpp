@@ -10,11 +10,15 @@
 namespace unicl::api {
 using namespace unicl::cluster;
 
-cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl_command_queue dst_queue, cl_mem src,
-                                                  cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
+cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_handle, cl_command_queue dst_queue_handle, cl_mem src_handle,
+                                                  cl_mem dst_handle, size_t src_offset, size_t dst_offset, size_t size,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *event) {
+  auto *src_queue = remote(src_queue_handle);
+  auto *dst_queue = remote(dst_queue_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
   if (!live(src_queue, ObjectKind::kQueue) || !live(dst_queue, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "a queue of the copy is not a live queue of the node client");
-  auto ours = [](cl_mem m, cl_command_queue q) {
+  auto ours = [](RemoteMemory *m, RemoteQueue *q) {
     return live(m, ObjectKind::kMemory) && m->rank == q->rank && m->context == q->context;
   };
   if (!ours(src, src_queue) || !ours(dst, dst_queue)) return cluster::refuse(CL_INVALID_MEM_OBJECT, "the source or destination is not a live buffer of its queue's node");
@@ -26,7 +30,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
   // on one node, in two contexts of different vendors).
   CommandHeader at_src, at_dst;
   for (cl_uint i = 0; i < num_wait; ++i) {
-    cl_event e = wait[i];
+    RemoteEvent *e = remote(wait[i]);
     if (!live(e, ObjectKind::kEvent) || (e->context != src_queue->context && e->context != dst_queue->context))
       return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of either queue's context");
     (e->context == src_queue->context ? at_src : at_dst).wait.push_back(e->id);
@@ -34,7 +38,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
   if (node_lost(src_queue->rank) || node_lost(dst_queue->rank)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node of the source or the destination was lost");
   // The receiver first: its write (and its event) exist before the bytes
   // can come, or they wait for it there.
-  cl_event e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER, event != nullptr);
+  RemoteEvent *e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER, event != nullptr);
   e->peer_source = src_queue->rank;
   at_dst.queue = dst_queue->id, at_dst.event = e->id, at_dst.flags = e->prompt ? kPrompt : 0;
   Writer receive;
@@ -60,7 +64,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue, cl
     forget_command_event(e);
     return CL_DEVICE_NOT_AVAILABLE;
   }
-  if (event) *event = e;
+  if (event) *event = handle(e);
   else release(e);
   return CL_SUCCESS;
 }

@@ -46,16 +46,24 @@ cl_int answer_from(const InfoAnswers &info, cl_uint param, size_t size, void *ou
 
 namespace {
 
-bool ours(cl_platform_id p) {
+bool ours(const RemotePlatform *p) {
   auto &all = Session::get().platforms();
   return p && std::find(all.begin(), all.end(), p) != all.end();
 }
-bool ours(cl_device_id d) { return d && ours(d->platform); }
+// Looked for among the platforms' devices: a handle that is not one is not
+// read.
+bool ours(const RemoteDevice *d) {
+  if (!d) return false;
+  for (const RemotePlatform *p : Session::get().platforms())
+    for (auto &mine : p->devices)
+      if (mine.get() == d) return true;
+  return false;
+}
 
 }  // namespace
 
-bool is_platform(cl_platform_id p) { return ours(p); }
-bool is_device(cl_device_id d) { return ours(d); }
+bool is_platform(const RemotePlatform *p) { return ours(p); }
+bool is_device(const RemoteDevice *d) { return ours(d); }
 
 }  // namespace unicl::cluster
 
@@ -66,12 +74,13 @@ cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *p
   if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with platforms given, or both platforms and num_platforms are NULL");
   auto &all = Session::get().platforms();
   if (num_platforms) *num_platforms = static_cast<cl_uint>(all.size());
-  for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i) platforms[i] = all[i];
+  for (cl_uint i = 0; platforms && i < num_entries && i < all.size(); ++i) platforms[i] = handle(all[i]);
   return all.empty() ? CL_PLATFORM_NOT_FOUND_KHR : CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform_handle, cl_platform_info param, size_t size, void *value,
                                      size_t *size_ret) {
+  auto *platform = remote(platform_handle);
   if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
   if (param == CL_PLATFORM_ICD_SUFFIX_KHR) return answer("UNICLNODE", 10, size, value, size_ret);
   auto it = platform->info.find(param);
@@ -79,11 +88,12 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
   return answer(it->second.data(), it->second.size(), size, value, size_ret);
 }
 
-cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, cl_uint num_entries,
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform_handle, cl_device_type type, cl_uint num_entries,
                                   cl_device_id *devices, cl_uint *num_devices) {
+  auto *platform = remote(platform_handle);
   if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
   if ((num_entries == 0 && devices) || (!devices && !num_devices)) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with devices given, or both devices and num_devices are NULL");
-  std::vector<cl_device_id> matching;
+  std::vector<RemoteDevice *> matching;
   for (auto &d : platform->devices) {
     cl_device_type t = 0;
     if (auto it = d->info.find(CL_DEVICE_TYPE); it != d->info.end() && it->second.size() == sizeof t)
@@ -93,15 +103,16 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type, 
   }
   if (type == CL_DEVICE_TYPE_DEFAULT && matching.size() > 1) matching.resize(1);
   if (num_devices) *num_devices = static_cast<cl_uint>(matching.size());
-  for (cl_uint i = 0; devices && i < num_entries && i < matching.size(); ++i) devices[i] = matching[i];
+  for (cl_uint i = 0; devices && i < num_entries && i < matching.size(); ++i) devices[i] = handle(matching[i]);
   return matching.empty() ? CL_DEVICE_NOT_FOUND : CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device_handle, cl_device_info param, size_t size, void *value,
                                    size_t *size_ret) {
+  auto *device = remote(device_handle);
   if (!ours(device)) return cluster::refuse(CL_INVALID_DEVICE, "device is not a device of the node client");
   switch (param) {
-    case CL_DEVICE_PLATFORM: return answer(&device->platform, sizeof(cl_platform_id), size, value, size_ret);
+    case CL_DEVICE_PLATFORM: return answer_value(handle(device->platform), size, value, size_ret);
     case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
     case CL_DEVICE_NODE_HOST_UNICL:
       return answer(device->host.c_str(), device->host.size() + 1, size, value, size_ret);
@@ -131,10 +142,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   return answer(it->second.data(), it->second.size(), size, value, size_ret);
 }
 
-cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+cl_int CL_API_CALL clRetainDevice(cl_device_id device_handle) {
+  auto *device = remote(device_handle);
   return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
 }
-cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device_handle) {
+  auto *device = remote(device_handle);
   return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
 }
 
@@ -142,10 +155,12 @@ void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
   if (name && !std::strcmp(name, "clIcdGetPlatformIDsKHR")) return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
   return extension_function_address(name);
 }
-void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name) {
+void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform_handle, const char *name) {
+  auto *platform = remote(platform_handle);
   return ours(platform) ? extension_function_address(name) : nullptr;
 }
-cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
+cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform_handle) {
+  auto *platform = remote(platform_handle);
   return ours(platform) ? CL_SUCCESS : cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
 }
 

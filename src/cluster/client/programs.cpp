@@ -42,7 +42,7 @@ std::string info_text(const InfoAnswers &info, cl_uint param) {
 }
 
 // The reply of a build, compilation or link: what the program is now.
-void record(cl_program p, Reader &reply, const char *options) {
+void record(RemoteProgram *p, Reader &reply, const char *options) {
   ProgramFacts facts = read_program_facts(reply);
   std::lock_guard lock(p->mutex);
   p->facts = std::move(facts);
@@ -65,7 +65,7 @@ ArgShape arg_shape(const InfoAnswers &arg) {
   return s;
 }
 
-cl_int changed_args(cl_kernel k, Writer &w, bool require_all) {
+cl_int changed_args(RemoteKernel *k, Writer &w, bool require_all) {
   std::lock_guard lock(k->mutex);
   std::vector<std::pair<cl_uint, const KernelArg *>> changed;
   for (cl_uint i = 0; i < k->args.size(); ++i) {
@@ -95,34 +95,36 @@ using namespace unicl::cluster;
 
 // ---- programs ----------------------------------------------------------------
 
-cl_program CL_API_CALL clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings,
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context c_handle, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int *errcode_ret) {
-  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
-  if (!count || !strings) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  auto *c = remote(c_handle);
+  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if (!count || !strings) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "count is 0 or strings is NULL");
   std::string source;
   for (cl_uint i = 0; i < count; ++i) {
-    if (!strings[i]) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+    if (!strings[i]) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "an entry of strings is NULL");
     source.append(strings[i], lengths && lengths[i] ? lengths[i] : std::strlen(strings[i]));
   }
-  if (node_lost(c->rank)) return fail<cl_program>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
-  auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank);
+  if (node_lost(c->rank)) return refused<cl_program>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
+  auto *p = make_proxy<RemoteProgram>(ObjectKind::kProgram, c->rank);
   p->context = c;
   retain(c);
   Writer w;
   write(w, CreateProgram{p->id, c->id, source});
   p->source = std::move(source);
   post(c->rank, Op::kCreateProgram, w);
-  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_program>(p));
+  return fail(errcode_ret, CL_SUCCESS, handle(p));
 }
 
 // Waited for: only the node's vendor can tell whether the binary is one
 // (binary_status).
-cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devices, const cl_device_id *devices,
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c_handle, cl_uint num_devices, const cl_device_id *devices,
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
-  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
-  if (num_devices != 1 || !devices || devices[0] != c->device) return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
-  if (!lengths || !binaries || !binaries[0] || !lengths[0]) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  auto *c = remote(c_handle);
+  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if (num_devices != 1 || !devices || remote(devices[0]) != c->device) return refused<cl_program>(errcode_ret, CL_INVALID_DEVICE, "device_list is not the context's one device");
+  if (!lengths || !binaries || !binaries[0] || !lengths[0]) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "lengths or binaries is NULL, or the binary is empty");
   const uint64_t id = new_id();
   Writer w;
   write(w, CreateProgramBinary{id, c->id, c->device->handle,
@@ -134,20 +136,20 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c, cl_uint num_devic
   cl_int status = reply.size() >= sizeof(cl_int) ? r.get<cl_int>() : err;
   if (binary_status) binary_status[0] = status;
   if (err != CL_SUCCESS) return fail<cl_program>(errcode_ret, err);
-  auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank, id);
+  auto *p = make_proxy<RemoteProgram>(ObjectKind::kProgram, c->rank, id);
   p->context = c;
   retain(c);
-  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_program>(p));
+  return fail(errcode_ret, CL_SUCCESS, handle(p));
 }
 
 namespace {
 
 // The checks clBuildProgram and clCompileProgram share: the device list,
 // the callback, and no kernel attached.
-cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+cl_int check_build(RemoteProgram *p, cl_uint num_devices, const cl_device_id *devices,
                    void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   if ((num_devices && !devices) || (!num_devices && devices)) return cluster::refuse(CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
-  if (num_devices && (num_devices != 1 || devices[0] != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "device_list names another device than the program's");
+  if (num_devices && (num_devices != 1 || remote(devices[0]) != p->context->device)) return cluster::refuse(CL_INVALID_DEVICE, "device_list names another device than the program's");
   if (!notify && user_data) return cluster::refuse(CL_INVALID_VALUE, "user_data is given without pfn_notify");
   std::lock_guard lock(p->mutex);
   return p->kernels_attached ? cluster::refuse(CL_INVALID_OPERATION, "kernels made from the program are still alive") : CL_SUCCESS;
@@ -155,7 +157,7 @@ cl_int check_build(cl_program p, cl_uint num_devices, const cl_device_id *device
 
 // A build or compilation on the node (waited for): its status, and what the
 // program is now recorded; `notify` once it is over.
-cl_int build_on_node(cl_program p, Op op, const Writer &w, const char *options,
+cl_int build_on_node(RemoteProgram *p, Op op, const Writer &w, const char *options,
                      void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   std::vector<char> reply;
   const cl_int err = rpc(p->rank, op, w, &reply);
@@ -163,86 +165,95 @@ cl_int build_on_node(cl_program p, Op op, const Writer &w, const char *options,
     Reader r(reply);
     record(p, r, options);
   }
-  if (notify) notify(p, user_data);
+  if (notify) notify(handle(p), user_data);
   return err;
 }
 
 }  // namespace
 
-cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
+cl_int CL_API_CALL clBuildProgram(cl_program p_handle, cl_uint num_devices, const cl_device_id *devices, const char *options,
                                   void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
-  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  auto *p = remote(p_handle);
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   Writer w;
   write(w, BuildProgram{p->id, p->context->device->handle, options ? options : ""});
   return build_on_node(p, Op::kBuildProgram, w, options, notify, user_data);
 }
 
-cl_int CL_API_CALL clCompileProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+cl_int CL_API_CALL clCompileProgram(cl_program p_handle, cl_uint num_devices, const cl_device_id *devices,
                                     const char *options, cl_uint num_headers, const cl_program *headers,
                                     const char **header_names, void(CL_CALLBACK *notify)(cl_program, void *),
                                     void *user_data) {
-  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  auto *p = remote(p_handle);
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
   if (cl_int err = check_build(p, num_devices, devices, notify, user_data); err != CL_SUCCESS) return err;
   if ((num_headers && (!headers || !header_names)) || (!num_headers && (headers || header_names)))
     return cluster::refuse(CL_INVALID_VALUE, "num_input_headers, input_headers and header_include_names disagree (0 or NULL)");
   CompileProgram m{p->id, p->context->device->handle, options ? options : "", {}};
   for (cl_uint i = 0; i < num_headers; ++i) {
     // Headers are programs of the same node's context.
-    if (!live(headers[i], ObjectKind::kProgram) || headers[i]->context != p->context || !header_names[i])
+    const RemoteProgram *header = remote(headers[i]);
+    if (!live(header, ObjectKind::kProgram) || header->context != p->context || !header_names[i])
       return cluster::refuse(CL_INVALID_VALUE, "an input header is not a live program of the context, or its include name is NULL");
-    m.headers.emplace_back(headers[i]->id, header_names[i]);
+    m.headers.emplace_back(header->id, header_names[i]);
   }
   Writer w;
   write(w, m);
   return build_on_node(p, Op::kCompileProgram, w, options, notify, user_data);
 }
 
-cl_program CL_API_CALL clLinkProgram(cl_context c, cl_uint num_devices, const cl_device_id *devices,
+cl_program CL_API_CALL clLinkProgram(cl_context c_handle, cl_uint num_devices, const cl_device_id *devices,
                                      const char *options, cl_uint num_inputs, const cl_program *inputs,
                                      void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
                                      cl_int *errcode_ret) {
-  if (!live(c, ObjectKind::kContext)) return fail<cl_program>(errcode_ret, CL_INVALID_CONTEXT);
-  if ((num_devices && !devices) || (!num_devices && devices)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
-  if (num_devices && (num_devices != 1 || devices[0] != c->device))
-    return fail<cl_program>(errcode_ret, CL_INVALID_DEVICE);
-  if (!num_inputs || !inputs || (!notify && user_data)) return fail<cl_program>(errcode_ret, CL_INVALID_VALUE);
+  auto *c = remote(c_handle);
+  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if ((num_devices && !devices) || (!num_devices && devices)) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
+  if (num_devices && (num_devices != 1 || remote(devices[0]) != c->device))
+    return refused<cl_program>(errcode_ret, CL_INVALID_DEVICE, "device_list is not the context's one device");
+  if (!num_inputs || !inputs || (!notify && user_data)) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "no input programs (num_input_programs is 0 or input_programs NULL), or user_data without pfn_notify");
   const uint64_t id = new_id();
   LinkProgram m{id, c->id, c->device->handle, options ? options : "", {}};
   for (cl_uint i = 0; i < num_inputs; ++i) {
-    if (!live(inputs[i], ObjectKind::kProgram) || inputs[i]->context != c)
-      return fail<cl_program>(errcode_ret, CL_INVALID_PROGRAM);
-    m.inputs.push_back(inputs[i]->id);
+    const RemoteProgram *input = remote(inputs[i]);
+    if (!live(input, ObjectKind::kProgram) || input->context != c) return refused<cl_program>(errcode_ret, CL_INVALID_PROGRAM, "an input program is not a live program of the context");
+    m.inputs.push_back(input->id);
   }
   Writer w;
   write(w, m);
   std::vector<char> reply;
   const cl_int status = rpc(c->rank, Op::kLinkProgram, w, &reply);
-  cl_program out = nullptr;
+  RemoteProgram *out = nullptr;
   if (reply.size() > 0) {
     Reader r(reply);
     if (r.get<uint8_t>()) {
-      auto *p = make_proxy<_cl_program>(ObjectKind::kProgram, c->rank, id);
+      auto *p = make_proxy<RemoteProgram>(ObjectKind::kProgram, c->rank, id);
       p->context = c;
       retain(c);
       record(p, r, options);
       out = p;
     }
   }
-  if (notify && out) notify(out, user_data);
-  return fail(errcode_ret, status, out);
+  if (notify && out) notify(handle(out), user_data);
+  return fail(errcode_ret, status, handle(out));
 }
 
-cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
-cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(p); }
+cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  return retain_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(program);
+}
+cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(program);
+}
 
-cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+cl_int CL_API_CALL clGetProgramInfo(cl_program p_handle, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+  auto *p = remote(p_handle);
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return answer_value(p->refs.load(), size, value, size_ret);
-    case CL_PROGRAM_CONTEXT: return answer_value(p->context, size, value, size_ret);
+    case CL_PROGRAM_CONTEXT: return answer_value(handle(p->context), size, value, size_ret);
     case CL_PROGRAM_NUM_DEVICES: return answer_value(cl_uint{1}, size, value, size_ret);
-    case CL_PROGRAM_DEVICES: return answer_value(p->context->device, size, value, size_ret);
+    case CL_PROGRAM_DEVICES: return answer_value(handle(p->context->device), size, value, size_ret);
     case CL_PROGRAM_NUM_KERNELS:
     case CL_PROGRAM_KERNEL_NAMES: {
       std::lock_guard lock(p->mutex);
@@ -269,9 +280,11 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
   return node_info(p, ObjectKind::kProgram, param, 0, size, value, size_ret);
 }
 
-cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_program_build_info param, size_t size,
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p_handle, cl_device_id device_handle, cl_program_build_info param, size_t size,
                                          void *value, size_t *size_ret) {
-  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "p is NULL or not a live program of the node client");
+  auto *p = remote(p_handle);
+  auto *device = remote(device_handle);
+  if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
   if (device != p->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device is not the program's device");
   {
     std::lock_guard lock(p->mutex);
@@ -285,9 +298,10 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id device, cl_p
 
 // ---- kernels -----------------------------------------------------------------
 
-cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *errcode_ret) {
-  if (!live(p, ObjectKind::kProgram)) return fail<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM);
-  if (!name) return fail<cl_kernel>(errcode_ret, CL_INVALID_VALUE);
+cl_kernel CL_API_CALL clCreateKernel(cl_program p_handle, const char *name, cl_int *errcode_ret) {
+  auto *p = remote(p_handle);
+  if (!live(p, ObjectKind::kProgram)) return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
+  if (!name) return refused<cl_kernel>(errcode_ret, CL_INVALID_VALUE, "kernel_name is NULL");
   KernelFacts facts;
   {
     std::lock_guard lock(p->mutex);
@@ -296,19 +310,19 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *err
                         CL_BUILD_SUCCESS &&
         info_value<cl_program_binary_type>(p->facts->build, CL_PROGRAM_BINARY_TYPE,
                                            CL_PROGRAM_BINARY_TYPE_EXECUTABLE) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    if (!built) return fail<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
+    if (!built) return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable built for its device");
     auto it = std::find_if(p->facts->kernels.begin(), p->facts->kernels.end(),
                            [&](const KernelFacts &k) { return k.name == name; });
-    if (it == p->facts->kernels.end()) return fail<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME);
+    if (it == p->facts->kernels.end()) return refused<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME, "the program has no kernel of that name");
     facts = *it;
     ++p->kernels_attached;
   }
   if (node_lost(p->rank)) {
     std::lock_guard lock(p->mutex);
     --p->kernels_attached;
-    return fail<cl_kernel>(errcode_ret, CL_DEVICE_NOT_AVAILABLE);
+    return refused<cl_kernel>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   }
-  auto *k = make_proxy<_cl_kernel>(ObjectKind::kKernel, p->rank);
+  auto *k = make_proxy<RemoteKernel>(ObjectKind::kKernel, p->rank);
   k->program = p;
   const auto count = info_value<cl_uint>(facts.info, CL_KERNEL_NUM_ARGS, static_cast<cl_uint>(facts.args.size()));
   for (cl_uint i = 0; i < count; ++i) k->shapes.push_back(i < facts.args.size() ? arg_shape(facts.args[i]) : ArgShape{});
@@ -318,24 +332,29 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *err
   Writer w;
   write(w, CreateKernel{k->id, p->id, name});
   post(p->rank, Op::kCreateKernel, w);
-  return fail(errcode_ret, CL_SUCCESS, static_cast<cl_kernel>(k));
+  return fail(errcode_ret, CL_SUCCESS, handle(k));
 }
 
-cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
-cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(k); }
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  return retain_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(kernel);
+}
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  return release_handle<ObjectKind::kKernel, CL_INVALID_KERNEL>(kernel);
+}
 
 // Checked here from what the build told of the argument (ArgShape), and
 // kept until a launch: nothing is sent.
-cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
-  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k_handle, cl_uint index, size_t size, const void *value) {
+  auto *k = remote(k_handle);
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
   if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
-  const cl_context context = k->program->context;
+  const RemoteContext *context = k->program->context;
   const void *given = value && size == sizeof(void *) ? *static_cast<void *const *>(value) : nullptr;
   KernelArg a;
   const void *object = nullptr;
   auto memory = [&](bool image) {
     if (size != sizeof(cl_mem)) return cluster::refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem) for a memory object argument");
-    auto m = static_cast<cl_mem>(const_cast<void *>(given));
+    const auto *m = static_cast<const RemoteMemory *>(given);
     if (!m) {
       if (image) return cluster::refuse(CL_INVALID_MEM_OBJECT, "image");
       a.kind = ArgKind::kNullMemory;
@@ -348,7 +367,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   };
   auto sampler = [&] {
     if (size != sizeof(cl_sampler)) return cluster::refuse(CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_sampler) for a sampler argument");
-    auto s = static_cast<cl_sampler>(const_cast<void *>(given));
+    const auto *s = static_cast<const RemoteSampler *>(given);
     if (!live(s, ObjectKind::kSampler) || s->context != context) return cluster::refuse(CL_INVALID_SAMPLER, "sampler is not a live sampler of the context");
     a.kind = ArgKind::kSampler, a.id = s->id, object = s;
     return CL_SUCCESS;
@@ -377,7 +396,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
     case ArgShape::kUnknown:
       // The vendor told nothing of the argument: a value that is a memory
       // object or sampler of ours is taken as one, no value as local memory.
-      if (given && live(given, ObjectKind::kMemory)) err = memory(static_cast<cl_mem>(const_cast<void *>(given))->type != CL_MEM_OBJECT_BUFFER);
+      if (given && live(given, ObjectKind::kMemory)) err = memory(static_cast<const RemoteMemory *>(given)->type != CL_MEM_OBJECT_BUFFER);
       else if (given && live(given, ObjectKind::kSampler)) err = sampler();
       else if (!value) a.kind = ArgKind::kLocal, a.size = size;
       else err = bytes();
@@ -390,21 +409,24 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k_handle, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
+  auto *k = remote(k_handle);
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
   switch (param) {
     case CL_KERNEL_REFERENCE_COUNT: return answer_value(k->refs.load(), size, value, size_ret);
-    case CL_KERNEL_PROGRAM: return answer_value(k->program, size, value, size_ret);
-    case CL_KERNEL_CONTEXT: return answer_value(k->program->context, size, value, size_ret);
+    case CL_KERNEL_PROGRAM: return answer_value(handle(k->program), size, value, size_ret);
+    case CL_KERNEL_CONTEXT: return answer_value(handle(k->program->context), size, value, size_ret);
     default:
       if (k->facts.info.count(param)) return answer_from(k->facts.info, param, size, value, size_ret);
       return node_info(k, ObjectKind::kKernel, param, 0, size, value, size_ret);
   }
 }
 
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl_kernel_work_group_info param,
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k_handle, cl_device_id device_handle, cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  auto *k = remote(k_handle);
+  auto *device = remote(device_handle);
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
   if (device && device != k->program->context->device) return cluster::refuse(CL_INVALID_DEVICE, "device is not the kernel's device");
   if (k->facts.work_group.count(param)) return answer_from(k->facts.work_group, param, size, value, size_ret);
   // The local memory of a kernel counts its local arguments: the node's
@@ -419,9 +441,10 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id device, cl
                    size_ret);
 }
 
-cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k_handle, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
                                       size_t *size_ret) {
-  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "k is NULL or not a live kernel of the node client");
+  auto *k = remote(k_handle);
+  if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
   if (index >= k->shapes.size()) return cluster::refuse(CL_INVALID_ARG_INDEX, "arg_index is not below the kernel's number of arguments");
   if (index < k->facts.args.size() && k->facts.args[index].count(param))
     return answer_from(k->facts.args[index], param, size, value, size_ret);

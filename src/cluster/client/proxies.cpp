@@ -24,7 +24,7 @@ Registry &registry() {
 // tells it when the event goes.
 bool node_holds(Proxy *p) {
   if (p->kind != ObjectKind::kEvent) return true;
-  auto *e = static_cast<_cl_event *>(p);
+  auto *e = static_cast<RemoteEvent *>(p);
   if (!e->queue) return true;  // a user event
   std::lock_guard lock(e->mutex);
   return e->status < 0;
@@ -68,21 +68,21 @@ void release(Proxy *p) {
   }
   // The references this object held on the ones it belongs to.
   switch (p->kind) {
-    case ObjectKind::kQueue: release(static_cast<_cl_command_queue *>(p)->context); break;
+    case ObjectKind::kQueue: release(static_cast<RemoteQueue *>(p)->context); break;
     case ObjectKind::kMemory: {
-      auto *m = static_cast<_cl_mem *>(p);
+      auto *m = static_cast<RemoteMemory *>(p);
       // Destructor callbacks, last registered first, once the node let go.
       auto destructors = m->destructors;
       run_later([last, destructors] {
         for (auto it = destructors.rbegin(); it != destructors.rend(); ++it)
-          it->fn(static_cast<cl_mem>(static_cast<_cl_mem *>(last.get())), it->user_data);
+          it->fn(handle(static_cast<RemoteMemory *>(last.get())), it->user_data);
       });
       release(m->parent ? static_cast<Proxy *>(m->parent) : static_cast<Proxy *>(m->context));
       break;
     }
-    case ObjectKind::kProgram: release(static_cast<_cl_program *>(p)->context); break;
+    case ObjectKind::kProgram: release(static_cast<RemoteProgram *>(p)->context); break;
     case ObjectKind::kKernel: {
-      cl_program program = static_cast<_cl_kernel *>(p)->program;
+      RemoteProgram *program = static_cast<RemoteKernel *>(p)->program;
       {
         std::lock_guard lock(program->mutex);
         --program->kernels_attached;
@@ -90,9 +90,9 @@ void release(Proxy *p) {
       release(program);
       break;
     }
-    case ObjectKind::kSampler: release(static_cast<_cl_sampler *>(p)->context); break;
+    case ObjectKind::kSampler: release(static_cast<RemoteSampler *>(p)->context); break;
     case ObjectKind::kEvent: {
-      auto *e = static_cast<_cl_event *>(p);
+      auto *e = static_cast<RemoteEvent *>(p);
       if (e->queue) release(e->queue);
       release(e->context);
       break;

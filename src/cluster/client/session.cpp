@@ -126,7 +126,7 @@ Session &Session::get() {
   return *instance;
 }
 
-const std::vector<cl_platform_id> &Session::platforms() {
+const std::vector<RemotePlatform *> &Session::platforms() {
   std::call_once(joined_, [this] { join(); });
   return handles_;
 }
@@ -305,14 +305,14 @@ void Session::add_node(int rank, NodeDescription node) {
   if (node.platforms.empty())
     std::fprintf(stderr, "UniCL cluster: node%s has no OpenCL device\n", label.c_str());
   for (auto &p : node.platforms) {
-    auto platform = std::make_unique<_cl_platform_id>();
+    auto platform = std::make_unique<RemotePlatform>();
     platform->dispatch = &api::dispatch_table;
     platform->rank = rank;
     platform->handle = p.id;
     platform->info = std::move(p.info);
     append_to_text(platform->info[CL_PLATFORM_NAME], label);
     for (auto &d : p.devices) {
-      auto device = std::make_unique<_cl_device_id>();
+      auto device = std::make_unique<RemoteDevice>();
       device->dispatch = &api::dispatch_table;
       device->platform = platform.get();
       device->rank = rank;

@@ -27,7 +27,7 @@ class Session {
   // fail with CL_DEVICE_NOT_AVAILABLE.
   static Session &get();
   // The nodes' platforms (joining the job the first time).
-  const std::vector<cl_platform_id> &platforms();
+  const std::vector<RemotePlatform *> &platforms();
   void shutdown();
   MpiLink *link() { return link_.get(); }
 
@@ -58,8 +58,8 @@ class Session {
   std::vector<int> nodes_;
   std::map<int, NetworkLink> links_;  // by node rank, measured at the start
   std::map<std::pair<int, int>, NetworkLink> pair_links_;  // between two nodes, both ways, measured at the start
-  std::vector<std::unique_ptr<_cl_platform_id>> owned_;
-  std::vector<cl_platform_id> handles_;
+  std::vector<std::unique_ptr<RemotePlatform>> owned_;
+  std::vector<RemotePlatform *> handles_;
 };
 
 // `count` plain MPI round trips of `bytes` with node `rank`, made from the
