@@ -119,7 +119,10 @@ int rank0(const Options &o) {
   for (auto &w : {sim_matmul(), sim_cholesky()}) {
     if (!o.only.empty() && o.only != w.name) continue;
     {
-      cl::Context ctx = unicl_context(devices, "round-robin");
+      // Whole launches only: a calibration measures each kernel on each
+      // device at the size the timed runs launch it (a launch split into
+      // pieces would measure only the pieces' devices, at the pieces' size).
+      cl::Context ctx = unicl_context(devices, "round-robin", 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
       cl::CommandQueue q = device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
       Prepared run = w.prepare(ctx, build(ctx, kSimSource));
       run(q);
