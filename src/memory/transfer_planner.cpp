@@ -105,8 +105,15 @@ double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
   const LearnedLink *l = find(src, dst);
   if (!l) return 0;
   double s = seconds(src, dst, *l, bytes);
-  backlog_[queue_of(src, dst)] += s;
+  const Key queue = queue_of(src, dst);
+  backlog_[queue] += s;
+  ++joined_[queue];
   return s;
+}
+
+std::uint64_t TransferPlanner::joined(Location src, Location dst) const {
+  auto it = joined_.find(queue_of(src, dst));
+  return it == joined_.end() ? 0 : it->second;
 }
 
 void TransferPlanner::unreserve(Location src, Location dst, double seconds) {

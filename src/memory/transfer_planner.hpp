@@ -17,6 +17,7 @@
 // inputs would take to arrive, without issuing anything.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <span>
@@ -112,6 +113,12 @@ class TransferPlanner {
   // unreserve(). reserve() returns the seconds it added.
   double reserve(Location src, Location dst, std::size_t bytes);
   void unreserve(Location src, Location dst, double seconds);
+  // Seconds of work reserved on the queue a transfer from src to dst joins.
+  double backlog(Location src, Location dst) const;
+  // How many transfers ever joined that queue (reserve()): a transfer that
+  // found it empty, and after which none joined until its end, had the
+  // link to itself, and so timed the link rather than its share of it.
+  std::uint64_t joined(Location src, Location dst) const;
 
   // Steps that make every piece of `missing` valid at dst. Each piece comes
   // from the holder whose route finishes first, given the links the plan
@@ -138,10 +145,10 @@ class TransferPlanner {
   std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
   std::vector<std::size_t> site_;     // per location
   std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
+  std::map<Key, std::uint64_t> joined_;  // reservations ever made, per pair of sites
   std::set<std::size_t> behind_network_;
   // The pair of sites whose queue a transfer from src to dst joins.
   Key queue_of(Location src, Location dst) const;
-  double backlog(Location src, Location dst) const;
 };
 
 }  // namespace unicl

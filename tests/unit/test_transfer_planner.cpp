@@ -198,6 +198,32 @@ TEST_CASE("Transfers from the host to every node share the host's network interf
   p.unreserve(p.host(), 0, reserved);
 }
 
+TEST_CASE("A queue tells its backlog and how many transfers joined it", "[transfer_planner]") {
+  // A transfer's sample times its link only when it had the queue to itself:
+  // none before it (backlog 0 as it joins) and none after (the count the
+  // same at its end). Nodes 10 and 11 share the host's network interface.
+  TransferPlanner p(3, kHostLink);
+  p.set_site(0, 10), p.set_site(1, 11);
+  p.set_behind_network(10), p.set_behind_network(11);
+  CHECK(p.backlog(p.host(), 0) == 0);
+  CHECK(p.joined(p.host(), 0) == 0);
+  const double first = p.reserve(p.host(), 0, 4 * kMiB);
+  CHECK(p.joined(p.host(), 0) == 1);
+  // To the other node: the same queue, which now holds the first.
+  CHECK(p.backlog(p.host(), 1) == Approx(first));
+  const double second = p.reserve(p.host(), 1, kMiB);
+  CHECK(p.joined(p.host(), 0) == 2);
+  CHECK(p.backlog(p.host(), 0) == Approx(first + second));
+  // Device 2 (not behind the network) and the way back queue apart.
+  CHECK(p.joined(p.host(), 2) == 0);
+  CHECK(p.joined(0, p.host()) == 0);
+  // Ends do not undo joins: a transfer that saw another join stays shared.
+  p.unreserve(p.host(), 0, first);
+  p.unreserve(p.host(), 1, second);
+  CHECK(p.backlog(p.host(), 0) == 0);
+  CHECK(p.joined(p.host(), 0) == 2);
+}
+
 TEST_CASE("Pieces spread over holders when one link would be busy", "[transfer_planner]") {
   // Two nodes linked directly to a third, equally fast.
   TransferPlanner p(3, kHostLink);
