@@ -1,4 +1,5 @@
 #include "cluster/client/mpi_link.hpp"
+#include "cluster/client/paced_sends.hpp"
 
 #include "cluster/protocol/hwloc_plugins.hpp"
 #include "cluster/protocol/idle_backoff.hpp"
@@ -358,12 +359,7 @@ void MpiLink::run() {
     return;
   }
 
-  struct InFlight {
-    MPI_Request request;
-    std::vector<char> message;
-    std::shared_ptr<const void> keep;
-  };
-  std::vector<std::unique_ptr<InFlight>> sends;
+  PacedSends sends(comm_of(comm_));
   // While something is awaited this thread polls; the pause between polls
   // grows while nothing comes (idle_backoff.hpp). Callers wake it at once.
   IdleBackoff backoff(std::chrono::milliseconds(2), std::chrono::microseconds(200));
@@ -379,7 +375,7 @@ void MpiLink::run() {
       // them then finds the thread awake: waking it costs tens of us).
       if (backoff.pause().count() > 0)
         changed_.wait(lock, [&] {
-          return stop_ || !outbox_.empty() || !pending_.empty() || !sends.empty() || events_awaited() ||
+          return stop_ || !outbox_.empty() || !pending_.empty() || !sends.idle() || events_awaited() ||
                  !on_thread_.empty();
         });
       out.swap(outbox_);
@@ -389,47 +385,33 @@ void MpiLink::run() {
     }
     if (!out.empty() || !jobs.empty()) backoff.active();
     for (auto &[rank, batch] : out) {
-      auto f = std::make_unique<InFlight>();
-      f->message = std::move(batch.requests);
-      MPI_Isend(f->message.data(), static_cast<int>(f->message.size()), MPI_BYTE, rank, kRequestTag, comm_of(comm_),
-                &f->request);
-      sent_.add(f->message.size());
-      sends.push_back(std::move(f));
+      sent_.add(batch.requests.size());
+      sends.request(rank, kRequestTag, std::move(batch.requests));
       for (Bulk &b : batch.bulk) {
         for_each_part(b.size, [&](size_t at, size_t n) {
-          auto d = std::make_unique<InFlight>();
-          MPI_Isend(static_cast<const char *>(b.data) + at, static_cast<int>(n), MPI_BYTE, rank, kDataTag,
-                    comm_of(comm_), &d->request);
           sent_.add(n);
-          d->keep = b.keep;  // the bytes stay until this part is sent
-          sends.push_back(std::move(d));
+          sends.bulk(rank, kDataTag, static_cast<const char *>(b.data) + at, n, b.keep);  // kept until sent
         });
         bulk_bytes_.fetch_add(b.size, std::memory_order_relaxed);
       }
     }
     for (auto &job : jobs) job();
     check_liveness();
-    std::erase_if(sends, [](auto &f) {
-      int done = 0;
-      // A send to a node that is gone may fail: done with, either way.
-      if (MPI_Test(&f->request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;
-      return done != 0;
-    });
+    sends.progress();
     const bool progressed = poll();
     if (progressed) backoff.active();
-    if (stopping && sends.empty()) break;
+    if (stopping && sends.idle()) break;
     if (stopping && !waiting) {
       // Sends to a node that no longer receives never complete: cancel them
       // rather than hang the application's exit.
-      for (auto &f : sends) MPI_Cancel(&f->request), MPI_Request_free(&f->request);
-      sends.clear();
+      sends.cancel();
       break;
     }
     // Polling, as MPI itself does while it waits, but yielding or sleeping
     // so that the application and the vendors keep the cores they need.
     // Sends in flight progress only inside MPI calls: no sleep then.
     if (progressed) continue;
-    const auto pause = sends.empty() ? backoff.pause() : std::chrono::microseconds(0);
+    const auto pause = sends.idle() ? backoff.pause() : std::chrono::microseconds(0);
     if (pause.count() == 0) {
       std::this_thread::yield();
       continue;
