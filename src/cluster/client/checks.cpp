@@ -105,7 +105,8 @@ cl_int rect_overlap_error(RemoteMemory *src, const Rect &s, RemoteMemory *dst, c
 }
 
 cl_int format_mismatch_error(RemoteMemory *src, RemoteMemory *dst) {
-  return std::memcmp(&src->format, &dst->format, sizeof(cl_image_format)) != 0 ? CL_IMAGE_FORMAT_MISMATCH : CL_SUCCESS;
+  if (std::memcmp(&src->format, &dst->format, sizeof(cl_image_format)) == 0) return CL_SUCCESS;
+  return cluster::refuse(CL_IMAGE_FORMAT_MISMATCH, "the source and destination images have different formats");
 }
 
 }  // namespace unicl::cluster

@@ -78,7 +78,7 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
   }
   Writer args;
   if (cl_int err = body(args); err != CL_SUCCESS) return err;
-  if (node_lost(q->rank)) return CL_DEVICE_NOT_AVAILABLE;
+  if (node_lost(q->rank)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
   std::vector<RemoteEvent *> blockers;
   BulkBytes after;
   if (transfer.write.size) {
@@ -101,7 +101,7 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
       Writer w;
       write(w, header);
       w.raw(args.buffer().data(), args.size());
-      return post(q->rank, op, w) ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
+      return post(q->rank, op, w) ? CL_SUCCESS : cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
     }
   }
   // Someone will wait for its end: report it at once.
@@ -115,7 +115,7 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
   if (!post(q->rank, op, w, after.data, after.size, std::move(after.keep))) {
     for (RemoteEvent *b : blockers) release(b);
     forget_command_event(e);
-    return CL_DEVICE_NOT_AVAILABLE;
+    return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
   }
   if (!blockers.empty()) send_bytes_later(q->rank, e->id, std::move(transfer.write), std::move(blockers));
   cl_int status = CL_SUCCESS;

@@ -49,7 +49,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_han
   write(receive, PeerCopyIn{dst->id, dst_offset, size, here, here ? src->id : 0, here ? src_offset : 0});
   if (!post(dst_queue->rank, Op::kPeerReceive, receive)) {
     forget_command_event(e);
-    return CL_DEVICE_NOT_AVAILABLE;
+    return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node of the source or the destination was lost");
   }
   at_src.queue = src_queue->id, at_src.event = new_id();  // the sender's read: rank 0 never sees it
   Writer send;
@@ -62,7 +62,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_han
     write(cancel, PeerCancel{e->id, CL_DEVICE_NOT_AVAILABLE});
     post(dst_queue->rank, Op::kPeerCancel, cancel);
     forget_command_event(e);
-    return CL_DEVICE_NOT_AVAILABLE;
+    return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node of the source or the destination was lost");
   }
   if (event) *event = handle(e);
   else release(e);
