@@ -95,6 +95,17 @@ cl_int set_memory_limits(_cl_context &ctx, const std::string &spec) {
 
 }  // namespace
 
+// CPU devices, of this host or of a node: their copies out run on the cores
+// their kernels use (a simulated CPU device runs them one after the other),
+// so a copy read from one may wait behind its kernel of 54 ms when a GPU
+// beside it holds the same bytes.
+void mark_competing_copies(_cl_context &ctx) {
+  for (Location l = 0; l < ctx.slots.size(); ++l) {
+    const auto type = vendor_value<cl_device_type>(ctx.slots[l].device->vendor, CL_DEVICE_TYPE);
+    if (type & CL_DEVICE_TYPE_CPU) ctx.memory->planner.set_copies_compete(l);
+  }
+}
+
 cl_int init_context_memory(_cl_context &ctx, const std::string &mem_limits) {
   // Coherence tracks a copy per device plus the host copy in one set.
   if (ctx.slots.size() + 1 > LocationSet::kCapacity)
@@ -103,6 +114,7 @@ cl_int init_context_memory(_cl_context &ctx, const std::string &mem_limits) {
   const Networks networks = node_networks(ctx);
   add_direct_routes(ctx, networks);
   add_node_sites(ctx, networks);
+  mark_competing_copies(ctx);
   return set_memory_limits(ctx, mem_limits);
 }
 

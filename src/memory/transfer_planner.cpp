@@ -176,7 +176,8 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
     if (piece.holders.contains(dst) || piece.range.length == 0) continue;
     // Best route so far: its finish time, then fewer hops, then the host
     // copy (reading it takes no device's memory or link; visited first),
-    // then the lowest device holder break ties.
+    // then a device whose copies do not compete with its commands, then
+    // the lowest device holder break ties.
     // `score`: what routes are compared by (the finish time, but for an
     // untried direct link's rival through the host, see plan()).
     double best_score = std::numeric_limits<double>::infinity(), best_finish = 0, best_at_host = 0;
@@ -194,8 +195,9 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
     };
     std::vector<Location> holders;
     if (piece.holders.contains(host_)) holders.push_back(host_);
-    for (Location src : piece.holders)
-      if (src != host_) holders.push_back(src);
+    for (bool competing : {false, true})
+      for (Location src : piece.holders)
+        if (src != host_ && competing_.contains(src) == competing) holders.push_back(src);
     for (Location src : holders) {
       check_location(src);
       const LearnedLink *direct = find(src, dst);

@@ -99,6 +99,11 @@ class TransferPlanner {
   // positive or when there is no such link).
   void record(Location src, Location dst, std::size_t bytes, double seconds);
 
+  // A device whose copies out compete with its own commands (a CPU
+  // device copies with the cores its kernels run on): among routes
+  // predicted equal, it is the holder read last.
+  void set_copies_compete(Location l) { competing_.insert(l); }
+
   // Where a location is: locations of one site share their links to and
   // from other sites (the devices of one node share its network link).
   // By default every location is a site of its own.
@@ -147,6 +152,7 @@ class TransferPlanner {
   std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
   std::map<Key, std::uint64_t> joined_;  // reservations ever made, per pair of sites
   std::set<std::size_t> behind_network_;
+  std::set<Location> competing_;  // set_copies_compete's
   // The pair of sites whose queue a transfer from src to dst joins.
   Key queue_of(Location src, Location dst) const;
 };

@@ -107,6 +107,23 @@ TEST_CASE("Equal routes: the host copy is read rather than a device's", "[transf
   CHECK(p.plan(1, piece({0, kMiB}, {0, p.host()})).steps == std::vector<TransferStep>{{p.host(), 1, {0, kMiB}}});
 }
 
+TEST_CASE("Equal routes: a device whose copies compete with its commands is read last", "[transfer_planner]") {
+  // Devices 0 (a CPU device) and 1 both hold the bytes device 2 needs, over
+  // links equally fast: 1 is read, not 0, whose copies would wait for its
+  // kernels; alone, 0 is still read.
+  TransferPlanner p(3, kHostLink);
+  const LinkEstimate node{1e-6, 20e9};
+  p.add_link(0, 2, node);
+  p.add_link(1, 2, node);
+  CHECK(p.plan(2, piece({0, kMiB}, {0, 1})).steps == std::vector<TransferStep>{{0, 2, {0, kMiB}}});
+  p.set_copies_compete(0);
+  CHECK(p.plan(2, piece({0, kMiB}, {0, 1})).steps == std::vector<TransferStep>{{1, 2, {0, kMiB}}});
+  CHECK(p.plan(2, piece({0, kMiB}, {0})).steps == std::vector<TransferStep>{{0, 2, {0, kMiB}}});
+  // A faster route from it still wins.
+  p.add_link(0, 2, {1e-6, 40e9});
+  CHECK(p.plan(2, piece({0, kMiB}, {0, 1})).steps == std::vector<TransferStep>{{0, 2, {0, kMiB}}});
+}
+
 TEST_CASE("An unmeasured link is as fast as the route through the host until timed", "[transfer_planner]") {
   TransferPlanner p(2, kHostLink);
   p.add_unmeasured_link(0, 1);
