@@ -149,14 +149,24 @@ TEST_CASE("a call a vendor fails names the vendor, the call and the device", "[r
 // Run by the refusal_reasons-nodes test only (UNICL_NODES=1: a node this
 // process starts serves PoCL's device): the node client, UniCL's vendor for
 // the nodes' devices, says why it refused too.
-TEST_CASE("a refusal of the node client says why", "[nodes]") {
-  REQUIRE(cltest::testing_unicl());
+namespace {
+
+// A device of another node (null when there is none).
+cl::Device a_node_device() {
   cl::Device remote;
   for (auto &d : cltest::devices()) {
     cl_uint node = 0;
     clGetDeviceInfo(d(), CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
     if (node != 0) remote = d;
   }
+  return remote;
+}
+
+}  // namespace
+
+TEST_CASE("a refusal of the node client says why", "[nodes]") {
+  REQUIRE(cltest::testing_unicl());
+  cl::Device remote = a_node_device();
   REQUIRE(remote());
   cl_uint unknown = 0;
   std::string said = stderr_of([&] { clGetDeviceInfo(remote(), 0x7fff, sizeof unknown, &unknown, nullptr); });
@@ -168,12 +178,7 @@ TEST_CASE("a refusal of the node client says why", "[nodes]") {
 
 TEST_CASE("a creation the node client refuses says why", "[nodes]") {
   REQUIRE(cltest::testing_unicl());
-  cl::Device remote;
-  for (auto &d : cltest::devices()) {
-    cl_uint node = 0;
-    clGetDeviceInfo(d(), CL_DEVICE_NODE_UNICL, sizeof node, &node, nullptr);
-    if (node != 0) remote = d;
-  }
+  cl::Device remote = a_node_device();
   REQUIRE(remote());
   cl::Context context(remote);
   cl::Program program(context, "kernel void present(global int *x) { x[0] = 1; }");
