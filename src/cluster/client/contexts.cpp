@@ -17,12 +17,15 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties, 
                                        const cl_device_id *devices, void(CL_CALLBACK *)(const char *, const void *,
                                                                                        size_t, void *),
                                        void *, cl_int *errcode_ret) {
-  if (!devices || num_devices == 0) return refused<cl_context>(errcode_ret, CL_INVALID_VALUE, "devices is NULL or num_devices is 0");
+  if (!devices || num_devices == 0)
+    return refused<cl_context>(errcode_ret, CL_INVALID_VALUE, "devices is NULL or num_devices is 0");
   // UniCL makes one vendor context per device; a context of several devices
   // of one node would need the node to make one too (not yet).
-  if (num_devices != 1) return refused<cl_context>(errcode_ret, CL_INVALID_OPERATION, "a context of a node's devices holds one device");
+  if (num_devices != 1)
+    return refused<cl_context>(errcode_ret, CL_INVALID_OPERATION, "a context of a node's devices holds one device");
   auto *device = remote(devices[0]);
-  if (!is_device(device)) return refused<cl_context>(errcode_ret, CL_INVALID_DEVICE, "devices[0] is not a device of the node client");
+  if (!is_device(device))
+    return refused<cl_context>(errcode_ret, CL_INVALID_DEVICE, "devices[0] is not a device of the node client");
   if (node_lost(device->rank)) return refused<cl_context>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   auto *c = make_proxy<RemoteContext>(ObjectKind::kContext, device->rank);
   c->device = device;
@@ -44,7 +47,8 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
   return release_handle<ObjectKind::kContext, CL_INVALID_CONTEXT>(context);
 }
 
-cl_int CL_API_CALL clGetContextInfo(cl_context c_handle, cl_context_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetContextInfo(cl_context c_handle, cl_context_info param, size_t size, void *value,
+                                    size_t *size_ret) {
   auto *c = remote(c_handle);
   if (!live(c, ObjectKind::kContext)) return cluster::refuse(CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
   switch (param) {
@@ -64,12 +68,18 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context c_handle, cl_device
                                                   cl_command_queue_properties properties, cl_int *errcode_ret) {
   auto *c = remote(c_handle);
   auto *device = remote(device_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if (device != c->device) return refused<cl_command_queue>(errcode_ret, CL_INVALID_DEVICE, "device is not the context's device");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT,
+                                     "context is NULL or not a live context of the node client");
+  if (device != c->device)
+    return refused<cl_command_queue>(errcode_ret, CL_INVALID_DEVICE, "device is not the context's device");
   constexpr cl_command_queue_properties kKnown = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-  if (properties & ~kKnown) return refused<cl_command_queue>(errcode_ret, CL_INVALID_VALUE, "properties has bits no queue property names");
+  if (properties & ~kKnown)
+    return refused<cl_command_queue>(errcode_ret, CL_INVALID_VALUE, "properties has bits no queue property names");
   const auto supported = device->value<cl_command_queue_properties>(CL_DEVICE_QUEUE_PROPERTIES, kKnown);
-  if (properties & ~supported) return refused<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES, "the device does not support these queue properties");
+  if (properties & ~supported)
+    return refused<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES,
+                                     "the device does not support these queue properties");
   if (node_lost(c->rank)) return refused<cl_command_queue>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   auto *q = make_proxy<RemoteQueue>(ObjectKind::kQueue, c->rank);
   q->context = c, q->device = device, q->properties = properties;
@@ -86,7 +96,8 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context conte
   cl_command_queue_properties bits = 0;
   for (size_t i = 0; properties && properties[i]; i += 2) {
     if (properties[i] == CL_QUEUE_PROPERTIES) bits = properties[i + 1];
-    else return refused<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES, "a queue property other than CL_QUEUE_PROPERTIES (on-device queues are not offered)");  // on-device queues: none here
+    else return refused<cl_command_queue>(errcode_ret, CL_INVALID_QUEUE_PROPERTIES,
+                                          "a queue property other than CL_QUEUE_PROPERTIES (on-device queues are not offered)");
   }
   return api::clCreateCommandQueue(context, device, bits, errcode_ret);
 }
@@ -100,7 +111,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
   return release_handle<ObjectKind::kQueue, CL_INVALID_COMMAND_QUEUE>(command_queue);
 }
 
-cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q_handle, cl_command_queue_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q_handle, cl_command_queue_info param, size_t size,
+                                         void *value,
                                          size_t *size_ret) {
   auto *q = remote(q_handle);
   if (!live(q, ObjectKind::kQueue)) return cluster::refuse(CL_INVALID_COMMAND_QUEUE, "command_queue is NULL or not a live queue of the node client");
@@ -154,14 +166,18 @@ cl_int CL_API_CALL clFinish(cl_command_queue q_handle) {
 cl_sampler CL_API_CALL clCreateSampler(cl_context c_handle, cl_bool normalized, cl_addressing_mode addressing,
                                        cl_filter_mode filter, cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT)) return refused<cl_sampler>(errcode_ret, CL_INVALID_OPERATION, "the device does not support images");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_sampler>(errcode_ret, CL_INVALID_CONTEXT,
+                               "context is NULL or not a live context of the node client");
+  if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
+    return refused<cl_sampler>(errcode_ret, CL_INVALID_OPERATION, "the device does not support images");
   const bool known_addressing = addressing == CL_ADDRESS_NONE || addressing == CL_ADDRESS_CLAMP_TO_EDGE ||
                                 addressing == CL_ADDRESS_CLAMP || addressing == CL_ADDRESS_REPEAT ||
                                 addressing == CL_ADDRESS_MIRRORED_REPEAT;
   if ((normalized != CL_TRUE && normalized != CL_FALSE) || !known_addressing ||
       (filter != CL_FILTER_NEAREST && filter != CL_FILTER_LINEAR))
-    return refused<cl_sampler>(errcode_ret, CL_INVALID_VALUE, "normalized_coords, addressing_mode or filter_mode is not a valid value");
+    return refused<cl_sampler>(errcode_ret, CL_INVALID_VALUE,
+                               "normalized_coords, addressing_mode or filter_mode is not a valid value");
   if (node_lost(c->rank)) return refused<cl_sampler>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   auto *s = make_proxy<RemoteSampler>(ObjectKind::kSampler, c->rank);
   s->context = c;
@@ -179,7 +195,8 @@ cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
   return release_handle<ObjectKind::kSampler, CL_INVALID_SAMPLER>(sampler);
 }
 
-cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s_handle, cl_sampler_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler s_handle, cl_sampler_info param, size_t size, void *value,
+                                    size_t *size_ret) {
   auto *s = remote(s_handle);
   if (!live(s, ObjectKind::kSampler)) return cluster::refuse(CL_INVALID_SAMPLER, "sampler is NULL or not a live sampler of the node client");
   switch (param) {

@@ -92,7 +92,8 @@ bool host_layout(const size_t *origin, const size_t *region, size_t row, size_t 
 namespace unicl::api {
 using namespace unicl::cluster;
 
-cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, size_t offset,
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking,
+                                        size_t offset,
                                         size_t size, const void *ptr, cl_uint num_wait, const cl_event *wait,
                                         cl_event *event) {
   auto *q = remote(q_handle);
@@ -110,7 +111,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q_handle, cl_mem buffer
       {.write = {.size = size, .direct = ptr}});
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, size_t offset, size_t size,
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking,
+                                       size_t offset, size_t size,
                                        void *ptr, cl_uint num_wait, const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
   auto *buffer = remote(buffer_handle);
@@ -128,7 +130,8 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q_handle, cl_mem buffer_
       {.read_into = ptr, .read_size = size});
 }
 
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, size_t src_offset,
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle,
+                                       size_t src_offset,
                                        size_t dst_offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
   auto *q = remote(q_handle);
@@ -146,7 +149,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q_handle, cl_mem src_han
   });
 }
 
-cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q_handle, cl_mem buffer_handle, const void *pattern, size_t pattern_size,
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q_handle, cl_mem buffer_handle, const void *pattern,
+                                       size_t pattern_size,
                                        size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                        cl_event *event) {
   auto *q = remote(q_handle);
@@ -230,7 +234,8 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q_handle, cl_mem buf
       {.deliver = unpacks_rows(h, r, ptr)});
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle,
+                                           const size_t *src_origin,
                                            const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
                                            size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
                                            cl_uint num_wait, const cl_event *wait, cl_event *event) {
@@ -269,7 +274,8 @@ HostLayout image_layout(RemoteMemory *image, const size_t *region, size_t row, s
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, const size_t *origin,
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking,
+                                       const size_t *origin,
                                        const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
                                        cl_uint num_wait, const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
@@ -292,7 +298,8 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue q_handle, cl_mem image_h
       std::move(transfer));
 }
 
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, const size_t *origin,
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking,
+                                      const size_t *origin,
                                       const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
                                       cl_uint num_wait, const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
@@ -314,7 +321,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue q_handle, cl_mem image_ha
       {.deliver = unpacks_rows(h, bytes, ptr)});
 }
 
-cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle, const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle,
+                                      const size_t *src_origin,
                                       const size_t *dst_origin, const size_t *region, cl_uint num_wait,
                                       const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
@@ -330,7 +338,8 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue q_handle, cl_mem src_hand
   });
 }
 
-cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q_handle, cl_mem image_handle, const void *color, const size_t *origin,
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q_handle, cl_mem image_handle, const void *color,
+                                      const size_t *origin,
                                       const size_t *region, cl_uint num_wait, const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
   auto *image = remote(image_handle);
@@ -343,7 +352,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue q_handle, cl_mem image_ha
   });
 }
 
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q_handle, cl_mem image_handle, cl_mem buffer_handle, const size_t *origin,
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q_handle, cl_mem image_handle, cl_mem buffer_handle,
+                                              const size_t *origin,
                                               const size_t *region, size_t offset, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);
@@ -360,7 +370,8 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue q_handle, cl_mem 
                  });
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q_handle, cl_mem buffer_handle, cl_mem image_handle, size_t offset,
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue q_handle, cl_mem buffer_handle, cl_mem image_handle,
+                                              size_t offset,
                                               const size_t *origin, const size_t *region, cl_uint num_wait,
                                               const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);

@@ -75,7 +75,8 @@ cl_int launch_error(RemoteKernel *k, RemoteDevice *d, cl_uint dims, const size_t
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q_handle, cl_kernel k_handle, cl_uint dims, const size_t *offset,
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q_handle, cl_kernel k_handle, cl_uint dims,
+                                          const size_t *offset,
                                           const size_t *global, const size_t *local, cl_uint num_wait,
                                           const cl_event *wait, cl_event *event) {
   auto *q = remote(q_handle);

@@ -7,7 +7,8 @@
 namespace unicl::api {
 using namespace unicl::cluster;
 
-void *CL_API_CALL clEnqueueMapImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking, cl_map_flags flags,
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue q_handle, cl_mem image_handle, cl_bool blocking,
+                                    cl_map_flags flags,
                                     const size_t *origin, const size_t *region, size_t *row_pitch,
                                     size_t *slice_pitch, cl_uint num_wait, const cl_event *wait, cl_event *event,
                                     cl_int *errcode_ret) {
@@ -55,7 +56,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue q_handle, cl_mem image_hand
 
 // ---- maps: host memory of rank 0, filled by a read, written back at unmap ----
 
-void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking, cl_map_flags flags,
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q_handle, cl_mem buffer_handle, cl_bool blocking,
+                                     cl_map_flags flags,
                                      size_t offset, size_t size, cl_uint num_wait, const cl_event *wait,
                                      cl_event *event, cl_int *errcode_ret) {
   auto *q = remote(q_handle);

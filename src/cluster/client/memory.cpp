@@ -76,12 +76,18 @@ cl_int formats_of(RemoteContext *c, cl_mem_flags flags, cl_mem_object_type type,
 cl_mem CL_API_CALL clCreateBuffer(cl_context c_handle, cl_mem_flags flags, size_t size, void *host_ptr,
                                   cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if (!valid_flags(flags)) return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "flags are not valid (unknown bits, or bits that exclude each other)");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if (!valid_flags(flags))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE,
+                           "flags are not valid (unknown bits, or bits that exclude each other)");
   if (size == 0 || size > c->device->value<cl_ulong>(CL_DEVICE_MAX_MEM_ALLOC_SIZE, ~cl_ulong{0}))
-    return refused<cl_mem>(errcode_ret, CL_INVALID_BUFFER_SIZE, "size is 0 or above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    return refused<cl_mem>(errcode_ret, CL_INVALID_BUFFER_SIZE,
+                           "size is 0 or above the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   const bool initial = flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
-  if (initial != (host_ptr != nullptr)) return refused<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR, "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, or given without them");
+  if (initial != (host_ptr != nullptr))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR,
+                           "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, or given without them");
   if (node_lost(c->rank)) return refused<cl_mem>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   auto *m = make_proxy<RemoteMemory>(ObjectKind::kMemory, c->rank);
   m->context = c, m->flags = flags, m->size = size;
@@ -95,13 +101,19 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context c_handle, cl_mem_flags flags, size_
   return fail(errcode_ret, CL_SUCCESS, handle(m));
 }
 
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent_handle, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent_handle, cl_mem_flags flags, cl_buffer_create_type type,
+                                     const void *info,
                                      cl_int *errcode_ret) {
   auto *parent = remote(parent_handle);
   if (!live(parent, ObjectKind::kMemory) || parent->parent || parent->type != CL_MEM_OBJECT_BUFFER)
-    return refused<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT, "buffer is not a live buffer of the node client, or is itself a sub-buffer");
-  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION, or buffer_create_info is NULL");
-  if ((flags & kHostPtr) || !valid_flags(flags)) return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "flags are not valid for a sub-buffer (host pointer bits, unknown bits, or bits that exclude each other)");
+    return refused<cl_mem>(errcode_ret, CL_INVALID_MEM_OBJECT,
+                           "buffer is not a live buffer of the node client, or is itself a sub-buffer");
+  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info)
+    return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE,
+                           "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION, or buffer_create_info is NULL");
+  if ((flags & kHostPtr) || !valid_flags(flags))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE,
+                           "flags are not valid for a sub-buffer (host pointer bits, unknown bits, or bits that exclude each other)");
   // What the parent forbids, the sub-buffer cannot allow.
   const cl_mem_flags p = parent->flags;
   if (((p & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
@@ -116,7 +128,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem parent_handle, cl_mem_flags flags, c
     return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "the region is not inside the parent buffer");
   const cl_uint align_bits = parent->context->device->value<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN, 8);
   if (align_bits >= 8 && region.origin % (align_bits / 8) != 0)
-    return refused<cl_mem>(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET, "the region's origin is not aligned to the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN");
+    return refused<cl_mem>(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                           "the region's origin is not aligned to the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN");
   if (node_lost(parent->rank)) return refused<cl_mem>(errcode_ret, CL_DEVICE_NOT_AVAILABLE, "the node was lost");
   auto *m = make_proxy<RemoteMemory>(ObjectKind::kMemory, parent->rank);
   // Unset groups inherit the parent's.
@@ -150,14 +163,21 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context c_handle, cl_mem_flags 
 cl_mem CL_API_CALL clCreateImage(cl_context c_handle, cl_mem_flags flags, const cl_image_format *format,
                                  const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if (!valid_flags(flags)) return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "flags are not valid (unknown bits, or bits that exclude each other)");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if (!valid_flags(flags))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE,
+                           "flags are not valid (unknown bits, or bits that exclude each other)");
   if (!format) return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL");
   if (!desc) return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL");
   const bool initial = flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR);
-  if (initial != (host_ptr != nullptr)) return refused<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR, "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, or given without them");
+  if (initial != (host_ptr != nullptr))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_HOST_PTR,
+                           "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, or given without them");
   const RemoteMemory *under = remote(desc->buffer);
-  if (under && !live(under, ObjectKind::kMemory)) return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->buffer is not a live memory object of the node client");
+  if (under && !live(under, ObjectKind::kMemory))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR,
+                           "image_desc->buffer is not a live memory object of the node client");
   if (under) {
     // An image over another memory object: what that object forbids, the
     // image cannot allow; a 2D image over a buffer needs the device's word.
@@ -168,15 +188,20 @@ cl_mem CL_API_CALL clCreateImage(cl_context c_handle, cl_mem_flags flags, const 
         ((o & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
         ((o & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
         ((o & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-      return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE, "flags allow what image_desc->buffer's flags forbid, or name a host pointer");
+      return refused<cl_mem>(errcode_ret, CL_INVALID_VALUE,
+                             "flags allow what image_desc->buffer's flags forbid, or name a host pointer");
     if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && under->type == CL_MEM_OBJECT_BUFFER &&
         (!c->device->value<cl_uint>(CL_DEVICE_IMAGE_PITCH_ALIGNMENT) ||
          !c->device->value<cl_uint>(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT)))
-      return refused<cl_mem>(errcode_ret, CL_INVALID_OPERATION, "the device cannot make a 2D image of a buffer (no image pitch or base address alignment)");
+      return refused<cl_mem>(errcode_ret, CL_INVALID_OPERATION,
+                             "the device cannot make a 2D image of a buffer (no image pitch or base address alignment)");
   }
   const size_t element = image_element_size(*format);
-  if (!element) return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format's channel order and data type make no pixel");
-  if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT)) return refused<cl_mem>(errcode_ret, CL_INVALID_OPERATION, "the device does not support images");
+  if (!element)
+    return refused<cl_mem>(errcode_ret, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+                           "image_format's channel order and data type make no pixel");
+  if (!c->device->value<cl_bool>(CL_DEVICE_IMAGE_SUPPORT))
+    return refused<cl_mem>(errcode_ret, CL_INVALID_OPERATION, "the device does not support images");
   std::vector<cl_image_format> supported;
   if (cl_int err = formats_of(c, flags, desc->image_type, supported); err != CL_SUCCESS)
     return fail<cl_mem>(errcode_ret, err);
@@ -184,7 +209,8 @@ cl_mem CL_API_CALL clCreateImage(cl_context c_handle, cl_mem_flags flags, const 
         return f.image_channel_order == format->image_channel_order &&
                f.image_channel_data_type == format->image_channel_data_type;
       }))
-    return refused<cl_mem>(errcode_ret, CL_IMAGE_FORMAT_NOT_SUPPORTED, "the device does not support image_format for these flags and image type");
+    return refused<cl_mem>(errcode_ret, CL_IMAGE_FORMAT_NOT_SUPPORTED,
+                           "the device does not support image_format for these flags and image type");
   // The application's bytes travel packed: rows (and slices) as it laid
   // them out, one after another.
   std::vector<char> packed;

@@ -10,7 +10,8 @@
 namespace unicl::api {
 using namespace unicl::cluster;
 
-cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_handle, cl_command_queue dst_queue_handle, cl_mem src_handle,
+cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_handle,
+                                                  cl_command_queue dst_queue_handle, cl_mem src_handle,
                                                   cl_mem dst_handle, size_t src_offset, size_t dst_offset, size_t size,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *event) {
   auto *src_queue = remote(src_queue_handle);

@@ -98,7 +98,9 @@ using namespace unicl::cluster;
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context c_handle, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT,
+                               "context is NULL or not a live context of the node client");
   if (!count || !strings) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "count is 0 or strings is NULL");
   std::string source;
   for (cl_uint i = 0; i < count; ++i) {
@@ -122,9 +124,13 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context c_handle, cl_uint nu
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if (num_devices != 1 || !devices || remote(devices[0]) != c->device) return refused<cl_program>(errcode_ret, CL_INVALID_DEVICE, "device_list is not the context's one device");
-  if (!lengths || !binaries || !binaries[0] || !lengths[0]) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "lengths or binaries is NULL, or the binary is empty");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT,
+                               "context is NULL or not a live context of the node client");
+  if (num_devices != 1 || !devices || remote(devices[0]) != c->device)
+    return refused<cl_program>(errcode_ret, CL_INVALID_DEVICE, "device_list is not the context's one device");
+  if (!lengths || !binaries || !binaries[0] || !lengths[0])
+    return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "lengths or binaries is NULL, or the binary is empty");
   const uint64_t id = new_id();
   Writer w;
   write(w, CreateProgramBinary{id, c->id, c->device->handle,
@@ -171,7 +177,8 @@ cl_int build_on_node(RemoteProgram *p, Op op, const Writer &w, const char *optio
 
 }  // namespace
 
-cl_int CL_API_CALL clBuildProgram(cl_program p_handle, cl_uint num_devices, const cl_device_id *devices, const char *options,
+cl_int CL_API_CALL clBuildProgram(cl_program p_handle, cl_uint num_devices, const cl_device_id *devices,
+                                  const char *options,
                                   void(CL_CALLBACK *notify)(cl_program, void *), void *user_data) {
   auto *p = remote(p_handle);
   if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
@@ -208,16 +215,23 @@ cl_program CL_API_CALL clLinkProgram(cl_context c_handle, cl_uint num_devices, c
                                      void(CL_CALLBACK *notify)(cl_program, void *), void *user_data,
                                      cl_int *errcode_ret) {
   auto *c = remote(c_handle);
-  if (!live(c, ObjectKind::kContext)) return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT, "context is NULL or not a live context of the node client");
-  if ((num_devices && !devices) || (!num_devices && devices)) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
+  if (!live(c, ObjectKind::kContext))
+    return refused<cl_program>(errcode_ret, CL_INVALID_CONTEXT,
+                               "context is NULL or not a live context of the node client");
+  if ((num_devices && !devices) || (!num_devices && devices))
+    return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "num_devices and device_list disagree (0 or NULL)");
   if (num_devices && (num_devices != 1 || remote(devices[0]) != c->device))
     return refused<cl_program>(errcode_ret, CL_INVALID_DEVICE, "device_list is not the context's one device");
-  if (!num_inputs || !inputs || (!notify && user_data)) return refused<cl_program>(errcode_ret, CL_INVALID_VALUE, "no input programs (num_input_programs is 0 or input_programs NULL), or user_data without pfn_notify");
+  if (!num_inputs || !inputs || (!notify && user_data))
+    return refused<cl_program>(errcode_ret, CL_INVALID_VALUE,
+                               "no input programs (num_input_programs is 0 or input_programs NULL), or user_data without pfn_notify");
   const uint64_t id = new_id();
   LinkProgram m{id, c->id, c->device->handle, options ? options : "", {}};
   for (cl_uint i = 0; i < num_inputs; ++i) {
     const RemoteProgram *input = remote(inputs[i]);
-    if (!live(input, ObjectKind::kProgram) || input->context != c) return refused<cl_program>(errcode_ret, CL_INVALID_PROGRAM, "an input program is not a live program of the context");
+    if (!live(input, ObjectKind::kProgram) || input->context != c)
+      return refused<cl_program>(errcode_ret, CL_INVALID_PROGRAM,
+                                 "an input program is not a live program of the context");
     m.inputs.push_back(input->id);
   }
   Writer w;
@@ -246,7 +260,8 @@ cl_int CL_API_CALL clReleaseProgram(cl_program program) {
   return release_handle<ObjectKind::kProgram, CL_INVALID_PROGRAM>(program);
 }
 
-cl_int CL_API_CALL clGetProgramInfo(cl_program p_handle, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetProgramInfo(cl_program p_handle, cl_program_info param, size_t size, void *value,
+                                    size_t *size_ret) {
   auto *p = remote(p_handle);
   if (!live(p, ObjectKind::kProgram)) return cluster::refuse(CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
   switch (param) {
@@ -280,7 +295,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p_handle, cl_program_info param, 
   return node_info(p, ObjectKind::kProgram, param, 0, size, value, size_ret);
 }
 
-cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p_handle, cl_device_id device_handle, cl_program_build_info param, size_t size,
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p_handle, cl_device_id device_handle,
+                                         cl_program_build_info param, size_t size,
                                          void *value, size_t *size_ret) {
   auto *p = remote(p_handle);
   auto *device = remote(device_handle);
@@ -300,7 +316,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p_handle, cl_device_id devic
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program p_handle, const char *name, cl_int *errcode_ret) {
   auto *p = remote(p_handle);
-  if (!live(p, ObjectKind::kProgram)) return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM, "program is NULL or not a live program of the node client");
+  if (!live(p, ObjectKind::kProgram))
+    return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM,
+                              "program is NULL or not a live program of the node client");
   if (!name) return refused<cl_kernel>(errcode_ret, CL_INVALID_VALUE, "kernel_name is NULL");
   KernelFacts facts;
   {
@@ -310,10 +328,13 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p_handle, const char *name, cl_i
                         CL_BUILD_SUCCESS &&
         info_value<cl_program_binary_type>(p->facts->build, CL_PROGRAM_BINARY_TYPE,
                                            CL_PROGRAM_BINARY_TYPE_EXECUTABLE) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    if (!built) return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable built for its device");
+    if (!built)
+      return refused<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE,
+                                "the program has no executable built for its device");
     auto it = std::find_if(p->facts->kernels.begin(), p->facts->kernels.end(),
                            [&](const KernelFacts &k) { return k.name == name; });
-    if (it == p->facts->kernels.end()) return refused<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME, "the program has no kernel of that name");
+    if (it == p->facts->kernels.end())
+      return refused<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME, "the program has no kernel of that name");
     facts = *it;
     ++p->kernels_attached;
   }
@@ -409,7 +430,8 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k_handle, cl_uint index, size_t size
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel k_handle, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k_handle, cl_kernel_info param, size_t size, void *value,
+                                   size_t *size_ret) {
   auto *k = remote(k_handle);
   if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
   switch (param) {
@@ -422,7 +444,8 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel k_handle, cl_kernel_info param, siz
   }
 }
 
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k_handle, cl_device_id device_handle, cl_kernel_work_group_info param,
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k_handle, cl_device_id device_handle,
+                                            cl_kernel_work_group_info param,
                                             size_t size, void *value, size_t *size_ret) {
   auto *k = remote(k_handle);
   auto *device = remote(device_handle);
@@ -441,7 +464,8 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k_handle, cl_device_id dev
                    size_ret);
 }
 
-cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k_handle, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k_handle, cl_uint index, cl_kernel_arg_info param, size_t size,
+                                      void *value,
                                       size_t *size_ret) {
   auto *k = remote(k_handle);
   if (!live(k, ObjectKind::kKernel)) return cluster::refuse(CL_INVALID_KERNEL, "kernel is NULL or not a live kernel of the node client");
