@@ -17,9 +17,9 @@ entry points only: it defines no member of a core object and no function a
 core header declares (an object's behaviour lives in the core file named
 after it, as the core library defines what the core headers declare); and
 that the include folders all layers share are src/ and include/ only; and
-that within src/ only the core defines the ICD's object structs (`struct
-_cl_context`, ...): a vendor library of ours (the node client) names its
-objects its own way, or one process would hold two different types of one
+that only the core defines the ICD's object structs (`struct _cl_context`,
+...): a vendor library of ours (the node client, the simulator ICD) names
+its objects its own way, or one process would hold two different types of one
 name, kept apart only by symbol visibility.
 """
 import pathlib
@@ -128,7 +128,7 @@ ICD_OBJECT_DEFINITION = re.compile(r'^\s*struct\s+(_cl_\w+)\s*[:{]', re.M)
 
 def icd_objects_outside_core(root):
     errors = []
-    for path in sorted(root.glob('src/**/*.[ch]pp')):
+    for path in sorted(list(root.glob('src/**/*.[ch]pp')) + list(root.glob('tests/**/*.[ch]pp'))):
         rel = path.relative_to(root).as_posix()
         if rel.startswith('src/core/'):
             continue

@@ -15,20 +15,20 @@ namespace {
 
 const Config &config() { return platform()->config; }
 
-double transfer_seconds(cl_command_queue q, size_t bytes) { return config().transfer_seconds(q->device->config, bytes); }
+double transfer_seconds(Queue *q, size_t bytes) { return config().transfer_seconds(q->device->config, bytes); }
 
 // Checks common to commands on one buffer; out: the buffer's own reference.
-cl_int check_buffer(cl_command_queue q, cl_mem m) {
+cl_int check_buffer(Queue *q, Memory *m) {
   if (!checked(q)) return CL_INVALID_COMMAND_QUEUE;
   if (!checked(m)) return CL_INVALID_MEM_OBJECT;
   if (m->context != q->context) return CL_INVALID_CONTEXT;
   return CL_SUCCESS;
 }
 
-bool in_range(cl_mem m, size_t offset, size_t size) { return offset <= m->size && size <= m->size - offset; }
+bool in_range(Memory *m, size_t offset, size_t size) { return offset <= m->size && size <= m->size - offset; }
 
-bool host_may_read(cl_mem m) { return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
-bool host_may_write(cl_mem m) { return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+bool host_may_read(Memory *m) { return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+bool host_may_write(Memory *m) { return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
 
 // A 3-D box in a linear buffer, as the *Rect calls describe it.
 struct Box {
@@ -55,7 +55,7 @@ void copy_box(std::byte *dst, const Box &db, const std::byte *src, const Box &sb
 }
 
 // The argument checks the three *Rect calls share, for one side.
-cl_int check_rect_side(cl_mem m, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch,
+cl_int check_rect_side(Memory *m, const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch,
                        Box &box) {
   if (!origin || !region || !region[0] || !region[1] || !region[2]) return CL_INVALID_VALUE;
   if (!make_box(origin, region, row_pitch, slice_pitch, box)) return CL_INVALID_VALUE;
@@ -63,7 +63,7 @@ cl_int check_rect_side(cl_mem m, const size_t *origin, const size_t *region, siz
   return CL_SUCCESS;
 }
 
-cl_int rect_transfer(cl_command_queue q, cl_mem m, cl_bool blocking, bool read, const size_t *buffer_origin,
+cl_int rect_transfer(Queue *q, Memory *m, cl_bool blocking, bool read, const size_t *buffer_origin,
                      const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
                      size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch, void *ptr, cl_uint n,
                      const cl_event *wait_list, cl_event *event) {
@@ -88,8 +88,11 @@ cl_int rect_transfer(cl_command_queue q, cl_mem m, cl_bool blocking, bool read, 
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q_handle, cl_mem m_handle, cl_bool blocking, size_t offset,
+                                       size_t size,
                                        void *ptr, cl_uint n, const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   if (cl_int err = check_buffer(q, m); err != CL_SUCCESS) return err;
   if (!ptr || size == 0 || !in_range(m, offset, size)) return CL_INVALID_VALUE;
   if (!host_may_read(m)) return CL_INVALID_OPERATION;
@@ -100,8 +103,11 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blo
   return submit(q, n, wait_list, event, {CL_COMMAND_READ_BUFFER, transfer_seconds(q, size), work}, blocking);
 }
 
-cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset, size_t size,
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q_handle, cl_mem m_handle, cl_bool blocking, size_t offset,
+                                        size_t size,
                                         const void *ptr, cl_uint n, const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   if (cl_int err = check_buffer(q, m); err != CL_SUCCESS) return err;
   if (!ptr || size == 0 || !in_range(m, offset, size)) return CL_INVALID_VALUE;
   if (!host_may_write(m)) return CL_INVALID_OPERATION;
@@ -112,9 +118,13 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool bl
   return submit(q, n, wait_list, event, {CL_COMMAND_WRITE_BUFFER, transfer_seconds(q, size), work}, blocking);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset,
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle,
+                                       size_t src_offset,
                                        size_t dst_offset, size_t size, cl_uint n, const cl_event *wait_list,
                                        cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
   if (cl_int err = check_buffer(q, src); err != CL_SUCCESS) return err;
   if (cl_int err = check_buffer(q, dst); err != CL_SUCCESS) return err;
   if (size == 0 || !in_range(src, src_offset, size) || !in_range(dst, dst_offset, size)) return CL_INVALID_VALUE;
@@ -128,28 +138,37 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem ds
   return submit(q, n, wait_list, event, {CL_COMMAND_COPY_BUFFER, transfer_seconds(q, size), work});
 }
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking, const size_t *buffer_origin,
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue q_handle, cl_mem m_handle, cl_bool blocking,
+                                           const size_t *buffer_origin,
                                            const size_t *host_origin, const size_t *region, size_t buffer_row_pitch,
                                            size_t buffer_slice_pitch, size_t host_row_pitch, size_t host_slice_pitch,
                                            void *ptr, cl_uint n, const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   return rect_transfer(q, m, blocking, true, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
                        host_row_pitch, host_slice_pitch, ptr, n, wait_list, event);
 }
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking,
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue q_handle, cl_mem m_handle, cl_bool blocking,
                                             const size_t *buffer_origin, const size_t *host_origin,
                                             const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
                                             size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
                                             cl_uint n, const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   return rect_transfer(q, m, blocking, false, buffer_origin, host_origin, region, buffer_row_pitch,
                        buffer_slice_pitch, host_row_pitch, host_slice_pitch, const_cast<void *>(ptr), n, wait_list,
                        event);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q_handle, cl_mem src_handle, cl_mem dst_handle,
+                                           const size_t *src_origin,
                                            const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
                                            size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
                                            cl_uint n, const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *src = remote(src_handle);
+  auto *dst = remote(dst_handle);
   if (cl_int err = check_buffer(q, src); err != CL_SUCCESS) return err;
   if (cl_int err = check_buffer(q, dst); err != CL_SUCCESS) return err;
   Box sb{}, db{};
@@ -168,9 +187,12 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_mem src, cl_me
   return submit(q, n, wait_list, event, {CL_COMMAND_COPY_BUFFER_RECT, transfer_seconds(q, r[0] * r[1] * r[2]), work});
 }
 
-cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pattern, size_t pattern_size,
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q_handle, cl_mem m_handle, const void *pattern,
+                                       size_t pattern_size,
                                        size_t offset, size_t size, cl_uint n, const cl_event *wait_list,
                                        cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   if (cl_int err = check_buffer(q, m); err != CL_SUCCESS) return err;
   bool power_of_two = pattern_size && !(pattern_size & (pattern_size - 1));
   if (!pattern || !power_of_two || pattern_size > 128) return CL_INVALID_VALUE;
@@ -186,9 +208,12 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void 
   return submit(q, n, wait_list, event, {CL_COMMAND_FILL_BUFFER, transfer_seconds(q, size), work});
 }
 
-void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, cl_map_flags flags, size_t offset,
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q_handle, cl_mem m_handle, cl_bool blocking,
+                                     cl_map_flags flags, size_t offset,
                                      size_t size, cl_uint n, const cl_event *wait_list, cl_event *event,
                                      cl_int *errcode_ret) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   if (cl_int err = check_buffer(q, m); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (size == 0 || !in_range(m, offset, size)) return fail(errcode_ret, CL_INVALID_VALUE);
   constexpr cl_map_flags all = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
@@ -202,7 +227,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool block
   void *ptr = m->data + offset;
   {
     std::lock_guard lock(m->mutex);
-    m->mappings.emplace(ptr, _cl_mem::Mapping{size, flags});
+    m->mappings.emplace(ptr, Memory::Mapping{size, flags});
   }
   size_t moved = (flags & CL_MAP_WRITE_INVALIDATE_REGION) ? 0 : size;
   cl_int err = submit(q, n, wait_list, event, {CL_COMMAND_MAP_BUFFER, transfer_seconds(q, moved), nullptr}, blocking);
@@ -215,11 +240,13 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m, cl_bool block
   return ptr;
 }
 
-cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, cl_uint n,
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q_handle, cl_mem m_handle, void *ptr, cl_uint n,
                                            const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *m = remote(m_handle);
   if (cl_int err = check_buffer(q, m); err != CL_SUCCESS) return err;
   if (cl_int err = check_wait_list(q->context.get(), n, wait_list); err != CL_SUCCESS) return err;
-  _cl_mem::Mapping mapping{};
+  Memory::Mapping mapping{};
   {
     std::lock_guard lock(m->mutex);
     auto it = m->mappings.find(ptr);
@@ -235,7 +262,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *p
 
 namespace {
 
-cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+cl_int enqueue_kernel(cl_command_type type, Queue *q, Kernel *k, cl_uint dims, const size_t *offset,
                       const size_t *global, const size_t *local, cl_uint n, const cl_event *wait_list,
                       cl_event *event) {
   if (!checked(q)) return CL_INVALID_COMMAND_QUEUE;
@@ -271,7 +298,7 @@ cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel k, cl_
   for (size_t i = 0; i < params.size(); ++i) {
     if (!launch.args[i].set) return CL_INVALID_KERNEL_ARGS;
     if (!params[i].is_buffer()) continue;
-    cl_mem m = nullptr;
+    Memory *m = nullptr;
     std::memcpy(&m, launch.args[i].bytes.data(), sizeof m);
     if (m && !checked(m)) return CL_INVALID_KERNEL_ARGS;  // released since clSetKernelArg
     if (m) launch.buffers[i] = m->shared();
@@ -285,14 +312,19 @@ cl_int enqueue_kernel(cl_command_type type, cl_command_queue q, cl_kernel k, cl_
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue q_handle, cl_kernel k_handle, cl_uint dims,
+                                          const size_t *offset,
                                           const size_t *global, const size_t *local, cl_uint n,
                                           const cl_event *wait_list, cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *k = remote(k_handle);
   return enqueue_kernel(CL_COMMAND_NDRANGE_KERNEL, q, k, dims, offset, global, local, n, wait_list, event);
 }
 
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint n, const cl_event *wait_list,
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue q_handle, cl_kernel k_handle, cl_uint n, const cl_event *wait_list,
                                  cl_event *event) {
+  auto *q = remote(q_handle);
+  auto *k = remote(k_handle);
   const size_t one = 1;
   return enqueue_kernel(CL_COMMAND_TASK, q, k, 1, nullptr, &one, &one, n, wait_list, event);
 }

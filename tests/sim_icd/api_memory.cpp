@@ -25,18 +25,19 @@ cl_int check_flags(cl_mem_flags flags) {
 
 }  // namespace
 
-cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+cl_mem CL_API_CALL clCreateBuffer(cl_context context_handle, cl_mem_flags flags, size_t size, void *host_ptr,
                                   cl_int *errcode_ret) {
+  auto *context = remote(context_handle);
   if (!checked(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (cl_int err = check_flags(flags); err != CL_SUCCESS) return fail(errcode_ret, err);
   if (!(flags & kAccess)) flags |= CL_MEM_READ_WRITE;
   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (wants_ptr != (host_ptr != nullptr)) return fail(errcode_ret, CL_INVALID_HOST_PTR);
   if (size == 0) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
-  for (cl_device_id d : context->devices)
+  for (Device *d : context->devices)
     if (size > d->max_alloc()) return fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
 
-  auto m = create<_cl_mem>();
+  auto m = create<Memory>();
   m->context = context->shared();
   m->flags = flags;
   m->size = size;
@@ -53,7 +54,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
     m->data = static_cast<std::byte *>(host_ptr);
   } else {
     m->storage.reset(static_cast<std::byte *>(std::aligned_alloc(kAlign, (size + kAlign - 1) / kAlign * kAlign)));
-    if (!m->storage) return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);  // ~_cl_mem gives the reservation back
+    if (!m->storage) return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);  // ~Memory gives the reservation back
     m->data = m->storage.get();
     if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->data, host_ptr, size);
   }
@@ -61,8 +62,9 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
   return hand_out(m);
 }
 
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type,
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer_handle, cl_mem_flags flags, cl_buffer_create_type type,
                                      const void *info, cl_int *errcode_ret) {
+  auto *buffer = remote(buffer_handle);
   if (!checked(buffer) || buffer->parent) return fail(errcode_ret, CL_INVALID_MEM_OBJECT);
   if (type != CL_BUFFER_CREATE_TYPE_REGION || !info) return fail(errcode_ret, CL_INVALID_VALUE);
   if ((flags & ~(kAccess | kHostAccess)) || !at_most_one(flags & kAccess) || !at_most_one(flags & kHostAccess))
@@ -84,7 +86,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
     return fail(errcode_ret, CL_INVALID_VALUE);
   if (region->origin % kSubBufferAlign) return fail(errcode_ret, CL_MISALIGNED_SUB_BUFFER_OFFSET);
 
-  auto m = create<_cl_mem>();
+  auto m = create<Memory>();
   m->context = buffer->context;
   m->parent = buffer->shared();
   m->flags = flags;
@@ -96,10 +98,15 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
   return hand_out(m);
 }
 
-cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return retain_handle(m, CL_INVALID_MEM_OBJECT); }
-cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return release_handle(m, CL_INVALID_MEM_OBJECT); }
+cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  return retain_handle(remote(memobj), CL_INVALID_MEM_OBJECT);
+}
+cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  return release_handle(remote(memobj), CL_INVALID_MEM_OBJECT);
+}
 
-cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m_handle, cl_mem_info param, size_t size, void *value, size_t *size_ret) {
+  auto *m = remote(m_handle);
   if (!checked(m)) return CL_INVALID_MEM_OBJECT;
   switch (param) {
     case CL_MEM_TYPE: return info_value<cl_mem_object_type>(size, value, size_ret, CL_MEM_OBJECT_BUFFER);
@@ -111,15 +118,16 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, 
       return info_value(size, value, size_ret, static_cast<cl_uint>(m->mappings.size()));
     }
     case CL_MEM_REFERENCE_COUNT: return info_value(size, value, size_ret, m->refs.load());
-    case CL_MEM_CONTEXT: return info_value<cl_context>(size, value, size_ret, m->context.get());
-    case CL_MEM_ASSOCIATED_MEMOBJECT: return info_value<cl_mem>(size, value, size_ret, m->parent.get());
+    case CL_MEM_CONTEXT: return info_value(size, value, size_ret, handle(m->context.get()));
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return info_value(size, value, size_ret, handle(m->parent.get()));
     case CL_MEM_OFFSET: return info_value(size, value, size_ret, m->offset);
     default: return CL_INVALID_VALUE;
   }
 }
 
-cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *),
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m_handle, void(CL_CALLBACK *fn)(cl_mem, void *),
                                                     void *user_data) {
+  auto *m = remote(m_handle);
   if (!checked(m)) return CL_INVALID_MEM_OBJECT;
   if (!fn) return CL_INVALID_VALUE;
   std::lock_guard lock(m->mutex);
@@ -127,8 +135,9 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags, cl_mem_object_type, cl_uint,
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context_handle, cl_mem_flags, cl_mem_object_type, cl_uint,
                                               cl_image_format *, cl_uint *num_formats) {
+  auto *context = remote(context_handle);
   // No image support: an empty list, not an error, as the spec allows.
   if (!checked(context)) return CL_INVALID_CONTEXT;
   if (num_formats) *num_formats = 0;

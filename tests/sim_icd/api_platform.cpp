@@ -20,9 +20,9 @@ cl_int scalar(size_t size, void *value, size_t *size_ret, T v) {
 
 cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
   if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
-  cl_platform_id p = platform();
+  Platform *p = platform();
   if (num_platforms) *num_platforms = p ? 1 : 0;
-  if (platforms && p) platforms[0] = p;
+  if (platforms && p) platforms[0] = handle(p);
   return p ? CL_SUCCESS : CL_PLATFORM_NOT_FOUND_KHR;
 }
 
@@ -30,8 +30,9 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
   return api::clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
 }
 
-cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p_handle, cl_platform_info param, size_t size, void *value,
                                      size_t *size_ret) {
+  auto *p = remote(p_handle);
   if (!p || p != platform()) return CL_INVALID_PLATFORM;
   switch (param) {
     case CL_PLATFORM_PROFILE: return info_string(size, value, size_ret, "FULL_PROFILE");
@@ -44,14 +45,16 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, s
   }
 }
 
-cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint num_entries, cl_device_id *devices,
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p_handle, cl_device_type type, cl_uint num_entries,
+                                  cl_device_id *devices,
                                   cl_uint *num_devices) {
+  auto *p = remote(p_handle);
   if (!p || p != platform()) return CL_INVALID_PLATFORM;
   if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
   constexpr cl_device_type known = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                    CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CUSTOM;
   if (type != CL_DEVICE_TYPE_ALL && (type & ~known)) return CL_INVALID_DEVICE_TYPE;
-  std::vector<cl_device_id> found;
+  std::vector<Device *> found;
   for (auto &d : p->devices)
     if (type == CL_DEVICE_TYPE_ALL || (type & d->config.type)) found.push_back(d.get());
   // The default device is the first one the configuration lists.
@@ -59,12 +62,14 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint
     found.push_back(p->devices.front().get());
   if (found.empty()) return CL_DEVICE_NOT_FOUND;
   if (num_devices) *num_devices = static_cast<cl_uint>(found.size());
-  for (cl_uint i = 0; devices && i < num_entries && i < found.size(); ++i) devices[i] = found[i];
+  for (cl_uint i = 0; devices && i < num_entries && i < found.size(); ++i) devices[i] = handle(found[i]);
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size, void *value, size_t *size_ret) {
-  cl_platform_id p = platform();
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d_handle, cl_device_info param, size_t size, void *value,
+                                   size_t *size_ret) {
+  auto *d = remote(d_handle);
+  Platform *p = platform();
   if (!d || !p || !p->owns(d)) return CL_INVALID_DEVICE;
   const DeviceConfig &c = d->config;
   const bool cpu = c.type == CL_DEVICE_TYPE_CPU;
@@ -139,7 +144,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t 
       return scalar<cl_command_queue_properties>(size, value, size_ret,
                                                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_BUILT_IN_KERNELS: return str("");
-    case CL_DEVICE_PLATFORM: return scalar(size, value, size_ret, d->platform);
+    case CL_DEVICE_PLATFORM: return scalar(size, value, size_ret, handle(d->platform));
     case CL_DEVICE_NAME: return str(c.name);
     case CL_DEVICE_VENDOR: return str("UniCL Simulator");
     case CL_DRIVER_VERSION: return str("1.0");
@@ -161,20 +166,23 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t 
   }
 }
 
-cl_int CL_API_CALL clCreateSubDevices(cl_device_id d, const cl_device_partition_property *, cl_uint, cl_device_id *,
+cl_int CL_API_CALL clCreateSubDevices(cl_device_id d_handle, const cl_device_partition_property *, cl_uint,
+                                      cl_device_id *,
                                       cl_uint *) {
-  cl_platform_id p = platform();
+  auto *d = remote(d_handle);
+  Platform *p = platform();
   if (!d || !p || !p->owns(d)) return CL_INVALID_DEVICE;
   return CL_INVALID_VALUE;  // CL_DEVICE_PARTITION_PROPERTIES lists no partition type
 }
 
 // Root devices are not reference counted.
-cl_int CL_API_CALL clRetainDevice(cl_device_id d) {
-  cl_platform_id p = platform();
+cl_int CL_API_CALL clRetainDevice(cl_device_id d_handle) {
+  auto *d = remote(d_handle);
+  Platform *p = platform();
   return d && p && p->owns(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }
 
-cl_int CL_API_CALL clReleaseDevice(cl_device_id d) { return api::clRetainDevice(d); }
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device) { return api::clRetainDevice(device); }
 
 void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
   if (name && std::strcmp(name, "clIcdGetPlatformIDsKHR") == 0) return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
@@ -186,7 +194,8 @@ void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id, const
 }
 
 cl_int CL_API_CALL clUnloadCompiler() { return CL_SUCCESS; }
-cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id p) {
+cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id p_handle) {
+  auto *p = remote(p_handle);
   return p && p == platform() ? CL_SUCCESS : CL_INVALID_PLATFORM;
 }
 

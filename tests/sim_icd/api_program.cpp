@@ -10,8 +10,8 @@
 namespace sim::api {
 namespace {
 
-cl_program create_program(cl_context context, std::string source, cl_int *errcode_ret) {
-  auto p = create<_cl_program>();
+cl_program create_program(Context *context, std::string source, cl_int *errcode_ret) {
+  auto p = create<Program>();
   p->context = context->shared();
   p->source = std::move(source);
   p->kernels = scan_kernels(p->source);
@@ -19,23 +19,24 @@ cl_program create_program(cl_context context, std::string source, cl_int *errcod
   return hand_out(p);
 }
 
-cl_kernel create_kernel(_cl_program *program, const KernelSignature &sig) {
-  auto k = create<_cl_kernel>();
+cl_kernel create_kernel(Program *program, const KernelSignature &sig) {
+  auto k = create<Kernel>();
   k->program = program->shared();
   k->signature = &sig;
   k->args.resize(sig.params.size());
   return hand_out(k);
 }
 
-bool built(cl_program p) {
+bool built(Program *p) {
   std::lock_guard lock(p->mutex);
   return p->built;
 }
 
 }  // namespace
 
-cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context context_handle, cl_uint count, const char **strings,
                                                  const size_t *lengths, cl_int *errcode_ret) {
+  auto *context = remote(context_handle);
   if (!checked(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (count == 0 || !strings) return fail(errcode_ret, CL_INVALID_VALUE);
   std::string source;
@@ -47,13 +48,15 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
 }
 
 // Our "binaries" are the source text (clGetProgramInfo(CL_PROGRAM_BINARIES)).
-cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *devices,
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context_handle, cl_uint num_devices,
+                                                 const cl_device_id *devices,
                                                  const size_t *lengths, const unsigned char **binaries,
                                                  cl_int *binary_status, cl_int *errcode_ret) {
+  auto *context = remote(context_handle);
   if (!checked(context)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (num_devices == 0 || !devices || !lengths || !binaries) return fail(errcode_ret, CL_INVALID_VALUE);
   for (cl_uint i = 0; i < num_devices; ++i) {
-    if (!context->has(devices[i])) return fail(errcode_ret, CL_INVALID_DEVICE);
+    if (!context->has(remote(devices[i]))) return fail(errcode_ret, CL_INVALID_DEVICE);
     if (!binaries[i] || !lengths[i]) {
       if (binary_status) binary_status[i] = CL_INVALID_VALUE;
       return fail(errcode_ret, CL_INVALID_VALUE);
@@ -63,32 +66,40 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   return create_program(context, std::string(reinterpret_cast<const char *>(binaries[0]), lengths[0]), errcode_ret);
 }
 
-cl_int CL_API_CALL clRetainProgram(cl_program p) { return retain_handle(p, CL_INVALID_PROGRAM); }
-cl_int CL_API_CALL clReleaseProgram(cl_program p) { return release_handle(p, CL_INVALID_PROGRAM); }
+cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  return retain_handle(remote(program), CL_INVALID_PROGRAM);
+}
+cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  return release_handle(remote(program), CL_INVALID_PROGRAM);
+}
 
-cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint num_devices, const cl_device_id *devices, const char *options,
+cl_int CL_API_CALL clBuildProgram(cl_program p_handle, cl_uint num_devices, const cl_device_id *devices,
+                                  const char *options,
                                   void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+  auto *p = remote(p_handle);
   if (!checked(p)) return CL_INVALID_PROGRAM;
   if ((num_devices == 0) != (devices == nullptr) || (!pfn_notify && user_data)) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_devices; ++i)
-    if (!p->context->has(devices[i])) return CL_INVALID_DEVICE;
+    if (!p->context->has(remote(devices[i]))) return CL_INVALID_DEVICE;
   {
     std::lock_guard lock(p->mutex);
     p->built = true;
     p->options = options ? options : "";
   }
-  if (pfn_notify) pfn_notify(p, user_data);
+  if (pfn_notify) pfn_notify(handle(p), user_data);
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetProgramInfo(cl_program p_handle, cl_program_info param, size_t size, void *value,
+                                    size_t *size_ret) {
+  auto *p = remote(p_handle);
   if (!checked(p)) return CL_INVALID_PROGRAM;
   const auto &devices = p->context->devices;
   switch (param) {
     case CL_PROGRAM_REFERENCE_COUNT: return info_value(size, value, size_ret, p->refs.load());
-    case CL_PROGRAM_CONTEXT: return info_value<cl_context>(size, value, size_ret, p->context.get());
+    case CL_PROGRAM_CONTEXT: return info_value(size, value, size_ret, handle(p->context.get()));
     case CL_PROGRAM_NUM_DEVICES: return info_value(size, value, size_ret, static_cast<cl_uint>(devices.size()));
-    case CL_PROGRAM_DEVICES: return info_vector(size, value, size_ret, devices);
+    case CL_PROGRAM_DEVICES: return info_vector(size, value, size_ret, handles(devices));
     case CL_PROGRAM_SOURCE: return info_string(size, value, size_ret, p->source);
     case CL_PROGRAM_BINARY_SIZES:
       return info_vector(size, value, size_ret, std::vector<size_t>(devices.size(), p->source.size()));
@@ -116,8 +127,11 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program p, cl_program_info param, size_t 
   }
 }
 
-cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info param, size_t size,
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p_handle, cl_device_id d_handle, cl_program_build_info param,
+                                         size_t size,
                                          void *value, size_t *size_ret) {
+  auto *p = remote(p_handle);
+  auto *d = remote(d_handle);
   if (!checked(p)) return CL_INVALID_PROGRAM;
   if (!p->context->has(d)) return CL_INVALID_DEVICE;
   std::lock_guard lock(p->mutex);
@@ -133,7 +147,8 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_progra
   }
 }
 
-cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *errcode_ret) {
+cl_kernel CL_API_CALL clCreateKernel(cl_program p_handle, const char *name, cl_int *errcode_ret) {
+  auto *p = remote(p_handle);
   if (!checked(p)) return fail(errcode_ret, CL_INVALID_PROGRAM);
   if (!name) return fail(errcode_ret, CL_INVALID_VALUE);
   if (!built(p)) return fail(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE);
@@ -146,8 +161,9 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name, cl_int *err
   return fail(errcode_ret, CL_INVALID_KERNEL_NAME);
 }
 
-cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, cl_kernel *kernels,
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p_handle, cl_uint num_kernels, cl_kernel *kernels,
                                             cl_uint *num_kernels_ret) {
+  auto *p = remote(p_handle);
   if (!checked(p)) return CL_INVALID_PROGRAM;
   if (!built(p)) return CL_INVALID_PROGRAM_EXECUTABLE;
   if (kernels && num_kernels < p->kernels.size()) return CL_INVALID_VALUE;
@@ -157,14 +173,19 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint num_kernels, c
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clRetainKernel(cl_kernel k) { return retain_handle(k, CL_INVALID_KERNEL); }
-cl_int CL_API_CALL clReleaseKernel(cl_kernel k) { return release_handle(k, CL_INVALID_KERNEL); }
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  return retain_handle(remote(kernel), CL_INVALID_KERNEL);
+}
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  return release_handle(remote(kernel), CL_INVALID_KERNEL);
+}
 
-cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value) {
+cl_int CL_API_CALL clSetKernelArg(cl_kernel k_handle, cl_uint index, size_t size, const void *value) {
+  auto *k = remote(k_handle);
   if (!checked(k)) return CL_INVALID_KERNEL;
   if (index >= k->signature->params.size()) return CL_INVALID_ARG_INDEX;
   const KernelParam &param = k->signature->params[index];
-  _cl_kernel::Arg arg;
+  Kernel::Arg arg;
   arg.set = true;
   if (param.address == CL_KERNEL_ARG_ADDRESS_LOCAL) {
     if (value) return CL_INVALID_ARG_VALUE;
@@ -174,7 +195,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
     if (param.size && size != param.size) return CL_INVALID_ARG_SIZE;
     if (param.is_buffer()) {
       // A buffer argument: null (or a pointer to null) is a null buffer.
-      cl_mem m = value ? *static_cast<const cl_mem *>(value) : nullptr;
+      Memory *m = value ? remote(*static_cast<const cl_mem *>(value)) : nullptr;
       if (m && (!checked(m) || m->context != k->program->context)) return CL_INVALID_MEM_OBJECT;
       arg.bytes.resize(sizeof m);
       std::memcpy(arg.bytes.data(), &m, sizeof m);
@@ -189,22 +210,26 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret) {
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel k_handle, cl_kernel_info param, size_t size, void *value,
+                                   size_t *size_ret) {
+  auto *k = remote(k_handle);
   if (!checked(k)) return CL_INVALID_KERNEL;
   switch (param) {
     case CL_KERNEL_FUNCTION_NAME: return info_string(size, value, size_ret, k->signature->name);
     case CL_KERNEL_NUM_ARGS:
       return info_value(size, value, size_ret, static_cast<cl_uint>(k->signature->params.size()));
     case CL_KERNEL_REFERENCE_COUNT: return info_value(size, value, size_ret, k->refs.load());
-    case CL_KERNEL_CONTEXT: return info_value<cl_context>(size, value, size_ret, k->program->context.get());
-    case CL_KERNEL_PROGRAM: return info_value<cl_program>(size, value, size_ret, k->program.get());
+    case CL_KERNEL_CONTEXT: return info_value(size, value, size_ret, handle(k->program->context.get()));
+    case CL_KERNEL_PROGRAM: return info_value(size, value, size_ret, handle(k->program.get()));
     case CL_KERNEL_ATTRIBUTES: return info_string(size, value, size_ret, "");
     default: return CL_INVALID_VALUE;
   }
 }
 
-cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_info param, size_t size, void *value,
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k_handle, cl_uint index, cl_kernel_arg_info param, size_t size,
+                                      void *value,
                                       size_t *size_ret) {
+  auto *k = remote(k_handle);
   if (!checked(k)) return CL_INVALID_KERNEL;
   if (index >= k->signature->params.size()) return CL_INVALID_ARG_INDEX;
   const KernelParam &p = k->signature->params[index];
@@ -218,8 +243,11 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint index, cl_kernel_arg_
   }
 }
 
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info param, size_t size,
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel k_handle, cl_device_id d_handle,
+                                            cl_kernel_work_group_info param, size_t size,
                                             void *value, size_t *size_ret) {
+  auto *k = remote(k_handle);
+  auto *d = remote(d_handle);
   if (!checked(k)) return CL_INVALID_KERNEL;
   const auto &devices = k->program->context->devices;
   if (!d && devices.size() == 1) d = devices[0];

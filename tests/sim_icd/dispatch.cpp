@@ -104,7 +104,7 @@ struct Guarded;
 template <auto Fn, Entry E, class R, class... A>
 struct Guarded<Fn, E, R(CL_API_CALL *)(A...)> {
   static R CL_API_CALL fn(A... args) {
-    cl_platform_id p = platform();
+    Platform *p = platform();
     if (!p) return Fn(args...);
     if (cl_int err = p->faults.injected(E); err != CL_SUCCESS) return failure<R>(err, args...);
     R result = Fn(args...);

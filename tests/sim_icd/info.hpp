@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cl.hpp"
@@ -21,11 +22,13 @@ inline cl_int info_bytes(size_t size, void *value, size_t *size_ret, const void 
 
 template <class T>
 cl_int info_value(size_t size, void *value, size_t *size_ret, const T &v) {
+  static_assert(!requires { typename std::remove_pointer_t<T>::Handle; }, "an object is answered by its handle");
   return info_bytes(size, value, size_ret, &v, sizeof v);
 }
 
 template <class T>
 cl_int info_vector(size_t size, void *value, size_t *size_ret, const std::vector<T> &v) {
+  static_assert(!requires { typename std::remove_pointer_t<T>::Handle; }, "objects are answered by their handles");
   return info_bytes(size, value, size_ret, v.data(), v.size() * sizeof(T));
 }
 

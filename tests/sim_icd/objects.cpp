@@ -10,19 +10,19 @@ std::uint64_t now_ns() {
       .count();
 }
 
-cl_platform_id platform() {
+Platform *platform() {
   // Immortal on purpose (see objects.hpp); built once from UNICL_SIM_CONFIG
   // and UNICL_SIM_FAIL.
-  static _cl_platform_id *instance = [] {
+  static Platform *instance = [] {
     auto config = load_config_from_env();
-    if (!config) return static_cast<_cl_platform_id *>(nullptr);
+    if (!config) return static_cast<Platform *>(nullptr);
     auto faults = load_faults_from_env();
-    if (!faults) return static_cast<_cl_platform_id *>(nullptr);
-    auto p = std::make_unique<_cl_platform_id>();
+    if (!faults) return static_cast<Platform *>(nullptr);
+    auto p = std::make_unique<Platform>();
     p->config = std::move(*config);
     p->faults = Faults(*faults);
     for (const auto &dc : p->config.devices) {
-      auto d = std::make_unique<_cl_device_id>();
+      auto d = std::make_unique<Device>();
       d->config = dc;
       d->platform = p.get();
       p->devices.push_back(std::move(d));
@@ -32,9 +32,7 @@ cl_platform_id platform() {
   return instance;
 }
 
-}  // namespace sim
-
-bool _cl_device_id::reserve(std::uint64_t bytes) {
+bool Device::reserve(std::uint64_t bytes) {
   std::uint64_t used = allocated.load();
   do {
     if (bytes > config.memory_bytes - used) return false;
@@ -42,27 +40,28 @@ bool _cl_device_id::reserve(std::uint64_t bytes) {
   return true;
 }
 
-std::uint64_t _cl_device_id::max_alloc() const {
+std::uint64_t Device::max_alloc() const {
   // A quarter of the memory, as OpenCL's minimum, but at least 128 MiB when
   // the device has that much.
   return std::min(config.memory_bytes, std::max(config.memory_bytes / 4, std::uint64_t{128} << 20));
 }
 
-bool _cl_platform_id::owns(cl_device_id d) const {
+bool Platform::owns(Device *d) const {
   return std::any_of(devices.begin(), devices.end(), [d](const auto &own) { return own.get() == d; });
 }
 
-bool _cl_context::has(cl_device_id d) const { return std::find(devices.begin(), devices.end(), d) != devices.end(); }
+bool Context::has(Device *d) const { return std::find(devices.begin(), devices.end(), d) != devices.end(); }
 
-_cl_mem::~_cl_mem() {
+Memory::~Memory() {
   // The spec's order: callbacks in reverse order of registration, before
   // the memory is freed.
-  for (auto it = destructor_callbacks.rbegin(); it != destructor_callbacks.rend(); ++it) it->first(this, it->second);
+  for (auto it = destructor_callbacks.rbegin(); it != destructor_callbacks.rend(); ++it)
+    it->first(handle(this), it->second);
   if (accounted)
-    for (cl_device_id d : context->devices) d->unreserve(accounted);
+    for (Device *d : context->devices) d->unreserve(accounted);
 }
 
-void _cl_event::set_status(cl_int s) {
+void Event::set_status(cl_int s) {
   auto keep = shared();  // callbacks may release this event: keep it alive until they return
   std::vector<Pending> due;
   {
@@ -75,10 +74,10 @@ void _cl_event::set_status(cl_int s) {
   changed.notify_all();
   // Dependent commands start before the callbacks run, which may take long.
   if (s <= CL_COMPLETE) sim::wake_all_workers();
-  for (const auto &p : due) p.fn(this, s < 0 ? s : p.level, p.user_data);
+  for (const auto &p : due) p.fn(handle(this), s < 0 ? s : p.level, p.user_data);
 }
 
-void _cl_event::add_callback(cl_int level, Callback fn, void *user_data) {
+void Event::add_callback(cl_int level, Callback fn, void *user_data) {
   {
     std::lock_guard lock(mutex);
     if (status > level) {
@@ -88,10 +87,12 @@ void _cl_event::add_callback(cl_int level, Callback fn, void *user_data) {
   }
   // Already reached: call it now, on the registering thread.
   cl_int s = status;
-  fn(this, s < 0 ? s : level, user_data);
+  fn(handle(this), s < 0 ? s : level, user_data);
 }
 
-void _cl_event::wait() {
+void Event::wait() {
   std::unique_lock lock(mutex);
   changed.wait(lock, [this] { return done(); });
 }
+
+}  // namespace sim

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cl.hpp"
@@ -29,6 +30,46 @@
 namespace sim {
 
 extern const cl_icd_dispatch dispatch_table;  // dispatch.cpp
+
+struct Platform;
+struct Device;
+struct Context;
+struct Queue;
+struct Memory;
+struct Program;
+struct Kernel;
+struct Event;
+
+// Handles and objects. A handle the simulator hands out (cl_context, ...) is
+// its object's address; `struct _cl_context` and the others stay undefined
+// here (libunicl, in the same process, has its own), and a handle becomes
+// an object only through `remote`, which reads nothing (`checked` does).
+template <class H, class... Objects>
+struct ObjectFor {
+  using type = void;
+};
+template <class H, class O, class... Others>
+struct ObjectFor<H, O, Others...> {
+  using type = std::conditional_t<std::is_same_v<H, typename O::Handle>, O, typename ObjectFor<H, Others...>::type>;
+};
+template <class H>
+using ObjectOf = typename ObjectFor<H, Platform, Device, Context, Queue, Memory, Program, Kernel, Event>::type;
+
+template <class H>
+ObjectOf<H> *remote(H h) {
+  return reinterpret_cast<ObjectOf<H> *>(h);
+}
+template <class O>
+typename O::Handle handle(O *object) {
+  return reinterpret_cast<typename O::Handle>(object);
+}
+template <class O>
+std::vector<typename O::Handle> handles(const std::vector<O *> &objects) {
+  std::vector<typename O::Handle> out;
+  for (O *o : objects) out.push_back(handle(o));
+  return out;
+}
+
 
 template <class T>
 struct Object {
@@ -57,16 +98,23 @@ std::shared_ptr<T> create(Args &&...args) {
 }
 
 template <class T>
-T *hand_out(const std::shared_ptr<T> &p) {
+typename T::Handle hand_out(const std::shared_ptr<T> &p) {
   p->self = p;
-  return p.get();
+  return handle(p.get());
 }
 
 // The object behind an application handle, or null if it is not one of ours
-// of the expected type.
+// of the expected type (given as the handle, or as the object remote() made
+// of it).
 template <class T>
+  requires requires { T::kMagic; }
 T *checked(T *h) {
   return h && h->dispatch == &dispatch_table && h->magic == T::kMagic ? h : nullptr;
+}
+template <class H>
+  requires std::is_pointer_v<H>
+auto *checked(H h) {
+  return checked(remote(h));
 }
 
 template <class T>
@@ -91,18 +139,18 @@ inline std::nullptr_t fail(cl_int *errcode_ret, cl_int err) {
   return nullptr;
 }
 
-}  // namespace sim
 
 // The platform and its devices are immortal: created at the first
 // clIcdGetPlatformIDsKHR, never destroyed (worker threads may still run
 // while the process exits).
-struct _cl_device_id {
-  const cl_icd_dispatch *dispatch = &sim::dispatch_table;
-  sim::DeviceConfig config;
-  cl_platform_id platform = nullptr;
+struct Device {
+  using Handle = cl_device_id;
+  const cl_icd_dispatch *dispatch = &dispatch_table;
+  DeviceConfig config;
+  Platform *platform = nullptr;
   std::atomic<std::uint64_t> allocated{0};  // bytes of buffers created in contexts with this device
-  sim::Worker worker;
-  sim::Worker copier;  // transfers, when config.copy_engine
+  Worker worker;
+  Worker copier;  // transfers, when config.copy_engine
 
   // Memory accounting: false when `bytes` more would exceed memory_mb.
   bool reserve(std::uint64_t bytes);
@@ -110,53 +158,53 @@ struct _cl_device_id {
   std::uint64_t max_alloc() const;
 };
 
-struct _cl_platform_id {
-  const cl_icd_dispatch *dispatch = &sim::dispatch_table;
-  sim::Config config;
-  std::vector<std::unique_ptr<_cl_device_id>> devices;
-  sim::Faults faults;  // UNICL_SIM_FAIL
+struct Platform {
+  using Handle = cl_platform_id;
+  const cl_icd_dispatch *dispatch = &dispatch_table;
+  Config config;
+  std::vector<std::unique_ptr<Device>> devices;
+  Faults faults;  // UNICL_SIM_FAIL
 
-  bool owns(cl_device_id d) const;
+  bool owns(Device *d) const;
 };
 
-namespace sim {
 // The platform, or null when no valid configuration was found.
-cl_platform_id platform();
-}  // namespace sim
+Platform *platform();
 
-struct _cl_context : sim::Object<_cl_context> {
+struct Context : Object<Context> {
+  using Handle = cl_context;
   static constexpr std::uint32_t kMagic = 0x43545854;  // "CTXT"
-  std::vector<cl_device_id> devices;
+  std::vector<Device *> devices;
   std::vector<cl_context_properties> properties;  // as given, 0-terminated, or empty
 
-  bool has(cl_device_id d) const;
+  bool has(Device *d) const;
 };
 
-struct _cl_command_queue : sim::Object<_cl_command_queue> {
+struct Queue : Object<Queue> {
+  using Handle = cl_command_queue;
   static constexpr std::uint32_t kMagic = 0x51554555;  // "QUEU"
-  std::shared_ptr<_cl_context> context;
-  cl_device_id device = nullptr;
+  std::shared_ptr<Context> context;
+  Device *device = nullptr;
   cl_command_queue_properties properties = 0;
 
   std::mutex mutex;                                  // guards the three fields below
-  std::weak_ptr<_cl_event> last;                     // in-order: every command waits for the previous one
-  std::weak_ptr<_cl_event> barrier;                  // out-of-order: the latest barrier
-  std::vector<std::weak_ptr<_cl_event>> unfinished;  // for clFinish, markers and barriers
+  std::weak_ptr<Event> last;                     // in-order: every command waits for the previous one
+  std::weak_ptr<Event> barrier;                  // out-of-order: the latest barrier
+  std::vector<std::weak_ptr<Event>> unfinished;  // for clFinish, markers and barriers
 
   bool in_order() const { return !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
   bool profiling() const { return properties & CL_QUEUE_PROFILING_ENABLE; }
 };
 
-namespace sim {
 struct FreeDeleter {
   void operator()(std::byte *p) const { std::free(p); }
 };
-}  // namespace sim
 
-struct _cl_mem : sim::Object<_cl_mem> {
+struct Memory : Object<Memory> {
+  using Handle = cl_mem;
   static constexpr std::uint32_t kMagic = 0x4d454d4f;  // "MEMO"
-  std::shared_ptr<_cl_context> context;
-  std::shared_ptr<_cl_mem> parent;  // a sub-buffer keeps its buffer (and so its bytes) alive
+  std::shared_ptr<Context> context;
+  std::shared_ptr<Memory> parent;  // a sub-buffer keeps its buffer (and so its bytes) alive
   cl_mem_flags flags = 0;
   size_t size = 0;
   size_t offset = 0;           // in the parent, for sub-buffers
@@ -172,19 +220,20 @@ struct _cl_mem : sim::Object<_cl_mem> {
   std::multimap<void *, Mapping> mappings;    // pointer returned by clEnqueueMapBuffer
   std::vector<std::pair<void(CL_CALLBACK *)(cl_mem, void *), void *>> destructor_callbacks;
 
-  std::unique_ptr<std::byte, sim::FreeDeleter> storage;
+  std::unique_ptr<std::byte, FreeDeleter> storage;
   // Correctness mode: PoCL's CL_MEM_USE_HOST_PTR buffer over `data`. Declared
   // after `storage` so it is released before the bytes it points to.
   std::shared_ptr<void> pocl;
 
-  ~_cl_mem();
+  ~Memory();
 };
 
-struct _cl_program : sim::Object<_cl_program> {
+struct Program : Object<Program> {
+  using Handle = cl_program;
   static constexpr std::uint32_t kMagic = 0x50524f47;  // "PROG"
-  std::shared_ptr<_cl_context> context;
+  std::shared_ptr<Context> context;
   std::string source;
-  std::vector<sim::KernelSignature> kernels;
+  std::vector<KernelSignature> kernels;
 
   std::mutex mutex;  // guards the fields below
   bool built = false;
@@ -192,14 +241,15 @@ struct _cl_program : sim::Object<_cl_program> {
   std::shared_ptr<void> pocl;  // correctness mode: the same source built by PoCL, on first launch
 };
 
-struct _cl_kernel : sim::Object<_cl_kernel> {
+struct Kernel : Object<Kernel> {
+  using Handle = cl_kernel;
   static constexpr std::uint32_t kMagic = 0x4b45524e;  // "KERN"
-  std::shared_ptr<_cl_program> program;
-  const sim::KernelSignature *signature = nullptr;  // in program->kernels
+  std::shared_ptr<Program> program;
+  const KernelSignature *signature = nullptr;  // in program->kernels
 
   struct Arg {
     bool set = false;
-    std::vector<std::byte> bytes;  // the value; for buffers the cl_mem handle; empty for __local
+    std::vector<std::byte> bytes;  // the value; for buffers the Memory *handle; empty for __local
     size_t local_size = 0;
   };
   std::mutex mutex;  // guards args
@@ -207,12 +257,13 @@ struct _cl_kernel : sim::Object<_cl_kernel> {
   std::shared_ptr<void> pocl;  // correctness mode: PoCL's kernel of the same name (used under the bridge lock)
 };
 
-struct _cl_event : sim::Object<_cl_event> {
+struct Event : Object<Event> {
+  using Handle = cl_event;
   static constexpr std::uint32_t kMagic = 0x45564e54;  // "EVNT"
   using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
 
-  std::shared_ptr<_cl_context> context;
-  std::shared_ptr<_cl_command_queue> queue;  // null for user events
+  std::shared_ptr<Context> context;
+  std::shared_ptr<Queue> queue;  // null for user events
   cl_command_type type = CL_COMMAND_USER;
   std::atomic<cl_int> status{CL_QUEUED};
   // Profiling, steady-clock nanoseconds; written by the worker before the
@@ -236,3 +287,5 @@ struct _cl_event : sim::Object<_cl_event> {
   void add_callback(cl_int level, Callback fn, void *user_data);
   void wait();
 };
+
+}  // namespace sim

@@ -109,7 +109,7 @@ Pocl open_pocl() {
 // simulated devices, and PoCL runs one kernel at a time on its device anyway.
 std::mutex bridge_mutex;
 
-cl_program program_for(_cl_program &sp, const Pocl &pocl) {
+cl_program program_for(Program &sp, const Pocl &pocl) {
   std::lock_guard lock(sp.mutex);
   if (sp.pocl) return static_cast<cl_program>(sp.pocl.get());
   const char *text = sp.source.c_str();
@@ -129,7 +129,7 @@ cl_program program_for(_cl_program &sp, const Pocl &pocl) {
   return p;
 }
 
-cl_kernel kernel_for(_cl_kernel &sk, const Pocl &pocl) {
+cl_kernel kernel_for(Kernel &sk, const Pocl &pocl) {
   if (sk.pocl) return static_cast<cl_kernel>(sk.pocl.get());
   cl_program p = program_for(*sk.program, pocl);
   if (!p) return nullptr;
@@ -142,7 +142,7 @@ cl_kernel kernel_for(_cl_kernel &sk, const Pocl &pocl) {
 
 // PoCL's view of a simulated buffer: a buffer over the same bytes (for a
 // sub-buffer, from its offset on), so results land in the simulated memory.
-cl_mem buffer_for(_cl_mem &sm, const Pocl &pocl) {
+cl_mem buffer_for(Memory &sm, const Pocl &pocl) {
   if (sm.pocl) return static_cast<cl_mem>(sm.pocl.get());
   cl_int err = CL_SUCCESS;
   cl_mem m = d(pocl.context).clCreateBuffer(pocl.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, sm.size, sm.data,

@@ -13,9 +13,9 @@
 namespace sim::pocl {
 
 struct Launch {
-  std::shared_ptr<_cl_kernel> kernel;
-  std::vector<_cl_kernel::Arg> args;              // as set when the command was enqueued
-  std::vector<std::shared_ptr<_cl_mem>> buffers;  // per argument: the buffer, or null
+  std::shared_ptr<Kernel> kernel;
+  std::vector<Kernel::Arg> args;              // as set when the command was enqueued
+  std::vector<std::shared_ptr<Memory>> buffers;  // per argument: the buffer, or null
   cl_uint dims = 1;
   size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
   bool has_offset = false, has_local = false;

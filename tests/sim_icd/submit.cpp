@@ -24,24 +24,24 @@ bool moves_bytes(cl_command_type t) {
 
 }  // namespace
 
-cl_int check_wait_list(cl_context context, cl_uint n, const cl_event *list) {
+cl_int check_wait_list(Context *context, cl_uint n, const cl_event *list) {
   if ((n == 0) != (list == nullptr)) return CL_INVALID_EVENT_WAIT_LIST;
   for (cl_uint i = 0; i < n; ++i) {
     if (!checked(list[i])) return CL_INVALID_EVENT_WAIT_LIST;
-    if (list[i]->context.get() != context) return CL_INVALID_CONTEXT;
+    if (remote(list[i])->context.get() != context) return CL_INVALID_CONTEXT;
   }
   return CL_SUCCESS;
 }
 
-cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list, cl_event *event_out, Submission s,
+cl_int submit(Queue *q, cl_uint num_events, const cl_event *wait_list, cl_event *event_out, Submission s,
               bool blocking) {
   if (cl_int err = check_wait_list(q->context.get(), num_events, wait_list); err != CL_SUCCESS) return err;
   Command c;
   for (cl_uint i = 0; i < num_events; ++i) {
-    if (blocking && wait_list[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    c.dependencies.push_back(wait_list[i]->shared());
+    if (blocking && remote(wait_list[i])->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    c.dependencies.push_back(remote(wait_list[i])->shared());
   }
-  auto ev = create<_cl_event>();
+  auto ev = create<Event>();
   ev->context = q->context;
   ev->queue = q->shared();
   ev->type = s.type;
@@ -67,7 +67,7 @@ cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list,
                                       return !e || e->done();
                                     }),
                      unfinished.end());
-    auto add = [&c](const std::weak_ptr<_cl_event> &w) {
+    auto add = [&c](const std::weak_ptr<Event> &w) {
       if (auto e = w.lock(); e && !e->done()) c.dependencies.push_back(e);
     };
     if (q->in_order()) {

@@ -8,6 +8,9 @@
 
 namespace sim {
 
+struct Context;
+struct Queue;
+
 enum class Ordering {
   command,  // waits for its wait list (and, in-order, the previous command)
   marker,   // with an empty wait list: waits for everything enqueued before it
@@ -22,11 +25,11 @@ struct Submission {
 };
 
 // CL_SUCCESS or the spec's error for a wait list given to a command of `context`.
-cl_int check_wait_list(cl_context context, cl_uint n, const cl_event *list);
+cl_int check_wait_list(Context *context, cl_uint n, const cl_event *list);
 
 // Enqueues on q (which the caller has checked). With `blocking`, returns once
 // the command is complete; CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed.
-cl_int submit(cl_command_queue q, cl_uint num_events, const cl_event *wait_list, cl_event *event_out, Submission s,
+cl_int submit(Queue *q, cl_uint num_events, const cl_event *wait_list, cl_event *event_out, Submission s,
               bool blocking = false);
 
 }  // namespace sim

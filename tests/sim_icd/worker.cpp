@@ -81,7 +81,7 @@ void Worker::run() {
 }
 
 void wake_all_workers() {
-  if (cl_platform_id p = platform())
+  if (Platform *p = platform())
     for (auto &d : p->devices) {
       d->worker.wake();
       d->copier.wake();

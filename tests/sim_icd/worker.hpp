@@ -16,9 +16,11 @@
 
 namespace sim {
 
+struct Event;
+
 struct Command {
-  std::shared_ptr<_cl_event> event;
-  std::vector<std::shared_ptr<_cl_event>> dependencies;
+  std::shared_ptr<Event> event;
+  std::vector<std::shared_ptr<Event>> dependencies;
   double seconds = 0;  // modeled duration, time_scale applied
   // The real part, run when the command starts: copying bytes, or the kernel
   // on PoCL in correctness mode. Returns CL_SUCCESS or a negative status.
