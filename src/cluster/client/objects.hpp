@@ -59,7 +59,6 @@ T info_value(const InfoAnswers &info, cl_uint param, T fallback = T{}) {
   return v;
 }
 
-
 struct RemoteDevice {
   using Handle = cl_device_id;
   const cl_icd_dispatch *dispatch;
