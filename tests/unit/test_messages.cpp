@@ -125,11 +125,11 @@ TEST_CASE("Spans of a buffer's bytes, and copies between two") {
   ByteSpan span{4096, 1 << 20};
   Writer w;
   write(w, span);
-  CHECK(round_trip(w, read_byte_span) == span);
+  CHECK(round_trip(w, read_message<ByteSpan>) == span);
   SpanCopy copy{16, 32, 64};
   Writer v;
   write(v, copy);
-  CHECK(round_trip(v, read_span_copy) == copy);
+  CHECK(round_trip(v, read_message<SpanCopy>) == copy);
 }
 
 TEST_CASE("The two sides of a copy between nodes") {
@@ -143,7 +143,7 @@ TEST_CASE("The two sides of a copy between nodes") {
   PeerCopyOut send{9, 128, 1 << 22, 2, 77};
   Writer w;
   write(w, send);
-  CHECK(round_trip(w, read_peer_copy_out) == send);
+  CHECK(round_trip(w, read_message<PeerCopyOut>) == send);
 }
 
 TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
@@ -157,7 +157,7 @@ TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
     write(w, box);
     auto back = round_trip(w, [](Reader &r) {
       const auto id = r.get<uint64_t>();  // read in order: a call's arguments are not
-      return std::make_pair(id, read_box(r));
+      return std::make_pair(id, read_message<Box>(r));
     });
     CHECK(back.first == 5);
     CHECK(back.second == box);
@@ -166,17 +166,17 @@ TEST_CASE("Boxes of images and buffer rectangles, and copies between them") {
     BufferRect rect{box, 64, 1024};
     Writer w;
     write(w, rect);
-    CHECK(round_trip(w, read_buffer_rect) == rect);
+    CHECK(round_trip(w, read_message<BufferRect>) == rect);
   }
   {
     BoxCopy copy{size3(origin), size3(to), size3(region)};
     Writer w;
     write(w, copy);
-    CHECK(round_trip(w, read_box_copy) == copy);
+    CHECK(round_trip(w, read_message<BoxCopy>) == copy);
     BufferRectCopy rect_copy{copy, 64, 1024, 32, 512};
     Writer v;
     write(v, rect_copy);
-    CHECK(round_trip(v, read_buffer_rect_copy) == rect_copy);
+    CHECK(round_trip(v, read_message<BufferRectCopy>) == rect_copy);
   }
 }
 

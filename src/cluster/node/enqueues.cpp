@@ -70,7 +70,7 @@ void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_read_buffer(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  const ByteSpan span = read_byte_span(args);
+  const ByteSpan span = read_message<ByteSpan>(args);
   if (c.err != CL_SUCCESS) return;
   if ((c.watch.mapped = read_mapped(c.on, buffer, span.offset, span.size))) return;
   c.watch.read = staging(span.size);
@@ -80,7 +80,7 @@ void NodeServer::enqueue_read_buffer(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_copy_buffer(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  const SpanCopy copy = read_span_copy(args);
+  const SpanCopy copy = read_message<SpanCopy>(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(dst);
   c.err = vendor_enqueue::CopyBuffer(c.on, src, dst, size_t{copy.src_offset}, size_t{copy.dst_offset},
@@ -90,7 +90,7 @@ void NodeServer::enqueue_copy_buffer(Enqueue &c, Reader &args) {
 void NodeServer::enqueue_fill_buffer(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
   c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
-  const ByteSpan span = read_byte_span(args);
+  const ByteSpan span = read_message<ByteSpan>(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(buffer);
   c.err = vendor_enqueue::FillBuffer(c.on, buffer, static_cast<const void *>(c.watch.keep_alive->data()),
@@ -115,7 +115,7 @@ void NodeServer::enqueue_ndrange(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  const BufferRect r = read_buffer_rect(args);
+  const BufferRect r = read_message<BufferRect>(args);
   if (buffer) staged_bytes_.forget(buffer);
   std::vector<cl_event> list;
   const VendorEnqueue held =
@@ -129,7 +129,7 @@ void NodeServer::enqueue_write_buffer_rect(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_read_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>());
-  const BufferRect r = read_buffer_rect(args);
+  const BufferRect r = read_message<BufferRect>(args);
   if (c.err != CL_SUCCESS) return;
   c.watch.read = std::make_shared<std::vector<char>>(r.box.volume());
   const Size3 &region = r.box.region;
@@ -140,7 +140,7 @@ void NodeServer::enqueue_read_buffer_rect(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_copy_buffer_rect(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  const BufferRectCopy r = read_buffer_rect_copy(args);
+  const BufferRectCopy r = read_message<BufferRectCopy>(args);
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(dst);
   c.err = vendor_enqueue::CopyBufferRect(c.on, src, dst, r.boxes.src_origin.data(), r.boxes.dst_origin.data(),
@@ -161,7 +161,7 @@ size_t packed_image_bytes(cl_mem image, const Box &box) {
 
 void NodeServer::enqueue_write_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
-  const Box box = read_box(args);
+  const Box box = read_message<Box>(args);
   std::vector<cl_event> list;
   const VendorEnqueue held =
       packed_write(c.on, c.header.event, args, packed_image_bytes(image, box), c.watch.keep_alive, list, c.err);
@@ -172,7 +172,7 @@ void NodeServer::enqueue_write_image(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_read_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
-  const Box box = read_box(args);
+  const Box box = read_message<Box>(args);
   if (c.err != CL_SUCCESS) return;
   c.watch.read = std::make_shared<std::vector<char>>(packed_image_bytes(image, box));
   c.err = vendor_enqueue::ReadImage(c.on, image, cl_bool(CL_FALSE), box.origin.data(), box.region.data(), size_t{0},
@@ -181,7 +181,7 @@ void NodeServer::enqueue_read_image(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_copy_image(Enqueue &c, Reader &args) {
   cl_mem src = memory_of(c, args.get<uint64_t>()), dst = memory_of(c, args.get<uint64_t>());
-  const BoxCopy r = read_box_copy(args);
+  const BoxCopy r = read_message<BoxCopy>(args);
   if (c.err != CL_SUCCESS) return;
   c.err = vendor_enqueue::CopyImage(c.on, src, dst, r.src_origin.data(), r.dst_origin.data(), r.region.data());
 }
@@ -189,7 +189,7 @@ void NodeServer::enqueue_copy_image(Enqueue &c, Reader &args) {
 void NodeServer::enqueue_fill_image(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>());
   c.watch.keep_alive = std::make_shared<std::vector<char>>(args.bytes());
-  const Box box = read_box(args);
+  const Box box = read_message<Box>(args);
   if (c.err != CL_SUCCESS) return;
   c.err = vendor_enqueue::FillImage(c.on, image, static_cast<const void *>(c.watch.keep_alive->data()),
                                     box.origin.data(), box.region.data());
@@ -197,7 +197,7 @@ void NodeServer::enqueue_fill_image(Enqueue &c, Reader &args) {
 
 void NodeServer::enqueue_copy_image_to_buffer(Enqueue &c, Reader &args) {
   cl_mem image = memory_of(c, args.get<uint64_t>()), buffer = memory_of(c, args.get<uint64_t>());
-  const Box box = read_box(args);
+  const Box box = read_message<Box>(args);
   size_t offset = args.get<uint64_t>();
   if (c.err != CL_SUCCESS) return;
   staged_bytes_.forget(buffer);
@@ -207,7 +207,7 @@ void NodeServer::enqueue_copy_image_to_buffer(Enqueue &c, Reader &args) {
 void NodeServer::enqueue_copy_buffer_to_image(Enqueue &c, Reader &args) {
   cl_mem buffer = memory_of(c, args.get<uint64_t>()), image = memory_of(c, args.get<uint64_t>());
   size_t offset = args.get<uint64_t>();
-  const Box box = read_box(args);
+  const Box box = read_message<Box>(args);
   if (c.err != CL_SUCCESS) return;
   c.err = vendor_enqueue::CopyBufferToImage(c.on, buffer, image, offset, box.origin.data(), box.region.data());
 }

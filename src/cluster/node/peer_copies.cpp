@@ -240,7 +240,7 @@ void NodeServer::await_parts(const CommandHeader &h, cl_command_queue queue, cl_
 
 void NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &wait, uint64_t id, cl_int err,
                            Reader &args) {
-  const PeerCopyOut send = read_peer_copy_out(args);
+  const PeerCopyOut send = read_message<PeerCopyOut>(args);
   OutgoingCopy c;
   c.id = id;
   cl_mem buffer = objects_.find(objects_.memory, send.buffer, err, CL_INVALID_MEM_OBJECT);

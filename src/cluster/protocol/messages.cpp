@@ -109,20 +109,6 @@ LaunchShape read_launch_shape(Reader &r) {
   return s;
 }
 
-void write(Writer &w, const ByteSpan &s) { w.put(s.offset).put(s.size); }
-ByteSpan read_byte_span(Reader &r) {
-  ByteSpan s;
-  s.offset = r.get<uint64_t>(), s.size = r.get<uint64_t>();
-  return s;
-}
-
-void write(Writer &w, const SpanCopy &c) { w.put(c.src_offset).put(c.dst_offset).put(c.size); }
-SpanCopy read_span_copy(Reader &r) {
-  SpanCopy c;
-  c.src_offset = r.get<uint64_t>(), c.dst_offset = r.get<uint64_t>(), c.size = r.get<uint64_t>();
-  return c;
-}
-
 void write(Writer &w, const PeerCopyIn &p) {
   w.put(p.buffer).put(p.offset).put(p.size).put(uint8_t{p.source_here});
   if (p.source_here) w.put(p.source).put(p.source_offset);
@@ -135,62 +121,9 @@ PeerCopyIn read_peer_copy_in(Reader &r) {
   return p;
 }
 
-void write(Writer &w, const PeerCopyOut &p) { w.put(p.buffer).put(p.offset).put(p.size).put(p.to_rank).put(p.to_event); }
-PeerCopyOut read_peer_copy_out(Reader &r) {
-  PeerCopyOut p;
-  p.buffer = r.get<uint64_t>(), p.offset = r.get<uint64_t>(), p.size = r.get<uint64_t>();
-  p.to_rank = r.get<int32_t>(), p.to_event = r.get<uint64_t>();
-  return p;
-}
-
 static_assert(sizeof(size_t) == sizeof(uint64_t), "sizes travel as uint64_t");
 
 Size3 size3(const size_t *v) { return v ? Size3{v[0], v[1], v[2]} : Size3{}; }
-void write(Writer &w, const Size3 &v) {
-  for (size_t x : v) w.put(uint64_t{x});
-}
-Size3 read_size3(Reader &r) {
-  Size3 v;
-  for (auto &x : v) x = r.get<uint64_t>();
-  return v;
-}
-
-void write(Writer &w, const Box &b) { write(w, b.origin), write(w, b.region); }
-Box read_box(Reader &r) {
-  Box b;
-  b.origin = read_size3(r), b.region = read_size3(r);
-  return b;
-}
-
-void write(Writer &w, const BufferRect &b) {
-  write(w, b.box);
-  w.put(b.row_pitch).put(b.slice_pitch);
-}
-BufferRect read_buffer_rect(Reader &r) {
-  BufferRect b;
-  b.box = read_box(r);
-  b.row_pitch = r.get<uint64_t>(), b.slice_pitch = r.get<uint64_t>();
-  return b;
-}
-
-void write(Writer &w, const BoxCopy &c) { write(w, c.src_origin), write(w, c.dst_origin), write(w, c.region); }
-BoxCopy read_box_copy(Reader &r) {
-  BoxCopy c;
-  c.src_origin = read_size3(r), c.dst_origin = read_size3(r), c.region = read_size3(r);
-  return c;
-}
-
-void write(Writer &w, const BufferRectCopy &c) {
-  write(w, c.boxes);
-  w.put(c.src_row).put(c.src_slice).put(c.dst_row).put(c.dst_slice);
-}
-BufferRectCopy read_buffer_rect_copy(Reader &r) {
-  BufferRectCopy c;
-  c.boxes = read_box_copy(r);
-  c.src_row = r.get<uint64_t>(), c.src_slice = r.get<uint64_t>();
-  c.dst_row = r.get<uint64_t>(), c.dst_slice = r.get<uint64_t>();
-  return c;
-}
 
 void write_args(Writer &w, const std::vector<std::pair<cl_uint, const KernelArg *>> &changed) {
   w.put<uint32_t>(static_cast<uint32_t>(changed.size()));

@@ -374,15 +374,13 @@ struct BufferWrite {
 struct ByteSpan {
   uint64_t offset = 0, size = 0;
   bool operator==(const ByteSpan &) const = default;
+  auto fields() { return std::tie(offset, size); }
 };
-void write(Writer &w, const ByteSpan &s);
-ByteSpan read_byte_span(Reader &r);
 struct SpanCopy {
   uint64_t src_offset = 0, dst_offset = 0, size = 0;
   bool operator==(const SpanCopy &) const = default;
+  auto fields() { return std::tie(src_offset, dst_offset, size); }
 };
-void write(Writer &w, const SpanCopy &c);
-SpanCopy read_span_copy(Reader &r);
 
 // A copy between two nodes' buffers (kPeerReceive, kPeerSend), after the
 // command's header. The receiving side: its buffer and bytes, and, when the
@@ -402,16 +400,13 @@ struct PeerCopyOut {
   int32_t to_rank = 0;
   uint64_t to_event = 0;
   bool operator==(const PeerCopyOut &) const = default;
+  auto fields() { return std::tie(buffer, offset, size, to_rank, to_event); }
 };
-void write(Writer &w, const PeerCopyOut &p);
-PeerCopyOut read_peer_copy_out(Reader &r);
 
 // Commands on images and buffer rectangles, after their objects' ids.
 // Three sizes (an origin, a region), each a uint64_t on the wire.
 using Size3 = std::array<size_t, 3>;
 Size3 size3(const size_t *v);  // from the application's three
-void write(Writer &w, const Size3 &v);
-Size3 read_size3(Reader &r);
 // A box: where it starts and its extent (an image's in pixels, a buffer
 // rectangle's in bytes). kWriteImage, kReadImage, kFillImage (after the
 // fill color), kCopyImageToBuffer (then the buffer's offset),
@@ -420,33 +415,29 @@ struct Box {
   Size3 origin{}, region{};
   size_t volume() const { return region[0] * region[1] * region[2]; }
   bool operator==(const Box &) const = default;
+  auto fields() { return std::tie(origin, region); }
 };
-void write(Writer &w, const Box &b);
-Box read_box(Reader &r);
 // kWriteBufferRect, kReadBufferRect: the buffer's box and pitches (the
 // host's side travels packed: rows of region[0] bytes).
 struct BufferRect {
   Box box;
   uint64_t row_pitch = 0, slice_pitch = 0;
   bool operator==(const BufferRect &) const = default;
+  auto fields() { return std::tie(box, row_pitch, slice_pitch); }
 };
-void write(Writer &w, const BufferRect &r);
-BufferRect read_buffer_rect(Reader &r);
 // kCopyImage, kCopyBufferRect: a region from one origin to another; a
 // rectangle copy adds both sides' pitches.
 struct BoxCopy {
   Size3 src_origin{}, dst_origin{}, region{};
   bool operator==(const BoxCopy &) const = default;
+  auto fields() { return std::tie(src_origin, dst_origin, region); }
 };
-void write(Writer &w, const BoxCopy &c);
-BoxCopy read_box_copy(Reader &r);
 struct BufferRectCopy {
   BoxCopy boxes;
   uint64_t src_row = 0, src_slice = 0, dst_row = 0, dst_slice = 0;
   bool operator==(const BufferRectCopy &) const = default;
+  auto fields() { return std::tie(boxes, src_row, src_slice, dst_row, dst_slice); }
 };
-void write(Writer &w, const BufferRectCopy &c);
-BufferRectCopy read_buffer_rect_copy(Reader &r);
 
 // One entry of a report: a command's end. `bytes`: the size of the bytes a
 // read brought back, inline after the entry or following the report as

@@ -100,21 +100,26 @@ class Reader {
 template <class M>
 concept FieldMessage = requires(M m) { m.fields(); };
 
-// Fields may also be lists (a count, then each element) and pairs; a list
-// of values travels as one block (the same bytes as one by one).
+// Fields may also be lists (a count, then each element), pairs and field
+// messages of their own (their fields in turn); a list of values travels as
+// one block (the same bytes as one by one).
 namespace wire_detail {
 template <class A, class B>
 void put_field(Writer &w, const std::pair<A, B> &p);
 template <class T>
 void put_field(Writer &w, const std::vector<T> &v);
+template <FieldMessage M>
+void put_field(Writer &w, const M &m);
 template <class A, class B>
 void get_field(Reader &r, std::pair<A, B> &p);
 template <class T>
 void get_field(Reader &r, std::vector<T> &v);
+template <FieldMessage M>
+void get_field(Reader &r, M &m);
 
 inline void put_field(Writer &w, const std::string &s) { w.text(s); }
 template <class T>
-  requires std::is_trivially_copyable_v<T>
+  requires(std::is_trivially_copyable_v<T> && !FieldMessage<T>)
 void put_field(Writer &w, const T &v) {
   w.put(v);
 }
@@ -130,9 +135,14 @@ void put_field(Writer &w, const std::vector<T> &v) {
     for (const T &x : v) put_field(w, x);
 }
 
+template <FieldMessage M>
+void put_field(Writer &w, const M &m) {
+  std::apply([&](const auto &...f) { (put_field(w, f), ...); }, const_cast<M &>(m).fields());
+}
+
 inline void get_field(Reader &r, std::string &s) { s = r.text(); }
 template <class T>
-  requires std::is_trivially_copyable_v<T>
+  requires(std::is_trivially_copyable_v<T> && !FieldMessage<T>)
 void get_field(Reader &r, T &v) {
   v = r.get<T>();
 }
@@ -152,16 +162,20 @@ void get_field(Reader &r, std::vector<T> &v) {
     for (uint64_t i = 0; i < n; ++i) get_field(r, v.emplace_back());  // each throws once the message ends
   }
 }
+template <FieldMessage M>
+void get_field(Reader &r, M &m) {
+  std::apply([&](auto &...f) { (get_field(r, f), ...); }, m.fields());
+}
 }  // namespace wire_detail
 
 template <FieldMessage M>
 void write(Writer &w, const M &m) {
-  std::apply([&](const auto &...f) { (wire_detail::put_field(w, f), ...); }, const_cast<M &>(m).fields());
+  wire_detail::put_field(w, m);
 }
 template <FieldMessage M>
 M read_message(Reader &r) {
   M m;
-  std::apply([&](auto &...f) { (wire_detail::get_field(r, f), ...); }, m.fields());
+  wire_detail::get_field(r, m);
   return m;
 }
 
