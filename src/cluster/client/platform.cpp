@@ -44,26 +44,19 @@ cl_int answer_from(const InfoAnswers &info, cl_uint param, size_t size, void *ou
   return answer(it->second.data(), it->second.size(), size, out, size_ret);
 }
 
-namespace {
-
-bool ours(const RemotePlatform *p) {
+bool is_platform(const RemotePlatform *p) {
   auto &all = Session::get().platforms();
   return p && std::find(all.begin(), all.end(), p) != all.end();
 }
 // Looked for among the platforms' devices: a handle that is not one is not
 // read.
-bool ours(const RemoteDevice *d) {
+bool is_device(const RemoteDevice *d) {
   if (!d) return false;
   for (const RemotePlatform *p : Session::get().platforms())
     for (auto &mine : p->devices)
       if (mine.get() == d) return true;
   return false;
 }
-
-}  // namespace
-
-bool is_platform(const RemotePlatform *p) { return ours(p); }
-bool is_device(const RemoteDevice *d) { return ours(d); }
 
 }  // namespace unicl::cluster
 
@@ -81,7 +74,7 @@ cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *p
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform_handle, cl_platform_info param, size_t size, void *value,
                                      size_t *size_ret) {
   auto *platform = remote(platform_handle);
-  if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
+  if (!is_platform(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
   if (param == CL_PLATFORM_ICD_SUFFIX_KHR) return answer("UNICLNODE", 10, size, value, size_ret);
   auto it = platform->info.find(param);
   if (it == platform->info.end()) return cluster::refuse(CL_INVALID_VALUE, "param_name is not a query the platform answers");
@@ -91,7 +84,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform_handle, cl_platform
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform_handle, cl_device_type type, cl_uint num_entries,
                                   cl_device_id *devices, cl_uint *num_devices) {
   auto *platform = remote(platform_handle);
-  if (!ours(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
+  if (!is_platform(platform)) return cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
   if ((num_entries == 0 && devices) || (!devices && !num_devices)) return cluster::refuse(CL_INVALID_VALUE, "num_entries is 0 with devices given, or both devices and num_devices are NULL");
   std::vector<RemoteDevice *> matching;
   for (auto &d : platform->devices) {
@@ -110,7 +103,7 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform_handle, cl_device_type
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device_handle, cl_device_info param, size_t size, void *value,
                                    size_t *size_ret) {
   auto *device = remote(device_handle);
-  if (!ours(device)) return cluster::refuse(CL_INVALID_DEVICE, "device is not a device of the node client");
+  if (!is_device(device)) return cluster::refuse(CL_INVALID_DEVICE, "device is not a device of the node client");
   switch (param) {
     case CL_DEVICE_PLATFORM: return answer_value(handle(device->platform), size, value, size_ret);
     case CL_DEVICE_NODE_UNICL: return answer_value(static_cast<cl_uint>(device->rank), size, value, size_ret);
@@ -144,11 +137,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device_handle, cl_device_info pa
 
 cl_int CL_API_CALL clRetainDevice(cl_device_id device_handle) {
   auto *device = remote(device_handle);
-  return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
+  return is_device(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
 }
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device_handle) {
   auto *device = remote(device_handle);
-  return ours(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
+  return is_device(device) ? CL_SUCCESS : cluster::refuse(CL_INVALID_DEVICE, "device is not the node client's");
 }
 
 void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
@@ -157,11 +150,11 @@ void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
 }
 void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform_handle, const char *name) {
   auto *platform = remote(platform_handle);
-  return ours(platform) ? extension_function_address(name) : nullptr;
+  return is_platform(platform) ? extension_function_address(name) : nullptr;
 }
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform_handle) {
   auto *platform = remote(platform_handle);
-  return ours(platform) ? CL_SUCCESS : cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
+  return is_platform(platform) ? CL_SUCCESS : cluster::refuse(CL_INVALID_PLATFORM, "platform is not the node client's");
 }
 
 }  // namespace unicl::api
