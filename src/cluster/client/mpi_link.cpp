@@ -2,6 +2,7 @@
 #include "cluster/client/paced_sends.hpp"
 
 #include "cluster/protocol/hwloc_plugins.hpp"
+#include "cluster/protocol/arrived.hpp"
 #include "cluster/protocol/idle_backoff.hpp"
 
 #include <dlfcn.h>
@@ -203,12 +204,10 @@ bool MpiLink::poll() {
   MPI_Comm comm = comm_of(comm_);
   bool any = false;
   for (;;) {
-    int arrived = 0;
     MPI_Status status;
     // Any tag: a node's reply and its event messages are taken in the order
     // it sent them.
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &arrived, &status);
-    if (!arrived) return any;
+    if (!arrived(comm, MPI_ANY_SOURCE, MPI_ANY_TAG, status)) return any;
     int bytes = 0;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> message(static_cast<size_t>(bytes));

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "backend/vendor_objects.hpp"
+#include "cluster/protocol/arrived.hpp"
 #include "cluster/protocol/idle_backoff.hpp"
 #include "cluster/node/server.hpp"
 #include "cluster/protocol/ping_pong.hpp"
@@ -37,7 +38,10 @@ void NodeServer::serve() {
     }
     if (!idle_now) check_failed();
     if (moving) finish_peer_sends();
-    if (receive_peer_part() || receive_batch(serving)) {
+    // Requests first: a copy's request handled before its bytes lets them
+    // go straight into place (a part that comes first is received aside, in
+    // memory of its own, and copied later).
+    if (receive_batch(serving) || receive_peer_part()) {
       idle.active(), awaiting.active();
       continue;
     }
@@ -58,18 +62,15 @@ bool NodeServer::send_due(std::chrono::steady_clock::time_point &wake) {
 
 bool NodeServer::receive_peer_part() {
   // Also when no copy is awaited: a part may come before its request.
-  int peer = 0;
   MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, kPeerTag, comm_, &peer, &status);
-  if (peer) receive_peer_bytes(status);
-  return peer != 0;
+  if (!arrived(comm_, MPI_ANY_SOURCE, kPeerTag, status)) return false;
+  receive_peer_bytes(status);
+  return true;
 }
 
 bool NodeServer::receive_batch(bool &serving) {
-  int arrived = 0;
   MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status);
-  if (!arrived) return false;
+  if (!arrived(comm_, MPI_ANY_SOURCE, kRequestTag, status)) return false;
   int bytes = 0;
   MPI_Get_count(&status, MPI_BYTE, &bytes);
   std::vector<char> message(static_cast<size_t>(bytes));
