@@ -208,8 +208,10 @@ int run(const Options &o) {
                                     "-x", "XDG_CACHE_HOME=" + cache.dir(), child_process::self_executable(),
                                     "--rank0", std::to_string(n), "--reps", std::to_string(o.reps)};
     if (!o.only.empty()) cmd.insert(cmd.end(), {"--only", o.only});
-    // A trace of rank 0's last run, to see where a makespan went.
+    // A trace of rank 0's last run, to see where a makespan went; rank 0's
+    // counts of messages and bytes (UNICL_LOG=1, printed at its exit).
     if (std::getenv("UNICL_TRACE")) cmd.insert(cmd.begin() + 4, {"-x", "UNICL_TRACE"});
+    if (std::getenv("UNICL_LOG")) cmd.insert(cmd.begin() + 4, {"-x", "UNICL_LOG"});
     cmd.insert(cmd.end(), {":", "-np", std::to_string(n), "-x", "UNICL_VENDORS=" BENCH_SIM_ICD, "-x",
                            "UNICL_SIM_CONFIG=" + machine, BENCH_UNICL_NODE});
     auto r = child_process::run(cmd, {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}}, 900);
@@ -218,6 +220,7 @@ int run(const Options &o) {
       std::cout << "SUMMARY|cluster-scaling|" << n << " nodes|" << r.why() << "|-|FAILED\n";
       return 1;
     }
+    if (std::getenv("UNICL_LOG")) std::cerr << r.err;
     std::istringstream lines(r.out);
     std::string runs;  // the timed runs' makespans, ms
     for (std::string line; std::getline(lines, line);) {
