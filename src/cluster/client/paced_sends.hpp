@@ -34,6 +34,9 @@ class PacedSends {
   void progress();
   // Nothing in flight nor waiting.
   bool idle() const { return in_flight_.empty() && queued_.empty(); }
+  // Bulk parts on their way, and those waiting for their turn.
+  size_t bulk_in_flight() const { return bulk_in_flight_; }
+  size_t bulk_waiting() const { return queued_.size(); }
   // Sends to a node that no longer receives never finish: dropped.
   void cancel();
 
