@@ -336,7 +336,7 @@ class NodeServer {
   // are dropped (with how many are still to come).
   struct EarlyPart {
     PeerHeader header;
-    std::vector<char> bytes;
+    std::shared_ptr<std::vector<char>> bytes;  // staging memory (none for a part of no bytes)
     uint64_t travel_ns;
   };
   std::unordered_map<uint64_t, std::vector<EarlyPart>> early_parts_;
