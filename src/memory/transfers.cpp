@@ -1,5 +1,7 @@
 #include "memory/transfers.hpp"
 
+#include <limits>
+
 #include <memory>
 
 #include "core/event.hpp"
@@ -76,13 +78,23 @@ void time_transfer(const std::shared_ptr<Completion> &done, TransferSample sampl
 // What a transfer carried by `slot` waits for: the accesses of those bytes
 // on both sides, on its own device through the device's own ordering (work
 // planned there earlier is issued earlier), elsewhere by not being planned
-// before they are done (kBlocked, the blocker in `outer`).
+// before they are done (kBlocked, the blocker in `outer`). A copy straight
+// from another device (`from_slot`), whose vendor call takes waits of both
+// devices (DeviceEndpoint::copy_from), waits there itself for the commands
+// of that device already issued (their vendor events exist): a kernel's
+// output then goes on to another node's device as the kernel ends, the
+// source's node waiting for it, not once this process has heard of its
+// end (a round trip of reports, planning and requests per dependency).
+// Not for a transfer into the source still under way: copies from copies
+// still coming chain deep (bench-cluster-scaling's matmul: a matrix every
+// device reads reached the last nodes' devices through three of them).
 cl_int transfer_waits(Coherence &c, Location src, Location dst, ByteRange range, size_t slot, WaitList &outer,
-                      std::vector<std::shared_ptr<Completion>> &wait) {
+                      std::vector<std::shared_ptr<Completion>> &wait,
+                      size_t from_slot = std::numeric_limits<size_t>::max()) {
   for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
     // The source never got those bytes if a transfer into it failed.
     if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
-    if (t->slot == slot) {
+    if (t->slot == slot || (t->slot == from_slot && !t->transfer && t->done->vendor_event())) {
       wait.push_back(t->done);
     } else if (!t->done->done()) {
       outer.block_on(t->done, t->slot);
@@ -135,8 +147,10 @@ void issued_transfer(PlannedTransfer &t, const std::shared_ptr<Completion> &issu
 // A copy from one device's memory straight into another's (DeviceEndpoint::
 // copy_from), carried by the destination: its event is the destination's,
 // so the commands there that need the bytes wait for it as for any copy of
-// their own device. The source's accesses are another device's: they must
-// be done first, as for the second hop through host memory.
+// their own device. The source's accesses are another device's: the copy's
+// own vendor call waits for the commands among them already issued
+// (transfer_waits); the others must be done first, as for the second hop
+// through host memory.
 cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   _cl_context &ctx = *root->context;
@@ -144,7 +158,7 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
   if (cl_int err = replica(root, src, from, &outer); err != CL_SUCCESS) return err;
   if (cl_int err = replica(root, dst, to, &outer); err != CL_SUCCESS) return err;
   std::vector<std::shared_ptr<Completion>> wait;
-  if (cl_int err = transfer_waits(c, src, dst, range, dst, outer, wait); err != CL_SUCCESS) return err;
+  if (cl_int err = transfer_waits(c, src, dst, range, dst, outer, wait, src); err != CL_SUCCESS) return err;
   PlannedTransfer t = record_transfer(ctx, c, src, dst, range, dst);
   ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), t = std::move(t), src, dst,
                               ctx = Ref<_cl_context>(&ctx)]() mutable {
