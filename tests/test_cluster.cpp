@@ -356,6 +356,29 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
   }
 }
 
+TEST_CASE("a copy between devices waits on the node for the kernel that writes its source, not for rank 0", "[cluster]") {
+  // Two devices of one node, and one device of each of two nodes, serving
+  // the simulator (correctness mode: kernels run on PoCL): the reading
+  // kernel's commands reach its node while the writing kernel (about a
+  // second) still runs on the first device. Waiting for rank 0 to hear of
+  // the writer's end first, the reader would be queued after it.
+  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
+                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
+                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                                            {"POCL_DEVICES", "pthread"}};
+  for (bool across : {false, true}) {
+    INFO((across ? "node 1 to node 2" : "within node 1"));
+    Ranks app = application({env("UNICL_LOCAL_WAIT_APP")});
+    if (across) app.argv.push_back("--across");
+    app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+    auto r = mpirun({app, nodes(across ? 2 : 1, sim)}, 180);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("result: OK"));
+    CHECK_THAT(r.out, Catch::Contains("queued before the writer ended: yes"));
+  }
+}
+
 TEST_CASE("launches on a node's device cost at most 1.5 messages in a stream and 2.5 each waited for", "[cluster]") {
   // The program of the issue that set the budget: a kernel of two buffers
   // and one scalar, the scalar set before each launch, on a context of the
