@@ -1,7 +1,6 @@
 #include "memory/transfers.hpp"
 
 #include <limits>
-
 #include <memory>
 
 #include "core/event.hpp"
