@@ -93,8 +93,6 @@ cl_int set_memory_limits(_cl_context &ctx, const std::string &spec) {
   return refuse(CL_INVALID_PROPERTY, "UNICL_DEVICE_MEM_LIMIT is not a list of sizes");
 }
 
-}  // namespace
-
 // CPU devices, of this host or of a node: their copies out run on the cores
 // their kernels use (a simulated CPU device runs them one after the other),
 // so a copy read from one may wait behind its kernel of 54 ms when a GPU
@@ -105,6 +103,8 @@ void mark_competing_copies(_cl_context &ctx) {
     if (type & CL_DEVICE_TYPE_CPU) ctx.memory->planner.set_copies_compete(l);
   }
 }
+
+}  // namespace
 
 cl_int init_context_memory(_cl_context &ctx, const std::string &mem_limits) {
   // Coherence tracks a copy per device plus the host copy in one set.

@@ -10,6 +10,12 @@
 namespace unicl {
 namespace {
 
+// What a transfer's sample needs to tell whether it had its link to itself.
+struct LinkReservation {
+  bool shared = false;       // its link's queue held other transfers when it joined
+  std::uint64_t joined = 0;  // the queue's count of transfers once it joined (TransferPlanner::joined)
+};
+
 // What a finished transfer took refines the model of its link (source and
 // destination), both the context's planner's and the scheduling layer's,
 // when it had the link to itself: transfers sharing one (a buffer every
@@ -21,25 +27,18 @@ struct TransferSample {
   Location src, dst;
   std::string from, to;  // device names, or kHostMemory
   size_t bytes;
-  bool shared = false;  // its link's queue held other transfers when it joined
-  std::uint64_t joined = 0;  // the queue's count of transfers once it joined (TransferPlanner::joined)
+  LinkReservation link;
   void record(const Completion &done) const {
     cl_ulong start = 0, end = 0;
-    if (shared || !done.times(start, end)) return;
+    if (link.shared || !done.times(start, end)) return;
     double seconds = static_cast<double>(end - start) * 1e-9;
     {
       std::lock_guard lock(memory->mutex);
-      if (memory->planner.joined(src, dst) != joined) return;  // others came while it ran
+      if (memory->planner.joined(src, dst) != link.joined) return;  // others came while it ran
       memory->planner.record(src, dst, bytes, seconds);
     }
     if (auto *scheduling = Runtime::get().scheduling()) scheduling->transfer_timed(from, to, bytes, seconds);
   }
-};
-
-// What a transfer's sample needs to tell whether it had its link to itself.
-struct LinkReservation {
-  bool shared = false;
-  std::uint64_t joined = 0;
 };
 
 // Keeps the transfer's link busy in the planner's eyes until it ends, so
@@ -117,9 +116,7 @@ PlannedTransfer record_transfer(_cl_context &ctx, Coherence &c, Location src, Lo
   c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
   c.note_access();
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
-  return {done,
-          {ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length, link.shared,
-           link.joined}};
+  return {done, {ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length, link}};
 }
 
 // The error of work a transfer waited for that failed before it was issued
