@@ -131,6 +131,25 @@ void Engine::unplace(Task &t) {
   t.heading_to = static_cast<size_t>(-1);
 }
 
+double Engine::hand_off(size_t from, size_t to) const {
+  if (from == to) return 0;
+  return devices_[from].node != 0 || devices_[to].node != 0 ? kHandOffNode : kHandOffHere;
+}
+
+double Engine::ready_at(const Task &t, size_t device) const {
+  const double now = this->now();
+  double ready = now;
+  t.unfinished_predecessors(predecessors_);
+  for (const Task *p : predecessors_) {
+    // One not started by this engine (another queue's command, a copy
+    // placed where its data is) is taken as ending now.
+    double end = std::max(now, p->predicted_end);
+    if (p->placed()) end += hand_off(p->slot(), device);
+    ready = std::max(ready, end);
+  }
+  return ready;
+}
+
 double Engine::transfer_time(const Task &t, size_t device) const {
   double total = 0;
   const auto &heading = devices_[device].heading;
@@ -260,7 +279,8 @@ void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred)
   // takes no more until it is measured.
   double exec = exec_time(*t, device);
   if (exec < 0) exec = kHorizon;
-  d.busy_until = std::max(busy_until(device), now()) + exec;
+  d.busy_until = std::max(std::max(busy_until(device), now()), ready_at(*t, device)) + exec;
+  t->predicted_end = d.busy_until;
   t->place(device);
   t->counted = true;
   t->advance_placed(deferred);

@@ -9,7 +9,11 @@
 // devices' speeds), so a burst of commands is spread rather than all sent
 // to the device being explored.
 // Commands are placed in the order they become ready: the engine pushes a
-// command as soon as its dependencies complete, so graph order is kept.
+// kernel as soon as its dependencies are planned on their devices (graph
+// order is kept), and its start on a device is no earlier than what it
+// follows ends there, or is learnt of and acted on elsewhere (ready_at):
+// a device that runs the predecessors has the bytes and queues the
+// command right behind them.
 #include <limits>
 #include <map>
 #include <utility>
@@ -22,11 +26,14 @@ namespace {
 class Heft final : public PerDeviceQueues {
  public:
   using PerDeviceQueues::PerDeviceQueues;
+  bool places_ahead() const override { return true; }
   void push(std::shared_ptr<Task> t) override {
     const std::string &kernel = view_.kernel(*t);
     double now = view_.now();
     const auto &devices = eligible(*t);
-    auto start_of = [&](size_t d) { return std::max(now, view_.busy_until(d)) + queued(d); };
+    auto start_of = [&](size_t d) {
+      return std::max(std::max(now, view_.busy_until(d)) + queued(d), view_.ready_at(*t, d));
+    };
     // Explore: the earliest-starting device whose model of the kernel is
     // not yet calibrated and to which no exploration is on the way.
     size_t explore = view_.devices();

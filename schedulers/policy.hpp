@@ -1,7 +1,9 @@
 // The interface between UniCL's scheduling engine and a placement policy.
 //
 // The engine (schedulers/engine.cpp) pushes a command to the policy when
-// all its dependencies are complete, and pops from it for a device whenever
+// all its dependencies are complete (or, to a policy that places_ahead(),
+// a kernel once they are all planned on their devices), and pops from it
+// for a device whenever
 // that device has room for another command (a few in flight per device, so
 // that transfers for the next command overlap the current one). A policy
 // that places at push time (heft, random, round-robin) keeps one queue per
@@ -65,13 +67,26 @@ class SchedulingView {
   // buffers it reads are on their way there, and transfer_time() no longer
   // charges them to the commands placed after it.
   virtual void placed(Task & /*t*/, size_t /*device*/) const {}
+  // When the command could start on the device as far as the commands it
+  // follows are concerned: the latest of their predicted ends, plus, for
+  // each on another device, the time its end takes to be learnt and acted
+  // on (its bytes' transfer is transfer_time()'s). now() for a command
+  // whose dependencies are complete.
+  virtual double ready_at(const Task &t, size_t device) const = 0;
 };
 
 class Policy {
  public:
   virtual ~Policy() = default;
-  // A command whose dependencies are all complete.
+  // A command whose dependencies are all complete, or all planned (a
+  // kernel, when places_ahead()).
   virtual void push(std::shared_ptr<Task> t) = 0;
+  // Whether the policy weighs commands that cannot start yet
+  // (SchedulingView::ready_at): one that places at push time and knows
+  // when each device would start it. The engine pushes a kernel to it once
+  // what it waits for is planned, and the kernel placed on the device of
+  // its predecessors is queued there behind them.
+  virtual bool places_ahead() const { return false; }
   // The next command for `device`, or null to leave it idle.
   virtual std::shared_ptr<Task> pop(size_t device) = 0;
   // Commands pushed and not yet popped.

@@ -365,6 +365,47 @@ __kernel void spin(__global uint *out, uint n) {
   CHECK(read_back == x);
 }
 
+TEST_CASE("a kernel that follows a launch still running is queued behind it on its device", "[scheduling]") {
+  // heft weighs a kernel once what it follows is planned on a device
+  // (Engine::ready_at): on that device it is planned at once, ordered by
+  // the vendor's queue, instead of once the engine hears of the end (for
+  // a node's device, a network round trip later). Both launches are built
+  // for pthread only, which runs them apart from the enqueue.
+  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  const size_t pthread = cltest::device_name(devices[0]).find("pthread") == std::string::npos ? 1 : 0;
+  cl::Context ctx = scheduling_context(devices, "heft", 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
+  cl::CommandQueue q = device_less_queue(ctx, 0);  // in order: the second launch follows the first
+  cl::Program program(ctx, R"CL(
+__kernel void spin(__global uint *out, uint n) {
+  uint x = out[0];
+  for (uint j = 0; j < n; ++j) x = x * 1664525u + 1013904223u;
+  out[0] = x;
+}
+)CL");
+  program.build({devices[pthread]});
+  constexpr cl_uint kLong = 1u << 26, kShort = 1000;
+  cl_uint value = 7, read_back = 0;
+  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value);
+  cl::Kernel first(program, "spin"), second(program, "spin");
+  first.setArg(0, buffer);
+  first.setArg(1, kLong);
+  second.setArg(0, buffer);
+  second.setArg(1, kShort);
+  cl::Event launched, followed;
+  q.enqueueNDRangeKernel(first, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launched);
+  q.enqueueNDRangeKernel(second, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &followed);
+  const cl_int second_status = followed.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+  const cl_int first_status = launched.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+  q.enqueueReadBuffer(buffer, CL_TRUE, 0, sizeof read_back, &read_back);
+  CHECK(ran_on(launched) == devices[pthread]());
+  CHECK(ran_on(followed) == devices[pthread]());
+  if (first_status == CL_COMPLETE) WARN("the first launch ended before the second was looked at: nothing shown");
+  else CHECK(second_status != CL_QUEUED);  // planned: handed to the device behind the first
+  cl_uint x = value;
+  for (cl_uint j = 0; j < kLong + kShort; ++j) x = x * 1664525u + 1013904223u;
+  CHECK(read_back == x);
+}
+
 TEST_CASE("a device-less queue of a one-device context runs on that device", "[scheduling]") {
   auto devices = cltest::MultiDevice::matching({"pthread"});
   cl::Context ctx(devices[0]);

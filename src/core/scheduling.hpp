@@ -21,10 +21,17 @@ class Task;
 class ContextScheduler {
  public:
   virtual ~ContextScheduler() = default;
-  // A command whose dependencies are complete: place it (now or when a
+  // A command whose dependencies are complete (or, for a kernel when
+  // places_ahead(), all planned on their devices): place it (now or when a
   // device has room) and submit it. `deferred`: called from the work queue.
   // Caller holds the context mutex.
   virtual void push(std::shared_ptr<Task> t, bool deferred) = 0;
+  // Whether the scheduler places a kernel whose dependencies are planned
+  // but not complete: placed on the device of what it waits for, it is
+  // queued there behind it and starts as it ends, instead of one
+  // completion notice and one dispatch later (a node's device: a network
+  // round trip). Fixed for the context.
+  virtual bool places_ahead() const { return false; }
   // A placed command was submitted or failed. Caller holds the context mutex.
   virtual void settled(const std::shared_ptr<Task> &t) = 0;
   // How many of the context's devices can run commands at the same time

@@ -59,10 +59,13 @@ cl_int Task::status() {
 // command submitted on the task's own device goes into that vendor wait list
 // instead of being waited for: its vendor orders it. Without it (a command
 // of a scheduled queue, not placed yet) everything must be complete: a
-// policy can only weigh devices for a command that can start.
-Task::Readiness Task::walk_dependencies(WaitList *same_device) {
+// policy can only weigh devices for a command that can start; or, with
+// `ahead`, at least planned on a device (kAhead), for a scheduler that
+// places a command behind what it waits for.
+Task::Readiness Task::walk_dependencies(WaitList *same_device, bool ahead) {
   auto self = shared_from_this();
   auto again = [self](cl_int) { self->retry(); };
+  Readiness readiness = kReady;
   for (auto &d : deps_) {
     if (!d.task) {
       cl_int s = d.awaited.status();
@@ -90,11 +93,33 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device) {
       // The producer's command must run (vendors need not run what was
       // never flushed), flushed from UniCL's threads, never from here.
       Runtime::get().flush_off_caller(context_->slots[d.task->slot()].device.get(), done);
+      if (ahead) {
+        readiness = kAhead;
+        continue;
+      }
       done->on_done(again);
       return kWaiting;
     }
   }
-  return kReady;
+  return readiness;
+}
+
+bool Task::may_go_ahead() const {
+  // Kernels only, which a policy weighs; a divider's pieces keep the
+  // order it sized them for, and other commands go where their data is
+  // (advance()).
+  return !work.kernel.empty() && !work.pinned && context_->engine && context_->engine->places_ahead();
+}
+
+void Task::unfinished_predecessors(std::vector<const Task *> &out) const {
+  UNICL_HOLDS(context_->mutex, "Task::unfinished_predecessors: caller holds the context lock");
+  out.clear();
+  for (auto &d : deps_) {
+    if (!d.task) continue;
+    cl_int s = d.task->state_.load(std::memory_order_acquire);
+    if (s == CL_QUEUED || (s == CL_SUBMITTED && d.task->completion()->status() != CL_COMPLETE))
+      out.push_back(d.task.get());
+  }
 }
 
 size_t Task::only_device_waited_for() const {
@@ -121,7 +146,7 @@ void Task::advance(bool deferred) {
   if (state() != CL_QUEUED) return;
   if (!placed()) {
     if (pushed_) return;
-    switch (walk_dependencies(nullptr)) {
+    switch (walk_dependencies(nullptr, may_go_ahead())) {
       case kWaiting:
         // A command other than a kernel goes where its data is (the
         // engine's rule once it can start); when all it waits for runs on
@@ -139,6 +164,7 @@ void Task::advance(bool deferred) {
         return;
       case kFailed:  // advance() again, placed, settles it failed
       case kReady:
+      case kAhead:  // placed, it waits for the rest (below)
         pushed_ = true;
         context_->engine->push(shared_from_this(), deferred);
         return;
@@ -148,7 +174,8 @@ void Task::advance(bool deferred) {
   switch (walk_dependencies(&wait)) {
     case kWaiting: return;
     case kFailed: return settle(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, nullptr);
-    case kReady: break;
+    case kReady:
+    case kAhead: break;  // not walked for here
   }
   auto planned = std::make_shared<PendingCompletion>();
   Issue call;

@@ -79,6 +79,9 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
     bool known = false;
   } times;
   double mean_exec = -1;  // the engine's cache of its mean predicted time
+  // When the engine predicted it to end (seconds, its clock), set when it
+  // started there: what a command placed ahead behind it waits for.
+  double predicted_end = -1;
   // The engine's cache of its predicted time per slot and the samples
   // behind it (NaN: not looked up yet): a placement asks for each several
   // times.
@@ -139,6 +142,9 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   cl_int wait();
   // Blocks until the command is issued to its device or failed.
   void wait_submitted();
+  // The commands it follows that have not completed yet (caller holds the
+  // context lock): what a command placed ahead waits for.
+  void unfinished_predecessors(std::vector<const Task *> &out) const;
 
  private:
   struct Dep {
@@ -146,8 +152,12 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
     Awaited awaited;  // when task is null
   };
   void retry();
-  enum Readiness { kReady, kWaiting, kFailed };
-  Readiness walk_dependencies(WaitList *same_device);
+  // kAhead: every dependency is a command planned on its device, some
+  // not complete (only walked for with `ahead`).
+  enum Readiness { kReady, kAhead, kWaiting, kFailed };
+  Readiness walk_dependencies(WaitList *same_device, bool ahead = false);
+  // Whether the engine may place it before what it waits for completes.
+  bool may_go_ahead() const;
   // The one device where everything the task still waits for was issued,
   // if its buffers' bytes are all valid there once that has run;
   // kUnplaced otherwise (caller holds the context lock).

@@ -23,6 +23,7 @@ class Task {
   std::vector<size_t> runs;     // completed runs of its kernel; empty: none anywhere
   std::vector<double> transfer; // empty: nothing to move
   std::vector<size_t> resident; // empty: nothing resident anywhere
+  std::vector<double> ready;    // when what it follows lets it start; empty: now
   double priority = 0;
 };
 
@@ -60,6 +61,7 @@ class FakeView final : public unicl::SchedulingView {
   size_t node(size_t device) const override { return nodes.empty() ? 0 : nodes.at(device); }
   double speed(size_t device) const override { return speeds.at(device); }
   double priority(Task &t) const override { return t.priority; }
+  double ready_at(const Task &t, size_t device) const override { return t.ready.empty() ? clock : t.ready.at(device); }
   const std::string &kernel(const Task &t) const override { return t.kernel; }
 
   double clock = 0;

@@ -113,6 +113,26 @@ TEST_CASE("heft places a command on the device where it is predicted to finish f
   }
 }
 
+TEST_CASE("heft weighs a command whose predecessors have not ended by when each device could start it") {
+  FakeView view(2);
+  auto heft = make_policy("heft", view);
+  CHECK(heft->places_ahead());
+  for (const char *other : {"eager", "ws", "random", "round-robin"}) CHECK_FALSE(make_policy(other, view)->places_ahead());
+  view.busy = {1.0, 0.0};  // d0 runs what the command follows, until 1
+  SECTION("behind its predecessor on the device that has its bytes") {
+    // d0: ready at 1, finishes at 2; d1: the end is learnt at 1.3, the
+    // bytes take 0.2: finishes at 2.5 (an idle d1 without ready_at: 1.2).
+    heft->push(task(1, {.exec = {1.0, 1.0}, .transfer = {0.0, 0.2}, .ready = {1.0, 1.3}}));
+    CHECK(drain(*heft, 0) == std::vector<int>{1});
+  }
+  SECTION("elsewhere when that device has more queued than the hand-off costs") {
+    for (int i = 0; i < 2; ++i) heft->push(task(i, {.exec = {1.0, 9.0}}));  // both on d0: until 3
+    heft->push(task(2, {.exec = {1.0, 1.0}, .transfer = {0.0, 0.2}, .ready = {1.0, 1.3}}));  // d0 4, d1 2.5
+    CHECK(drain(*heft, 0) == std::vector<int>{0, 1});
+    CHECK(drain(*heft, 1) == std::vector<int>{2});
+  }
+}
+
 TEST_CASE("heft counts the queued work of devices that share cores together") {
   FakeView view(3);
   view.groups = {0, 0, 2};  // devices 0 and 1 are two views of the same CPU
