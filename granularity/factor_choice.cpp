@@ -67,7 +67,7 @@ std::vector<FactorOption> FactorChoice::options(const DividedLaunch &l, const st
   }
   if (out[0].runs == 0)
     for (auto &slot : l.queue->context->slots) {
-      double t = models_->kernel_time(l.kernel->name, slot.device->name, l.items());
+      double t = models_->kernel_time(l.kernel->name, slot.device->model_key(), l.items());
       if (t > 0 && (out[0].predicted < 0 || t < out[0].predicted)) out[0].predicted = t;
     }
   return out;

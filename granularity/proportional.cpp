@@ -60,7 +60,7 @@ std::vector<ProportionalDivider::Piece> ProportionalDivider::cut(const DividedLa
   std::vector<bool> calibrated(slots.size());
   bool known = true;
   for (size_t i = 0; i < slots.size(); ++i) {
-    const ExecPrediction p = models_->kernel_prediction(l.kernel->name, ctx.slots[slots[i]].device->name, l.items());
+    const ExecPrediction p = models_->kernel_prediction(l.kernel->name, ctx.slots[slots[i]].device->model_key(), l.items());
     whole[i] = p.seconds;
     calibrated[i] = p.calibrated();
     known = known && whole[i] > 0;

@@ -48,6 +48,7 @@ Engine::Engine(_cl_context &ctx, PerfModels &models) : ctx_(ctx), models_(models
   for (auto &s : ctx.slots) {
     Device d;
     d.name = s.device->name;
+    d.model = s.device->model_key();
     d.upload = PerfModels::link_name(kHostMemory, d.name);
     d.read_back = PerfModels::link_name(d.name, kHostMemory);
     cl_device_id v = s.device->vendor;
@@ -96,7 +97,7 @@ bool Engine::can_run(const Task &t, size_t device) const {
 const ExecPrediction &Engine::prediction(const Task &t, size_t device) const {
   if (t.exec_cache.size() != devices_.size()) t.exec_cache.assign(devices_.size(), {});
   ExecPrediction &cached = t.exec_cache[device];
-  if (std::isnan(cached.seconds)) cached = models_.kernel_prediction(t.work.kernel, devices_[device].name, t.work.items);
+  if (std::isnan(cached.seconds)) cached = models_.kernel_prediction(t.work.kernel, devices_[device].model, t.work.items);
   return cached;
 }
 
@@ -132,7 +133,9 @@ void Engine::unplace(Task &t) {
 }
 
 double Engine::hand_off(size_t from, size_t to) const {
-  if (from == to) return 0;
+  // Behind it on its device, or on another device of its node, the node
+  // orders the two (Task::walk_dependencies).
+  if (from == to || ctx_.events_reach(from, to)) return 0;
   return devices_[from].node != 0 || devices_[to].node != 0 ? kHandOffNode : kHandOffHere;
 }
 
@@ -363,7 +366,7 @@ void Engine::finished(Task &t) {
   if (d.in_flight == 0) d.busy_until = now();
   if (t.state() == CL_SUBMITTED && !t.work.kernel.empty()) {
     d.runs[t.work.kernel] += 1;
-    models_.record_kernel(t.work.kernel, d.name, t.work.items, exclusive_seconds(t.times, d.last_end));
+    models_.record_kernel(t.work.kernel, d.model, t.work.items, exclusive_seconds(t.times, d.last_end));
   }
   dispatch(true);
 }

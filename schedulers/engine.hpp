@@ -70,7 +70,8 @@ class Engine final : public ContextScheduler, public SchedulingView {
   void start(const std::shared_ptr<Task> &t, size_t device, bool deferred);
 
   struct Device {
-    std::string name;     // the vendor's device name, the models' key
+    std::string name;     // the vendor's device name, its links' models' key
+    std::string model;    // its kernels' models' key (_cl_device_id::model_key)
     // The models' keys of its links from and to host memory, made once:
     // transfer predictions run for every candidate device of every command.
     std::string upload, read_back;
@@ -100,7 +101,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
   // From a command's end on one device to a command that follows it being
   // planned on another: the end learnt (a vendor callback here, a node's
   // report: 0.2-0.3 ms measured in bench-cluster) and the engine's
-  // dispatch. Behind it on its own device the vendor orders the two.
+  // dispatch. Nothing behind it on its own device or another of its node.
   static constexpr double kHandOffHere = 50e-6;
   static constexpr double kHandOffNode = 300e-6;
   double hand_off(size_t from, size_t to) const;

@@ -7,7 +7,10 @@
 // of once rank 0 has heard of its end. Prints whether the reading kernel
 // was queued on its node before the writing one ended ("queued before the
 // writer ended: yes"), and "result: OK" with the right bytes, or names
-// what failed.
+// what failed. With --event the reader reads a buffer of its own and
+// follows the writer through its wait list alone (two devices of node 1):
+// the node waits for the writer there, and the reader must still start
+// after the writer's end ("started after the writer ended: yes").
 #include <node_devices.hpp>
 
 #include <cstdio>
@@ -42,7 +45,8 @@ cl_ulong profiled(cl_event e, cl_profiling_info what) {
 
 int main(int argc, char **argv) {
   // Node 1's first two devices, or (--across) node 1's first and node 2's.
-  const bool across = argc > 1 && std::string(argv[1]) == "--across";
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool across = mode == "--across", by_event = mode == "--event";
   std::vector<cl_device_id> one, two;
   for (auto [d, node] : devices_with_nodes()) {
     if (node == 1) one.push_back(d);
@@ -68,17 +72,28 @@ int main(int argc, char **argv) {
   cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, count * sizeof(cl_int), nullptr, &err);
   cl_mem y = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, count * sizeof(cl_int), nullptr, &err);
   if (err) return fail("buffers", err);
+  std::vector<cl_int> thrice(count);
+  for (size_t i = 0; i < count; ++i) thrice[i] = 3 * static_cast<cl_int>(i);
+  cl_mem own = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(cl_int), thrice.data(), &err);
+  if (err) return fail("the reader's own buffer", err);
+  if (by_event) {
+    // Its bytes on the reader's device before the writer starts: the
+    // reader then waits for nothing but the writer's event.
+    if ((err = clEnqueueMigrateMemObjects(q[1], 1, &own, 0, 0, nullptr, nullptr)) || (err = clFinish(q[1])))
+      return fail("moving the reader's buffer", err);
+  }
   const cl_int spins = 300 * 1000;  // each of the 1024 work-items
   clSetKernelArg(slow, 0, sizeof x, &x);
   clSetKernelArg(slow, 1, sizeof spins, &spins);
-  clSetKernelArg(twice, 0, sizeof x, &x);
+  clSetKernelArg(twice, 0, sizeof x, by_event ? &own : &x);
   clSetKernelArg(twice, 1, sizeof y, &y);
 
   cl_event writer = nullptr, reader = nullptr;
   if ((err = clEnqueueNDRangeKernel(q[0], slow, 1, nullptr, &count, nullptr, 0, nullptr, &writer)))
     return fail("the writing kernel", err);
   clFlush(q[0]);
-  if ((err = clEnqueueNDRangeKernel(q[1], twice, 1, nullptr, &count, nullptr, 0, nullptr, &reader)))
+  if ((err = clEnqueueNDRangeKernel(q[1], twice, 1, nullptr, &count, nullptr, by_event ? 1 : 0,
+                                    by_event ? &writer : nullptr, &reader)))
     return fail("the reading kernel", err);
   std::vector<cl_int> got(count);
   if ((err = clEnqueueReadBuffer(q[1], y, CL_TRUE, 0, count * sizeof(cl_int), got.data(), 0, nullptr, nullptr)))
@@ -95,9 +110,11 @@ int main(int argc, char **argv) {
               (static_cast<double>(reader_queued) - static_cast<double>(writer_end)) / 1e6);
   if (!writer_end || !reader_queued) return fail("the profiling times", CL_PROFILING_INFO_NOT_AVAILABLE);
   std::printf("queued before the writer ended: %s\n", reader_queued < writer_end ? "yes" : "no");
+  if (by_event)
+    std::printf("started after the writer ended: %s\n", profiled(reader, CL_PROFILING_COMMAND_START) >= writer_end ? "yes" : "no");
   std::printf("result: OK\n");
   clReleaseEvent(writer), clReleaseEvent(reader);
-  clReleaseMemObject(x), clReleaseMemObject(y);
+  clReleaseMemObject(x), clReleaseMemObject(y), clReleaseMemObject(own);
   clReleaseKernel(slow), clReleaseKernel(twice), clReleaseProgram(program);
   clReleaseCommandQueue(q[0]), clReleaseCommandQueue(q[1]), clReleaseContext(ctx);
   return 0;

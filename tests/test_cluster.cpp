@@ -379,6 +379,26 @@ TEST_CASE("a copy between devices waits on the node for the kernel that writes i
   }
 }
 
+TEST_CASE("a command waiting for another device's event of the same node waits on the node, not for rank 0", "[cluster]") {
+  // The reader follows the writer (about a second, on the node's other
+  // device) through its wait list only: rank 0 lists the writer's event in
+  // the reader's, and the node stands a user event of the reader's context
+  // in for it. The reader is queued on the node while the writer runs, and
+  // starts only after it ended.
+  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
+                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
+                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+                                            {"POCL_DEVICES", "pthread"}};
+  Ranks app = application({env("UNICL_LOCAL_WAIT_APP"), "--event"});
+  app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+  auto r = mpirun({app, nodes(1, sim)}, 180);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  CHECK_THAT(r.out, Catch::Contains("queued before the writer ended: yes"));
+  CHECK_THAT(r.out, Catch::Contains("started after the writer ended: yes"));
+}
+
 TEST_CASE("launches on a node's device cost at most 1.5 messages in a stream and 2.5 each waited for", "[cluster]") {
   // The program of the issue that set the budget: a kernel of two buffers
   // and one scalar, the scalar set before each launch, on a context of the

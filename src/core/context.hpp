@@ -110,6 +110,16 @@ struct _cl_context : unicl::ObjectHeader {
     return npos;
   }
   bool multi() const { return slots.size() > 1; }
+  // Whether a command on slot `to` may list vendor events of slot `from`'s
+  // commands in its wait list: two devices of one node, where the node
+  // stands a user event of the waiting command's context in for the
+  // other's (docs/cluster.md), so the wait costs no round trip to this
+  // process. (Local devices are left to their completions: the saving is
+  // a callback, not a network round trip.)
+  bool events_reach(size_t from, size_t to) const {
+    const size_t node = slots[from].device->node;
+    return node != 0 && node == slots[to].device->node;
+  }
   // The devices the application sees: the composite, else the slots' devices.
   std::vector<cl_device_id> devices() const {
     if (composite) return {composite.get()};

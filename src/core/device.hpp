@@ -36,7 +36,17 @@ struct _cl_device_id : unicl::ObjectHeader {
         vendor_version(version),
         parent(nullptr),
         members(std::move(members)) {}
-  std::string name;  // the vendor's device name (performance models key on it)
+  std::string name;  // the vendor's device name (links' performance models key on it)
+  // What the performance models key a kernel's times on: the name, less
+  // where a node's device is (the node client ends its name with
+  // " @ host:rank"): the same device on every node is one model, which one
+  // calibration serves. Links keep the whole name: each node's network is
+  // its own.
+  std::string model_key() const {
+    if (root()->node == 0) return name;
+    const size_t at = name.rfind(" @ ");
+    return at == std::string::npos ? name : name.substr(0, at);
+  }
   // Its vendor hands out every cl_khr_command_buffer entry point (asked once:
   // CL_DEVICE_EXTENSIONS answers from it).
   bool command_buffers = false;

@@ -57,8 +57,10 @@ cl_int Task::status() {
 // re-runs advance() from the work queue or its device's worker, where the
 // walk starts over) and the walk stops with kWaiting. With `same_device`, a
 // command submitted on the task's own device goes into that vendor wait list
-// instead of being waited for: its vendor orders it. Without it (a command
-// of a scheduled queue, not placed yet) everything must be complete: a
+// instead of being waited for: its vendor orders it; so does one issued to
+// a device whose events that vendor takes (_cl_context::events_reach).
+// Without it (a command of a scheduled queue, not placed yet) everything
+// must be complete: a
 // policy can only weigh devices for a command that can start; or, with
 // `ahead`, at least planned on a device (kAhead), for a scheduler that
 // places a command behind what it waits for.
@@ -86,6 +88,18 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device, bool ahead) {
     if (same_device && d.task->slot() == slot()) {
       same_device->add_from(done, slot(), slot());
       continue;
+    }
+    if (same_device && context_->events_reach(d.task->slot(), slot()) && done->status() != CL_COMPLETE) {
+      // Another device whose vendor events this one's vendor takes: once
+      // issued there (its vendor event exists), it joins the vendor wait
+      // list instead of being waited for here.
+      if (done->vendor_event() || done->status() < 0) {
+        Runtime::get().flush_off_caller(context_->slots[d.task->slot()].device.get(), done);
+        same_device->add_issued(done);
+        continue;
+      }
+      d.task->completion()->when_issued([self] { self->retry(); });
+      return kWaiting;
     }
     s = done->status();
     if (s < 0) return kFailed;

@@ -29,6 +29,13 @@ class WaitList {
   // yet becomes the blocker: the command must not be planned before it is
   // (see task.hpp).
   void add_from(const std::shared_ptr<Completion> &done, size_t from, size_t to);
+  // Work already issued to a device whose events the command's vendor
+  // takes (_cl_context::events_reach): it joins the list as the same
+  // device's work does.
+  void add_issued(const std::shared_ptr<Completion> &done) {
+    same_device_.push_back(done);
+    resolved_ = false;
+  }
   void block_on(std::shared_ptr<Completion> done, size_t slot) {
     if (blocker_) return;
     blocker_ = std::move(done);

@@ -72,8 +72,12 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
   header.queue = q->id;
   for (cl_uint i = 0; i < num_wait; ++i) {
     const RemoteEvent *waited = remote(wait[i]);
-    if (!live(waited, ObjectKind::kEvent) || waited->rank != q->rank || waited->context != q->context)
-      return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of command_queue's context");
+    // Of any of the client's contexts on the queue's node: libunicl lists
+    // one device's commands in another's of the same node
+    // (_cl_context::events_reach), and the node stands one of the queue's
+    // context in for it (node/commands.cpp).
+    if (!live(waited, ObjectKind::kEvent) || waited->rank != q->rank)
+      return cluster::refuse(CL_INVALID_EVENT_WAIT_LIST, "an event of the wait list is not a live event of command_queue's node");
     header.wait.push_back(waited->id);
   }
   Writer args;

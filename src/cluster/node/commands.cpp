@@ -6,6 +6,7 @@
 // 0 returned from its enqueue long ago, and learns it from the event.
 #include <algorithm>
 
+#include "backend/vendor_callback.hpp"
 #include "backend/vendor_commands.hpp"
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_objects.hpp"
@@ -26,11 +27,47 @@ cl_int join_parts(cl_command_queue queue, std::vector<cl_event> &parts, cl_event
   return err;
 }
 
-std::vector<cl_event> NodeServer::wait_list(const std::vector<uint64_t> &ids, cl_int &err) const {
+namespace {
+
+// An event of another of this node's contexts in a command's wait list:
+// rank 0 lists one of this node's devices' commands in another's
+// (_cl_context::events_reach) so that the wait costs it no round trip.
+// A vendor takes only its context's events: a user event of `context`
+// stands in, set as `other` ends (kept by `held` until the command that
+// lists it was enqueued). Null when there is nothing to wait for.
+cl_event stand_in(cl_event other, cl_context context, std::vector<VendorRef<cl_event>> &held, cl_int &err) {
+  const cl_int status = vendor_value<cl_int>(other, CL_EVENT_COMMAND_EXECUTION_STATUS, CL_QUEUED);
+  if (status == CL_COMPLETE) return nullptr;
+  if (status < 0) {
+    err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    return nullptr;
+  }
+  cl_int made = CL_SUCCESS;
+  VendorRef<cl_event> gate = vendor_user_event(context, made);
+  if (made != CL_SUCCESS) {
+    err = made;
+    return nullptr;
+  }
+  held.push_back(gate);
+  const cl_int set = set_vendor_event_callback(other, CL_COMPLETE, [gate](cl_event, cl_int ended) {
+    vendor_set_user_event_status(gate.get(), ended < 0 ? ended : CL_COMPLETE);
+  });
+  if (set != CL_SUCCESS) err = set;
+  return gate.get();
+}
+
+}  // namespace
+
+std::vector<cl_event> NodeServer::wait_list(const std::vector<uint64_t> &ids, cl_command_queue queue,
+                                            std::vector<VendorRef<cl_event>> &held, cl_int &err) const {
   std::vector<cl_event> out;
+  cl_context context = nullptr;  // the queue's, asked for once one is needed
   for (uint64_t id : ids) {
     if (auto it = objects_.events.find(id); it != objects_.events.end()) {
-      out.push_back(it->second.get());
+      cl_event e = it->second.get();
+      if (queue && !context) context = vendor_value<cl_context>(queue, CL_QUEUE_CONTEXT);
+      if (context && vendor_value<cl_context>(e, CL_EVENT_CONTEXT) != context) e = stand_in(e, context, held, err);
+      if (e) out.push_back(e);
       continue;
     }
     cl_int failed = CL_SUCCESS;
@@ -123,7 +160,7 @@ void NodeServer::command(Op op, Reader &args) {
   Enqueue c{h};
   c.queue = objects_.find(objects_.queues, h.queue, c.err, CL_INVALID_COMMAND_QUEUE);
   cl_int waited = CL_SUCCESS;
-  c.wait = wait_list(h.wait, waited);
+  c.wait = wait_list(h.wait, c.queue, c.stand_ins, waited);
   if (c.err == CL_SUCCESS) c.err = waited;
   if (op == Op::kPeerReceive) {
     if (cl_int e = peer_receive(h, c.queue, c.wait, c.err, args); e != CL_SUCCESS) report_failed_enqueue(h, e);

@@ -144,9 +144,12 @@ class NodeServer {
 
   // ---- commands (commands.cpp) ----
   void command(Op op, Reader &args);
-  // The vendor events of a wait list's ids (an id not here ended well);
+  // The vendor events of a wait list's ids (an id not here ended well),
+  // for a command on `queue`: an event of another of this node's contexts
+  // gets a user event of the queue's standing in for it, kept in `held`;
   // `err`: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one failed.
-  std::vector<cl_event> wait_list(const std::vector<uint64_t> &ids, cl_int &err) const;
+  std::vector<cl_event> wait_list(const std::vector<uint64_t> &ids, cl_command_queue queue,
+                                  std::vector<VendorRef<cl_event>> &held, cl_int &err) const;
   // Sets the changed arguments rank 0 sent on `kernel`.
   cl_int set_args(cl_kernel kernel, const std::vector<std::pair<cl_uint, KernelArg>> &args);
   // A command that could not be enqueued: its end, failed with `err`.
@@ -420,6 +423,7 @@ class NodeServer {
     const CommandHeader &header;
     cl_command_queue queue = nullptr;
     std::vector<cl_event> wait;
+    std::vector<VendorRef<cl_event>> stand_ins;  // wait_list's, alive until the command is enqueued
     cl_event event = nullptr;
     VendorEnqueue on{};
     Watch watch;
