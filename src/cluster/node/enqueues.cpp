@@ -44,7 +44,7 @@ void NodeServer::enqueue_write_buffer(Enqueue &c, Reader &args) {
     }
     return;
   }
-  if (c.err == CL_SUCCESS && maps_at_once(c.queue, c.wait, p.size) && !p.inline_bytes)
+  if (c.err == CL_SUCCESS && maps_at_once(c.queue, c.header.queue, c.wait, p.size) && !p.inline_bytes)
     if (auto status = write_mapped(c.queue, buffer, offset, p, &c.event, c.watch.before_ns)) {
       c.err = *status;
       return;

@@ -9,6 +9,7 @@
 // drives the transfer's bytes out of the caches the trip then misses).
 // From 1 MiB the map is as quick as the copy or quicker (bench-cluster: a
 // 1 MiB write and read 270-300 us mapped against 300-310 us staged).
+#include <algorithm>
 #include <optional>
 
 #include "backend/vendor_commands.hpp"
@@ -36,8 +37,9 @@ NodeServer::Mapping::~Mapping() {
 
 bool NodeServer::maps(cl_command_queue queue, size_t size) const { return size >= kMappedFrom && unified_.count(queue); }
 
-bool NodeServer::maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const {
-  if (!maps(queue, size) || untracked_on_.count(queue)) return false;
+bool NodeServer::maps_at_once(cl_command_queue queue, uint64_t queue_id, const std::vector<cl_event> &wait,
+                              size_t size) const {
+  if (!maps(queue, size) || untracked_on_.count(queue) || !drained(queue_id)) return false;
   // A blocking map waits for the queue's earlier commands: only when none
   // is left (a user event rank 0 sets later could hold them forever).
   if (auto last = last_on_queue_.find(queue); last != last_on_queue_.end() && vendor_status(last->second.get()) != CL_COMPLETE)
@@ -45,6 +47,11 @@ bool NodeServer::maps_at_once(cl_command_queue queue, const std::vector<cl_event
   for (cl_event e : wait)
     if (vendor_status(e) != CL_COMPLETE) return false;
   return true;
+}
+
+bool NodeServer::drained(uint64_t queue_id) const {
+  std::lock_guard lock(reports_mutex_);
+  return std::none_of(awaited_.begin(), awaited_.end(), [&](const auto &a) { return a.second->queue == queue_id; });
 }
 
 void *NodeServer::map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size) {

@@ -160,7 +160,7 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
   // The bytes go straight into the buffer, mapped, when it can be mapped at
   // once (mapped.cpp); else the writes take them from the source's
   // staged copy, or from staging memory.
-  void *mapped = maps_at_once(queue, wait, size) ? map_for_write(queue, buffer, offset, size) : nullptr;
+  void *mapped = maps_at_once(queue, h.queue, wait, size) ? map_for_write(queue, buffer, offset, size) : nullptr;
   if (mapped) {
     entry.into = static_cast<char *>(mapped);
   } else if (entry.source) {

@@ -226,10 +226,16 @@ class NodeServer {
   // Whether a transfer of `size` bytes on `queue` goes through a map: the
   // queue's device shares this memory and the transfer is large.
   bool maps(cl_command_queue queue, size_t size) const;
-  // Whether a write of `size` bytes on `queue` after `wait` can map its
-  // buffer at once: the device shares this memory, the transfer is large,
-  // and nothing it must follow is left to run.
-  bool maps_at_once(cl_command_queue queue, const std::vector<cl_event> &wait, size_t size) const;
+  // Whether a write of `size` bytes on `queue` (rank 0's `queue_id`) after
+  // `wait` can map its buffer at once: the device shares this memory, the
+  // transfer is large, and nothing it must follow is left to run, nor any
+  // command of the queue: a blocking map waits for those of an
+  // out-of-order queue too (the simulator's does), and held this loop and
+  // every device of the node for tens of milliseconds behind kernels
+  // queued ahead (bench-cluster-scaling's Cholesky: 20-54 ms).
+  bool maps_at_once(cl_command_queue queue, uint64_t queue_id, const std::vector<cl_event> &wait, size_t size) const;
+  // No command of rank 0's queue `queue_id` is left to end.
+  bool drained(uint64_t queue_id) const;
   // A buffer's region mapped for a write at once (maps_at_once held): null
   // when the vendor refuses.
   void *map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size);
@@ -466,7 +472,7 @@ class NodeServer {
   int signal_ = 0;
 
   // Filled by vendor callbacks, sent by serve().
-  std::mutex reports_mutex_;
+  mutable std::mutex reports_mutex_;
   std::condition_variable reports_changed_;  // something to send: wakes serve()
   struct Report {
     EventEnded ended;
