@@ -125,6 +125,12 @@ bool Task::may_go_ahead() const {
   return !work.kernel.empty() && !work.pinned && context_->engine && context_->engine->places_ahead();
 }
 
+bool Task::follows_unfinished() const {
+  std::vector<const Task *> unfinished;
+  unfinished_predecessors(unfinished);
+  return !unfinished.empty();
+}
+
 void Task::unfinished_predecessors(std::vector<const Task *> &out) const {
   UNICL_HOLDS(context_->mutex, "Task::unfinished_predecessors: caller holds the context lock");
   out.clear();
@@ -276,6 +282,10 @@ void Task::advance_placed(bool deferred) {
   // commands are planned and issued by its worker, not by the application's
   // thread, which would wait for each in turn.
   if (slot.device->node != 0) return advance_on_worker();
+  // Placed ahead of what it follows (ContextScheduler::places_ahead) on a
+  // vendor whose calls wait while it runs a command: issued from the
+  // application's call, the call would wait for the commands before it.
+  if (!deferred && vendor_serialized(slot.device->vendor) && follows_unfinished()) return advance_on_worker();
   if (!deferred) return advance(false);
   // Later than the enqueue call, this thread is the one that drains
   // completions: issuing here saves handing each command to another

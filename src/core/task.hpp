@@ -145,6 +145,7 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // The commands it follows that have not completed yet (caller holds the
   // context lock): what a command placed ahead waits for.
   void unfinished_predecessors(std::vector<const Task *> &out) const;
+  bool follows_unfinished() const;
 
  private:
   struct Dep {
