@@ -39,7 +39,7 @@ bool NodeServer::maps(cl_command_queue queue, size_t size) const { return size >
 
 bool NodeServer::maps_at_once(cl_command_queue queue, uint64_t queue_id, const std::vector<cl_event> &wait,
                               size_t size) const {
-  if (!maps(queue, size) || untracked_on_.count(queue) || !drained(queue_id)) return false;
+  if (!maps(queue, size) || untracked_on_.count(queue) || !device_drained(queue_id)) return false;
   // A blocking map waits for the queue's earlier commands: only when none
   // is left (a user event rank 0 sets later could hold them forever).
   if (auto last = last_on_queue_.find(queue); last != last_on_queue_.end() && vendor_status(last->second.get()) != CL_COMPLETE)
@@ -49,9 +49,20 @@ bool NodeServer::maps_at_once(cl_command_queue queue, uint64_t queue_id, const s
   return true;
 }
 
-bool NodeServer::drained(uint64_t queue_id) const {
+bool NodeServer::device_drained(uint64_t queue_id) const {
+  auto device_of = [&](uint64_t id) {
+    auto it = queue_devices_.find(id);
+    return it == queue_devices_.end() ? nullptr : it->second;  // released: taken as any device's
+  };
+  cl_device_id device = device_of(queue_id);
+  if (!device) return false;
+  for (cl_command_queue q : untracked_on_)
+    if (vendor_value<cl_device_id>(q, CL_QUEUE_DEVICE) == device) return false;
   std::lock_guard lock(reports_mutex_);
-  return std::none_of(awaited_.begin(), awaited_.end(), [&](const auto &a) { return a.second->queue == queue_id; });
+  return std::none_of(awaited_.begin(), awaited_.end(), [&](const auto &a) {
+    cl_device_id on = device_of(a.second->queue);
+    return !on || on == device;
+  });
 }
 
 void *NodeServer::map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size) {

@@ -68,6 +68,7 @@ cl_int NodeServer::create_queue(Reader &args) {
   VendorRef<cl_command_queue> q;
   if (context) q = vendor_queue(context, device, m.properties, err);
   if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
+  if (q) queue_devices_[m.id] = device;
   objects_.keep(objects_.queues, m.id, std::move(q), err);
   return CL_SUCCESS;
 }
@@ -200,6 +201,7 @@ void NodeServer::release(ObjectKind kind, uint64_t id) {
         vendor_flush(q);
         unified_.erase(q), last_on_queue_.erase(q), to_flush_.erase(q), untracked_on_.erase(q);
         objects_.queues.erase(it);
+        queue_devices_.erase(id);
       }
       break;
     case ObjectKind::kMemory:

@@ -229,13 +229,14 @@ class NodeServer {
   // Whether a write of `size` bytes on `queue` (rank 0's `queue_id`) after
   // `wait` can map its buffer at once: the device shares this memory, the
   // transfer is large, and nothing it must follow is left to run, nor any
-  // command of the queue: a blocking map waits for those of an
-  // out-of-order queue too (the simulator's does), and held this loop and
-  // every device of the node for tens of milliseconds behind kernels
-  // queued ahead (bench-cluster-scaling's Cholesky: 20-54 ms).
+  // command of the device: a blocking map may wait for those (an
+  // out-of-order queue's, the simulator's copy engine's of every queue),
+  // and held this loop and every device of the node for tens of
+  // milliseconds behind commands queued ahead (bench-cluster-scaling's
+  // Cholesky: 20-54 ms).
   bool maps_at_once(cl_command_queue queue, uint64_t queue_id, const std::vector<cl_event> &wait, size_t size) const;
-  // No command of rank 0's queue `queue_id` is left to end.
-  bool drained(uint64_t queue_id) const;
+  // No command of the device of rank 0's queue `queue_id` is left to end.
+  bool device_drained(uint64_t queue_id) const;
   // A buffer's region mapped for a write at once (maps_at_once held): null
   // when the vendor refuses.
   void *map_for_write(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size);
@@ -259,6 +260,7 @@ class NodeServer {
   }
   std::unordered_set<cl_command_queue> untracked_on_;  // queues whose last command has no event
   std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
+  std::unordered_map<uint64_t, cl_device_id> queue_devices_;  // rank 0's queue ids: the queue's device
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
 
   // ---- copies between nodes (peer_copies.cpp) ----
