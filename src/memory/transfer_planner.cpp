@@ -105,37 +105,43 @@ double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
   const LearnedLink *l = find(src, dst);
   if (!l) return 0;
   double s = seconds(src, dst, *l, bytes);
-  const Key queue = queue_of(src, dst);
-  backlog_[queue] += s;
-  ++joined_[queue];
+  for (const Key &queue : queues_of(src, dst)) {
+    backlog_[queue] += s;
+    ++joined_[queue];
+  }
   return s;
 }
 
 std::uint64_t TransferPlanner::joined(Location src, Location dst) const {
-  auto it = joined_.find(queue_of(src, dst));
-  return it == joined_.end() ? 0 : it->second;
+  std::uint64_t n = 0;
+  for (const Key &queue : queues_of(src, dst))
+    if (auto it = joined_.find(queue); it != joined_.end()) n += it->second;
+  return n;
 }
 
 void TransferPlanner::unreserve(Location src, Location dst, double seconds) {
-  auto it = backlog_.find(queue_of(src, dst));
-  if (it == backlog_.end()) return;
-  it->second -= seconds;
-  if (it->second <= 1e-12) backlog_.erase(it);
+  for (const Key &queue : queues_of(src, dst)) {
+    auto it = backlog_.find(queue);
+    if (it == backlog_.end()) continue;
+    it->second -= seconds;
+    if (it->second <= 1e-12) backlog_.erase(it);
+  }
 }
 
-TransferPlanner::Key TransferPlanner::queue_of(Location src, Location dst) const {
-  // Every site behind the network answers to one key beside the host's:
-  // no site number reaches it (there are fewer sites than locations).
-  constexpr std::size_t kNetwork = static_cast<std::size_t>(-1);
-  std::size_t a = site_[src], b = site_[dst];
-  if (src == host_ && behind_network_.count(b)) b = kNetwork;
-  if (dst == host_ && behind_network_.count(a)) a = kNetwork;
-  return {a, b};
+TransferPlanner::Queues TransferPlanner::queues_of(Location src, Location dst) const {
+  // Ports answer to keys no pair of sites has: no site number reaches
+  // these (there are fewer sites than locations).
+  constexpr std::size_t kOut = static_cast<std::size_t>(-1), kIn = static_cast<std::size_t>(-2);
+  const std::size_t a = site_[src], b = site_[dst];
+  if (a == b || (!behind_network_.count(a) && !behind_network_.count(b))) return {{Key{a, b}}, 1};
+  return {{Key{a, kOut}, Key{kIn, b}}, 2};
 }
 
 double TransferPlanner::backlog(Location src, Location dst) const {
-  auto it = backlog_.find(queue_of(src, dst));
-  return it == backlog_.end() ? 0 : it->second;
+  double most = 0;
+  for (const Key &queue : queues_of(src, dst))
+    if (auto it = backlog_.find(queue); it != backlog_.end()) most = std::max(most, it->second);
+  return most;
 }
 
 const LearnedLink *TransferPlanner::find(Location src, Location dst) const {

@@ -16,6 +16,7 @@
 // predict() for a plan made earlier) to compare devices by the time their
 // inputs would take to arrive, without issuing anything.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -108,21 +109,28 @@ class TransferPlanner {
   // from other sites (the devices of one node share its network link).
   // By default every location is a site of its own.
   void set_site(Location l, std::size_t site);
-  // Sites beyond the host's network interface (other nodes): transfers
-  // between the host and any of them share one queue each way, as they
-  // leave or reach the host through one network interface (and, on one
-  // machine, one memory), whichever node they go to.
+  // Sites beyond the host's network interface (other nodes): a transfer
+  // between two sites of which one is behind the network joins two queues,
+  // the sending site's network interface out and the receiving site's in.
+  // The host's carries its transfers to and from every node (and, on one
+  // machine, one memory); a node's, those to the host and to every other
+  // node: a route through the host then no longer looks free beside a
+  // direct one that leaves the same node (bench-cluster-scaling's
+  // Cholesky sent a quarter of its copies between nodes through rank 0
+  // that way). Other transfers queue per pair of sites.
   void set_behind_network(std::size_t site) { behind_network_.insert(site); }
-  // Transfers planned and not finished: a link keeps this much work ahead
-  // of any new transfer between the same two sites, in every plan, until
-  // unreserve(). reserve() returns the seconds it added.
+  // Transfers planned and not finished: a queue keeps this much work ahead
+  // of any new transfer that joins it, in every plan, until unreserve().
+  // reserve() returns the seconds it added.
   double reserve(Location src, Location dst, std::size_t bytes);
   void unreserve(Location src, Location dst, double seconds);
-  // Seconds of work reserved on the queue a transfer from src to dst joins.
+  // Seconds of work reserved on the busiest queue a transfer from src to
+  // dst joins.
   double backlog(Location src, Location dst) const;
-  // How many transfers ever joined that queue (reserve()): a transfer that
-  // found it empty, and after which none joined until its end, had the
-  // link to itself, and so timed the link rather than its share of it.
+  // A count of the transfers that ever joined the queues a transfer from
+  // src to dst joins (reserve()): a transfer after whose start it did not
+  // grow until its end, and which found them empty, had the link to
+  // itself, and so timed the link rather than its share of it.
   std::uint64_t joined(Location src, Location dst) const;
 
   // Steps that make every piece of `missing` valid at dst. Each piece comes
@@ -153,8 +161,14 @@ class TransferPlanner {
   std::map<Key, std::uint64_t> joined_;  // reservations ever made, per pair of sites
   std::set<std::size_t> behind_network_;
   std::set<Location> competing_;  // set_copies_compete's
-  // The pair of sites whose queue a transfer from src to dst joins.
-  Key queue_of(Location src, Location dst) const;
+  // The queues a transfer from src to dst joins (set_behind_network).
+  struct Queues {
+    std::array<Key, 2> keys;
+    std::size_t count;
+    const Key *begin() const { return keys.data(); }
+    const Key *end() const { return keys.data() + count; }
+  };
+  Queues queues_of(Location src, Location dst) const;
 };
 
 }  // namespace unicl
