@@ -7,15 +7,23 @@
 
 namespace bench {
 
-// Signatures only: in timing mode the simulator runs nothing.
+// In timing mode the simulator runs nothing: the bodies are for UniCL's
+// analysis of the source, which tells which bytes each launch writes. The
+// Cholesky steps store into their output tile, as the real ones do: with
+// empty bodies no tile was ever written, its host copy stayed valid, and
+// rank 0 sent the same tiles to several nodes (1.7 times the input per
+// run) where a real factorization moves them from node to node.
 const char *kSimSource = R"(
 __kernel void mm_block(__global const float *a, __global const float *b, __global float *c, int n) {}
 __kernel void bs_round(__global const float *s, __global const float *x, __global const float *t,
                        __global float *call, __global float *put) {}
-__kernel void potrf(__global float *akk) {}
-__kernel void trsm(__global const float *akk, __global float *aik) {}
-__kernel void syrk(__global const float *aik, __global float *aii) {}
-__kernel void gemm(__global const float *aik, __global const float *ajk, __global float *aij) {}
+size_t tile_element() { return get_global_id(1) * get_global_size(0) + get_global_id(0); }
+__kernel void potrf(__global float *akk) { akk[tile_element()] *= 0.5f; }
+__kernel void trsm(__global const float *akk, __global float *aik) { aik[tile_element()] -= akk[tile_element()]; }
+__kernel void syrk(__global const float *aik, __global float *aii) { aii[tile_element()] -= aik[tile_element()]; }
+__kernel void gemm(__global const float *aik, __global const float *ajk, __global float *aij) {
+  aij[tile_element()] -= aik[tile_element()] * ajk[tile_element()];
+}
 )";
 
 // The machine description, read by the simulator's own parser: the bound
