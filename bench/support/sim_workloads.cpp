@@ -11,7 +11,7 @@ namespace bench {
 // analysis of the source, which tells which bytes each launch writes. The
 // Cholesky steps store into their output tile, as the real ones do: with
 // empty bodies no tile was ever written, its host copy stayed valid, and
-// rank 0 sent the same tiles to several nodes (1.7 times the input per
+// rank 0 sent the same tiles to several nodes (1.5 times the input per
 // run) where a real factorization moves them from node to node.
 const char *kSimSource = R"(
 __kernel void mm_block(__global const float *a, __global const float *b, __global float *c, int n) {}
