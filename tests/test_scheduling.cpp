@@ -325,85 +325,82 @@ TEST_CASE("CPU devices sharing the host's cores never run at the same time", "[s
         }
 }
 
-TEST_CASE("a read after the launch that computes its bytes is issued to its device before the launch ends",
-          "[scheduling]") {
-  // Commands other than kernels go where their data is; when all they wait
-  // for was issued to that device, they go there at once, ordered by the
-  // vendor's queue, rather than after a round trip through the launch's
-  // completion. The kernel is built for pthread only, which runs it apart
-  // from the enqueue (basic runs a command inside the call that issues it).
-  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
-  const size_t pthread = cltest::device_name(devices[0]).find("pthread") == std::string::npos ? 1 : 0;
-  cl::Context ctx = scheduling_context(devices, "heft");
-  cl::CommandQueue q = device_less_queue(ctx, 0);
-  cl::Program program(ctx, R"CL(
+// PoCL pthread and basic in a heft context with a program of `spin` (n
+// steps of a linear congruential generator on out[0]) built for pthread
+// only, which runs it apart from the enqueue (basic runs a command inside
+// the call that issues it); a one-value buffer holding 7.
+struct SpinOnPthread {
+  std::vector<cl::Device> devices = cltest::MultiDevice::matching({"pthread", "basic"});
+  size_t pthread = cltest::device_name(devices[0]).find("pthread") == std::string::npos ? 1 : 0;
+  // Whole launches: the placement of commands, not UniCL's own splits.
+  cl::Context ctx = scheduling_context(devices, "heft", 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
+  cl::Program program{ctx, R"CL(
 __kernel void spin(__global uint *out, uint n) {
   uint x = out[0];
   for (uint j = 0; j < n; ++j) x = x * 1664525u + 1013904223u;
   out[0] = x;
 }
-)CL");
-  program.build({devices[pthread]});
+)CL"};
+  cl_uint value = 7;
+  cl::Buffer buffer{ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value};
+  SpinOnPthread() { program.build({devices[pthread]}); }
+  cl::Kernel spin(cl_uint steps) {
+    cl::Kernel k(program, "spin");
+    k.setArg(0, buffer);
+    k.setArg(1, steps);
+    return k;
+  }
+  // What `steps` steps make of the buffer's first value.
+  cl_uint spun(cl_uint steps) const {
+    cl_uint x = value;
+    for (cl_uint j = 0; j < steps; ++j) x = x * 1664525u + 1013904223u;
+    return x;
+  }
+};
+
+TEST_CASE("a read after the launch that computes its bytes is issued to its device before the launch ends",
+          "[scheduling]") {
+  // Commands other than kernels go where their data is; when all they wait
+  // for was issued to that device, they go there at once, ordered by the
+  // vendor's queue, rather than after a round trip through the launch's
+  // completion.
+  SpinOnPthread s;
+  cl::CommandQueue q = device_less_queue(s.ctx, 0);
   constexpr cl_uint kSteps = 1u << 26;
-  cl_uint value = 7, read_back = 0;
-  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value);
-  cl::Kernel k(program, "spin");
-  k.setArg(0, buffer);
-  k.setArg(1, kSteps);
+  cl_uint read_back = 0;
   cl::Event launch, read;
-  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launch);
-  q.enqueueReadBuffer(buffer, CL_FALSE, 0, sizeof read_back, &read_back, nullptr, &read);
+  q.enqueueNDRangeKernel(s.spin(kSteps), cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launch);
+  q.enqueueReadBuffer(s.buffer, CL_FALSE, 0, sizeof read_back, &read_back, nullptr, &read);
   const cl_int read_status = read.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
   const cl_int launch_status = launch.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
   q.finish();
-  CHECK(ran_on(launch) == devices[pthread]());
+  CHECK(ran_on(launch) == s.devices[s.pthread]());
   if (launch_status == CL_COMPLETE) WARN("the launch ended before its read was looked at: nothing shown");
   else CHECK(read_status != CL_QUEUED);
-  CHECK(ran_on(read) == devices[pthread]());
-  cl_uint x = value;
-  for (cl_uint j = 0; j < kSteps; ++j) x = x * 1664525u + 1013904223u;
-  CHECK(read_back == x);
+  CHECK(ran_on(read) == s.devices[s.pthread]());
+  CHECK(read_back == s.spun(kSteps));
 }
 
 TEST_CASE("a kernel that follows a launch still running is queued behind it on its device", "[scheduling]") {
   // heft weighs a kernel once what it follows is planned on a device
   // (Engine::ready_at): on that device it is planned at once, ordered by
   // the vendor's queue, instead of once the engine hears of the end (for
-  // a node's device, a network round trip later). Both launches are built
-  // for pthread only, which runs them apart from the enqueue.
-  auto devices = cltest::MultiDevice::matching({"pthread", "basic"});
-  const size_t pthread = cltest::device_name(devices[0]).find("pthread") == std::string::npos ? 1 : 0;
-  cl::Context ctx = scheduling_context(devices, "heft", 0, {CL_CONTEXT_AUTO_SPLIT_UNICL, CL_FALSE});
-  cl::CommandQueue q = device_less_queue(ctx, 0);  // in order: the second launch follows the first
-  cl::Program program(ctx, R"CL(
-__kernel void spin(__global uint *out, uint n) {
-  uint x = out[0];
-  for (uint j = 0; j < n; ++j) x = x * 1664525u + 1013904223u;
-  out[0] = x;
-}
-)CL");
-  program.build({devices[pthread]});
+  // a node's device, a network round trip later).
+  SpinOnPthread s;
+  cl::CommandQueue q = device_less_queue(s.ctx, 0);  // in order: the second launch follows the first
   constexpr cl_uint kLong = 1u << 26, kShort = 1000;
-  cl_uint value = 7, read_back = 0;
-  cl::Buffer buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value);
-  cl::Kernel first(program, "spin"), second(program, "spin");
-  first.setArg(0, buffer);
-  first.setArg(1, kLong);
-  second.setArg(0, buffer);
-  second.setArg(1, kShort);
+  cl_uint read_back = 0;
   cl::Event launched, followed;
-  q.enqueueNDRangeKernel(first, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launched);
-  q.enqueueNDRangeKernel(second, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &followed);
+  q.enqueueNDRangeKernel(s.spin(kLong), cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &launched);
+  q.enqueueNDRangeKernel(s.spin(kShort), cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &followed);
   const cl_int second_status = followed.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
   const cl_int first_status = launched.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
-  q.enqueueReadBuffer(buffer, CL_TRUE, 0, sizeof read_back, &read_back);
-  CHECK(ran_on(launched) == devices[pthread]());
-  CHECK(ran_on(followed) == devices[pthread]());
+  q.enqueueReadBuffer(s.buffer, CL_TRUE, 0, sizeof read_back, &read_back);
+  CHECK(ran_on(launched) == s.devices[s.pthread]());
+  CHECK(ran_on(followed) == s.devices[s.pthread]());
   if (first_status == CL_COMPLETE) WARN("the first launch ended before the second was looked at: nothing shown");
   else CHECK(second_status != CL_QUEUED);  // planned: handed to the device behind the first
-  cl_uint x = value;
-  for (cl_uint j = 0; j < kLong + kShort; ++j) x = x * 1664525u + 1013904223u;
-  CHECK(read_back == x);
+  CHECK(read_back == s.spun(kLong + kShort));
 }
 
 TEST_CASE("a device-less queue of a one-device context runs on that device", "[scheduling]") {
