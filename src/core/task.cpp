@@ -89,20 +89,20 @@ Task::Readiness Task::walk_dependencies(WaitList *same_device, bool ahead) {
       same_device->add_from(done, slot(), slot());
       continue;
     }
-    if (same_device && context_->events_reach(d.task->slot(), slot()) && done->status() != CL_COMPLETE) {
+    s = done->status();
+    if (s < 0) return kFailed;
+    if (same_device && s != CL_COMPLETE && context_->events_reach(d.task->slot(), slot())) {
       // Another device whose vendor events this one's vendor takes: once
       // issued there (its vendor event exists), it joins the vendor wait
       // list instead of being waited for here.
-      if (done->vendor_event() || done->status() < 0) {
-        Runtime::get().flush_off_caller(context_->slots[d.task->slot()].device.get(), done);
-        same_device->add_issued(done);
-        continue;
+      if (!done->vendor_event()) {
+        d.task->completion()->when_issued([self] { self->retry(); });
+        return kWaiting;
       }
-      d.task->completion()->when_issued([self] { self->retry(); });
-      return kWaiting;
+      Runtime::get().flush_off_caller(context_->slots[d.task->slot()].device.get(), done);
+      same_device->add_issued(done);
+      continue;
     }
-    s = done->status();
-    if (s < 0) return kFailed;
     if (s != CL_COMPLETE) {
       // The producer's command must run (vendors need not run what was
       // never flushed), flushed from UniCL's threads, never from here.

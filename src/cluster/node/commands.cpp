@@ -53,6 +53,11 @@ cl_event stand_in(cl_event other, cl_context context, std::vector<VendorRef<cl_e
     vendor_set_user_event_status(gate.get(), ended < 0 ? ended : CL_COMPLETE);
   });
   if (set != CL_SUCCESS) err = set;
+  // Some vendors (oclgrind) never call a callback registered after the
+  // status was reached: an end meanwhile is passed on here (a user event's
+  // status is set once; the callback's second setting is refused).
+  if (const cl_int now = vendor_value<cl_int>(other, CL_EVENT_COMMAND_EXECUTION_STATUS, CL_QUEUED); now <= CL_COMPLETE)
+    vendor_set_user_event_status(gate.get(), now < 0 ? now : CL_COMPLETE);
   return gate.get();
 }
 
