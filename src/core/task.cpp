@@ -60,10 +60,9 @@ cl_int Task::status() {
 // instead of being waited for: its vendor orders it; so does one issued to
 // a device whose events that vendor takes (_cl_context::events_reach).
 // Without it (a command of a scheduled queue, not placed yet) everything
-// must be complete: a
-// policy can only weigh devices for a command that can start; or, with
-// `ahead`, at least planned on a device (kAhead), for a scheduler that
-// places a command behind what it waits for.
+// must be complete: a policy can only weigh devices for a command that can
+// start; or, with `ahead`, at least planned on a device (kAhead), for a
+// scheduler that places a command behind what it waits for.
 Task::Readiness Task::walk_dependencies(WaitList *same_device, bool ahead) {
   auto self = shared_from_this();
   auto again = [self](cl_int) { self->retry(); };
