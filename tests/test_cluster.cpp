@@ -76,6 +76,16 @@ Ranks nodes(int count, std::map<std::string, std::string> more = {}) {
   return {count, {env("UNICL_NODE")}, vars};
 }
 
+// A node's variables for the simulator in correctness mode (its kernels
+// run on PoCL's pthread device), with devices that hold memory of their
+// own (UNICL_SIM_COPIES).
+std::map<std::string, std::string> simulator_on_pocl() {
+  return {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
+          {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
+          {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
+          {"POCL_DEVICES", "pthread"}};
+}
+
 // The UniCL platform's devices from unicl-probe's (or the MPI app's)
 // "device <platform>|<device>|<ok>" lines.
 std::vector<std::string> unicl_devices(const child_process::Result &r) {
@@ -362,10 +372,7 @@ TEST_CASE("a copy between devices waits on the node for the kernel that writes i
   // kernel's commands reach its node while the writing kernel (about a
   // second) still runs on the first device. Waiting for rank 0 to hear of
   // the writer's end first, the reader would be queued after it.
-  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
-                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
-                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
-                                            {"POCL_DEVICES", "pthread"}};
+  std::map<std::string, std::string> sim = simulator_on_pocl();
   for (bool across : {false, true}) {
     INFO((across ? "node 1 to node 2" : "within node 1"));
     Ranks app = application({env("UNICL_LOCAL_WAIT_APP")});
@@ -385,10 +392,7 @@ TEST_CASE("a command waiting for another device's event of the same node waits o
   // the reader's, and the node stands a user event of the reader's context
   // in for it. The reader is queued on the node while the writer runs, and
   // starts only after it ended.
-  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
-                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
-                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
-                                            {"POCL_DEVICES", "pthread"}};
+  std::map<std::string, std::string> sim = simulator_on_pocl();
   Ranks app = application({env("UNICL_LOCAL_WAIT_APP"), "--event"});
   app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
   auto r = mpirun({app, nodes(1, sim)}, 180);
@@ -462,10 +466,7 @@ TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's ho
   // none within their span (counted, not timed: under load a copy to another
   // node alone can take 3.5 s); each change of the buffer on node 1 must
   // reach the next copy.
-  std::map<std::string, std::string> sim = {{"UNICL_VENDORS", env("UNICL_SIM_ICD")},
-                                            {"UNICL_SIM_CONFIG", env("UNICL_SIM_COPIES")},
-                                            {"UNICL_SIM_POCL_VENDORS", env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd"},
-                                            {"POCL_DEVICES", "pthread"}};
+  std::map<std::string, std::string> sim = simulator_on_pocl();
   auto slow_reads = sim;
   slow_reads["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=250";
   const auto read_log = std::filesystem::temp_directory_path() / ("unicl-slow-reads-" + std::to_string(getpid()));
