@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "per_device_queues.hpp"
 
@@ -31,15 +32,18 @@ class Heft final : public PerDeviceQueues {
     const std::string &kernel = view_.kernel(*t);
     double now = view_.now();
     const auto &devices = eligible(*t);
-    auto start_of = [&](size_t d) {
-      return std::max(std::max(now, view_.busy_until(d)) + queued(d), view_.ready_at(*t, d));
-    };
+    // When each device could start it, asked once per device (ready_at
+    // walks what the command follows; both loops below read it).
+    std::vector<double> &start_of = start_of_;
+    start_of.assign(view_.devices(), 0.0);
+    for (size_t d : devices)
+      start_of[d] = std::max(std::max(now, view_.busy_until(d)) + queued(d), view_.ready_at(*t, d));
     // Explore: the earliest-starting device whose model of the kernel is
     // not yet calibrated and to which no exploration is on the way.
     size_t explore = view_.devices();
     for (size_t d : devices) {
       if (!wants_measuring(*t, kernel, d)) continue;
-      if (explore == view_.devices() || start_of(d) < start_of(explore)) explore = d;
+      if (explore == view_.devices() || start_of[d] < start_of[explore]) explore = d;
     }
     if (explore != view_.devices()) {
       Exploration &e = exploring_[{kernel, explore}];
@@ -53,7 +57,7 @@ class Heft final : public PerDeviceQueues {
     double best_finish = std::numeric_limits<double>::infinity(), best_exec = 0;
     for (size_t d : devices) {
       double exec = estimate(*t, d);
-      double finish = start_of(d) + view_.transfer_time(*t, d) + exec;
+      double finish = start_of[d] + view_.transfer_time(*t, d) + exec;
       if (finish < best_finish) {
         best = d;
         best_finish = finish;
@@ -98,6 +102,7 @@ class Heft final : public PerDeviceQueues {
     size_t sent = 0;
   };
   std::map<std::pair<std::string, size_t>, Exploration> exploring_;  // by (kernel, device)
+  std::vector<double> start_of_;  // push()'s, reused: no allocation per command
 };
 
 }  // namespace
