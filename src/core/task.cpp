@@ -2,6 +2,8 @@
 // and what it waits for on its own device.
 #include "core/task.hpp"
 
+#include <algorithm>
+
 #include "core/scheduling.hpp"
 #include "core/mem_object.hpp"
 #include "core/queue.hpp"
@@ -124,21 +126,20 @@ bool Task::may_go_ahead() const {
   return !work.kernel.empty() && !work.pinned && context_->engine && context_->engine->places_ahead();
 }
 
+bool Task::unfinished() const {
+  const cl_int s = state_.load(std::memory_order_acquire);
+  return s == CL_QUEUED || (s == CL_SUBMITTED && completion_->status() != CL_COMPLETE);
+}
+
 bool Task::follows_unfinished() const {
-  std::vector<const Task *> unfinished;
-  unfinished_predecessors(unfinished);
-  return !unfinished.empty();
+  return std::any_of(deps_.begin(), deps_.end(), [](const Dep &d) { return d.task && d.task->unfinished(); });
 }
 
 void Task::unfinished_predecessors(std::vector<const Task *> &out) const {
   UNICL_HOLDS(context_->mutex, "Task::unfinished_predecessors: caller holds the context lock");
   out.clear();
-  for (auto &d : deps_) {
-    if (!d.task) continue;
-    cl_int s = d.task->state_.load(std::memory_order_acquire);
-    if (s == CL_QUEUED || (s == CL_SUBMITTED && d.task->completion()->status() != CL_COMPLETE))
-      out.push_back(d.task.get());
-  }
+  for (auto &d : deps_)
+    if (d.task && d.task->unfinished()) out.push_back(d.task.get());
 }
 
 size_t Task::only_device_waited_for() const {

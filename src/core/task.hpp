@@ -146,6 +146,8 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // context lock): what a command placed ahead waits for.
   void unfinished_predecessors(std::vector<const Task *> &out) const;
   bool follows_unfinished() const;
+  // Not planned yet, or planned and not complete.
+  bool unfinished() const;
 
  private:
   struct Dep {
