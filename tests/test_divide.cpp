@@ -1262,6 +1262,62 @@ TEST_CASE("the built-in divider gives each device a share proportional to its me
   }
 }
 
+// A kernel that takes a while per work-item, so that launches overlap.
+const char *kSpinSource = R"CL(
+__kernel void spin(__global uint *y, uint rounds) {
+  size_t i = get_global_id(0);
+  uint v = (uint)i;
+  for (uint r = 0; r < rounds; ++r) v = v * 1664525u + 1013904223u;
+  y[i] = v;
+}
+)CL";
+
+// Sixteen independent launches of one kernel, declared split, factor 4, on an
+// out-of-order device-less queue: their pieces start at several global
+// offsets, and heft queues several on PoCL's pthread device at once.
+TEST_CASE("isolated: divided launches of one kernel at once on PoCL's pthread device", "[.]") {
+  cltest::MultiDevice md(std::vector<std::string>{"pthread", "basic"});
+  cl::Context ctx = divide_context(md.devices, "heft", 4);
+  cl::Program program = cltest::build(ctx, kSpinSource);
+  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  constexpr size_t n = 512, launches = 16;
+  constexpr cl_uint rounds = 20000;
+  std::vector<cl::Buffer> outs;
+  for (size_t l = 0; l < launches; ++l) {
+    outs.emplace_back(ctx, CL_MEM_WRITE_ONLY, n * 4);
+    cl::Kernel k(program, "spin");
+    k.setArg(0, outs.back()), k.setArg(1, rounds);
+    const cl_kernel_split_arg_unicl out{0, 0, 4, 4};
+    REQUIRE(set_split()(k(), 0, 1, &out) == CL_SUCCESS);
+    REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n), cl::NDRange(16)) == CL_SUCCESS);
+  }
+  REQUIRE(q.finish() == CL_SUCCESS);
+  std::vector<cl_uint> expected(n), got(n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_uint v = static_cast<cl_uint>(i);
+    for (cl_uint r = 0; r < rounds; ++r) v = v * 1664525u + 1013904223u;
+    expected[i] = v;
+  }
+  for (auto &b : outs) {
+    REQUIRE(q.enqueueReadBuffer(b, CL_TRUE, 0, n * 4, got.data()) == CL_SUCCESS);
+    CHECK(got == expected);
+  }
+}
+
+TEST_CASE("pieces of one kernel never overlap on a vendor that aborts when they do (PoCL before 6.0)", "[divide]") {
+  // PoCL 3.1-5.0's CPU drivers count a kernel's compiled code per launch by
+  // work-group size alone: launches of one kernel at different global
+  // offsets that overlap on its pthread device (several threads) lose the
+  // count, and an assertion aborts the process, the application's. Three
+  // threads at least show it on this two-core machine (two rarely do).
+  for (int run = 0; run < 8; ++run) {
+    auto r = cltest::run_hidden("isolated: divided launches of one kernel at once on PoCL's pthread device",
+                                {{"POCL_MAX_PTHREAD_COUNT", "8"}}, 120);
+    INFO("run " << run << "\n" << r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+}
+
 TEST_CASE("isolated: built-in pieces in place", "[.]") {
   // Factor 3: up to 4 pieces per device. Launch 1 measures, the next ones
   // set a partition and keep it over untouched buffers (unless the models

@@ -21,6 +21,7 @@
 #include "backend/issue_queue.hpp"
 #include "backend/vendor_call_scope.hpp"
 #include "core/device.hpp"
+#include "core/kernel_turns.hpp"
 #include "core/svm.hpp"
 
 namespace unicl {
@@ -53,6 +54,9 @@ struct DeviceSlot {
   // in order after it is released (backend/issue_queue.hpp).
   std::shared_ptr<unicl::IssueQueue> issue = std::make_shared<unicl::IssueQueue>();
   std::shared_ptr<unicl::WorkerBatch> worker_batch = std::make_shared<unicl::WorkerBatch>();
+  // The last launch of each kernel issued here, where launches of one kernel
+  // must not overlap (_cl_device_id::launches_overlap).
+  std::shared_ptr<unicl::KernelTurns> turns = std::make_shared<unicl::KernelTurns>();
 };
 
 struct _cl_context : unicl::ObjectHeader {

@@ -65,6 +65,11 @@ struct _cl_device_id : unicl::ObjectHeader {
   // is then UniCL's node client (CL_DEVICE_NODE_UNICL), read once at
   // discovery for root devices.
   cl_uint node = 0;
+  // Launches of one kernel may run side by side on it
+  // (overlapping_launches_safe), read once at discovery for root devices;
+  // where not, each launch of a kernel follows the one issued there before
+  // it (Task::take_turn).
+  bool launches_overlap = true;
   // The composite device (UNICL_COMPOSITE, core/composite_device.hpp): the
   // root devices it stands for, in platform order. Empty for every other
   // device. A composite has no vendor: a context of it is a context of its

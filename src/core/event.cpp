@@ -75,6 +75,8 @@ void WaitList::resolve() {
     if (cl_event e = c->vendor_event()) raw_.push_back(e);
     else if (cl_int s = failed_before_issue(*c); s != CL_SUCCESS) failed_ = s;
   }
+  for (auto &c : ordered_after_)
+    if (cl_event e = c->vendor_event()) raw_.push_back(e);
   resolved_ = true;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdlib>
 
+#include "backend/launch_overlap.hpp"
 #include "backend/vendor_call_scope.hpp"
 #include "backend/vendor_objects.hpp"
 #include "core/composite_device.hpp"
@@ -118,6 +119,7 @@ void Runtime::discover() {
       auto dev = make_object<_cl_device_id>(id, v.platform, v.version, nullptr);
       dev->host_cpu = is_host_cpu_device(id);
       dev->node = vendor_value<cl_uint>(id, CL_DEVICE_NODE_UNICL, 0);
+      dev->launches_overlap = overlapping_launches_safe(id);
       platform_->devices.push_back(dev.get());
       root_devices_.push_back(std::move(dev));
     }

@@ -233,6 +233,7 @@ void Task::issue() {
   cl_event out = nullptr;
   cl_int err = issue_wait_.failed() != CL_SUCCESS ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
   if (err == CL_SUCCESS) err = issue_queue_->vendor_for(slot(), vq);
+  if (err == CL_SUCCESS) take_turn(vq);
   if (err == CL_SUCCESS) err = issue_call_(slot(), vq, issue_wait_, deferred, &out);
   if (err != CL_SUCCESS) {
     mark_issued(err);
@@ -256,6 +257,14 @@ void Task::issue() {
     IssueQueue::after_issuing([planned, device] { Runtime::get().flush_off_caller(device, planned); });
   }
   mark_issued(CL_SUCCESS);
+}
+
+void Task::take_turn(cl_command_queue vq) {
+  if (work.kernel.empty()) return;
+  const DeviceSlot &s = context_->slots[slot()];
+  if (s.device->root()->launches_overlap) return;
+  const bool in_order = !(issue_queue_->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  if (auto before = s.turns->take(work.kernel, completion_, vq, in_order)) issue_wait_.add_order(before);
 }
 
 void Task::mark_issued(cl_int error) {

@@ -172,6 +172,12 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // what planning left in the issue_ members.
   void issue_now() override;
   void issue();
+  // On a device where launches of one kernel must not overlap
+  // (_cl_device_id::launches_overlap), a launch runs after the one of its
+  // kernel issued there before it, if that has not ended: the vendor orders
+  // them (unless `vq`, the launch's vendor queue, already does); no data
+  // passes between them.
+  void take_turn(cl_command_queue vq);
   void mark_issued(cl_int error);
 
   Ref<_cl_context> context_;

@@ -36,6 +36,13 @@ class WaitList {
     same_device_.push_back(done);
     resolved_ = false;
   }
+  // Work on the same device the command only runs after, with no data
+  // between them (Task::take_turn): its vendor event joins the list;
+  // refused before it reached the device, it is left out and fails nothing.
+  void add_order(const std::shared_ptr<Completion> &done) {
+    ordered_after_.push_back(done);
+    resolved_ = false;
+  }
   void block_on(std::shared_ptr<Completion> done, size_t slot) {
     if (blocker_) return;
     blocker_ = std::move(done);
@@ -57,6 +64,7 @@ class WaitList {
   void resolve();
   std::vector<VendorRef<cl_event>> owned_;
   std::vector<std::shared_ptr<Completion>> same_device_;
+  std::vector<std::shared_ptr<Completion>> ordered_after_;
   std::vector<cl_event> raw_;
   bool resolved_ = false;
   cl_int failed_ = CL_SUCCESS;
