@@ -70,15 +70,16 @@ class Granularity final : public GranularityService {
   // and q's order orders, its event the application's. No marker, no user
   // event, no hop through the work queue: the divided route's own costs
   // (~0.3 ms a launch with its read on PoCL's CPU devices, bench-composite)
-  // are not paid where nothing is divided. Its time, for the choice: from
-  // its start on the device to its end, seen on the host. Not from its
-  // submission: a policy may queue it on its device behind commands still
-  // running there (heft places a launch once what it follows is planned),
-  // and launches that do not depend on each other would then charge each
-  // other's time to the undivided factor, which one divided launch over
-  // every device appears to beat (on the simulated 1 CPU + 3 GPUs,
-  // Black-Scholes' independent launches went divided in 4 of 10 runs and
-  // took 3-4x the bound).
+  // are not paid where nothing is divided. Its time, for the choice: its
+  // own, from its start on the device to its end (profiling, which
+  // scheduled queues always have). Not from its submission: a policy may
+  // queue it on its device behind commands still running there (heft places
+  // a launch once what it follows is planned), and launches that do not
+  // depend on each other would then charge each other's time to the
+  // undivided factor, which one divided launch over every device appears to
+  // beat (on the simulated 1 CPU + 3 GPUs, Black-Scholes' independent
+  // launches went divided in 9 of 22 runs, at 3-4x the bound). Nor from a
+  // callback at its start: a node's device reports only the end.
   cl_int run_whole(const DividedLaunch &l, const FactorChoice::Choice &choice) {
     DivisionRecord whole;  // not to be divided again; the inferred split says which bytes it touches
     if (!l.divide.fn) whole.split = l.split;
@@ -92,12 +93,16 @@ class Granularity final : public GranularityService {
     if (err != CL_SUCCESS) return abandon(choice, err);
     Ref<_cl_event> event(raw, true);
     event->type = l.type;
-    auto running = std::make_shared<std::atomic<cl_ulong>>(0);
-    if (event->task) event->task->on_status(CL_RUNNING, [running](cl_int) { *running = host_clock_ns(); });
-    event->on_complete([this, choice, running](cl_int status) {
-      const cl_ulong ended = host_clock_ns(), started = running->load() ? running->load() : ended;
-      choice_.finished(choice, status == CL_COMPLETE ? static_cast<double>(ended - started) * 1e-9 : -1,
-                       static_cast<double>(ended) * 1e-9);
+    event->on_complete([this, choice, task = event->task](cl_int status) {
+      const double ended = static_cast<double>(host_clock_ns()) * 1e-9;
+      if (status != CL_COMPLETE || !task) return choice_.finished(choice, -1, ended);
+      // Profiling queries are vendor calls: on the work queue, not on the
+      // vendor's callback thread.
+      Runtime::get().work_queue().post([this, choice, task, ended] {
+        cl_ulong start = 0, end = 0;
+        const bool known = task->completion()->times(start, end) && end >= start;
+        choice_.finished(choice, known ? static_cast<double>(end - start) * 1e-9 : -1, ended);
+      });
     });
     if (l.event) *l.event = event.detach();
     return CL_SUCCESS;

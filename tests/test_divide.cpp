@@ -1714,8 +1714,7 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   // as well (2.5 times that in the mean, four deep): with that wait, one
   // divided launch over every device seemed faster, and independent
   // launches went divided at 3-4x the makespan (bench-sim-compare's
-  // Black-Scholes). The mean also holds the last launch of each round,
-  // charged until the next round's first (an iteration's rule).
+  // Black-Scholes).
   const char *sim = std::getenv("TEST_SIM_ICD");
   REQUIRE(sim);
   auto tmp = std::filesystem::temp_directory_path();
