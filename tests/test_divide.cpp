@@ -247,6 +247,23 @@ std::vector<int> factors_printed(const std::string &out) {
   return factors;
 }
 
+// The measured mean of each factor tried for `kernel`, from the persisted
+// models' lines "factor<TAB>shape<TAB>f<TAB>count<TAB>mean" whose shape is
+// that kernel's (a later line of one factor wins).
+std::map<int, double> factor_means(const std::string &models, const std::string &kernel) {
+  std::map<int, double> mean;
+  std::istringstream file(models);
+  for (std::string line; std::getline(file, line);) {
+    if (line.rfind("factor\t" + kernel + " ", 0) != 0) continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string s; std::getline(fields, s, '\t');) f.push_back(s);
+    REQUIRE(f.size() == 5);
+    mean[std::stoi(f[2])] = std::stod(f[4]);
+  }
+  return mean;
+}
+
 // Matmul, Mandelbrot and N-body, each divided by `factor` (0: undivided) on
 // `devices` under `policy`: the results are the host's.
 void check_all_kernels(const std::vector<cl::Device> &devices, const std::string &policy, cl_uint factor) {
@@ -1653,17 +1670,8 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
     REQUIRE(run.exit_code == 0);
     std::vector<int> chosen = factors_printed(run.out);
     REQUIRE(chosen.size() == 24);
-    // The measured mean of each factor tried: "factor<TAB>shape<TAB>f<TAB>count<TAB>mean".
-    std::map<int, double> mean;
-    std::istringstream file(models);
-    for (std::string line; std::getline(file, line);) {
-      if (line.rfind("factor\tnbody ", 0) != 0) continue;
-      std::vector<std::string> f;
-      std::istringstream fields(line);
-      for (std::string s; std::getline(fields, s, '\t');) f.push_back(s);
-      REQUIRE(f.size() == 5);
-      mean[std::stoi(f[2])] = std::stod(f[4]);
-    }
+    // The measured mean of each factor tried.
+    std::map<int, double> mean = factor_means(models, "nbody");
     INFO(models);
     REQUIRE(mean.size() >= 3);
     double best = 1e30;
@@ -1735,15 +1743,10 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   std::filesystem::remove(machine);
   INFO(run.out << run.err << models);
   REQUIRE(run.exit_code == 0);
-  // "factor<TAB>shape<TAB>f<TAB>count<TAB>mean": the undivided factor's.
-  double whole = -1;
-  std::istringstream file(models);
-  for (std::string line; std::getline(file, line);) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string s; std::getline(fields, s, '\t');) f.push_back(s);
-    if (f.size() == 5 && f[0] == "factor" && f[1].rfind("bs_round ", 0) == 0 && f[2] == "0") whole = std::stod(f[4]);
-  }
+  // The undivided factor's measured mean.
+  const std::map<int, double> mean = factor_means(models, "bs_round");
+  REQUIRE(mean.count(0));
+  const double whole = mean.at(0);
   REQUIRE(whole > 0);
   const double own = 400.0 * kIndependentItems / 50e9;
   CHECK(whole >= 0.9 * own);
