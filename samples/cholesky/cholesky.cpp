@@ -179,6 +179,7 @@ bool run(sample::Session &session, const sample::Options &options) {
   constexpr double kEps = 1.1920929e-7;
   size_t wrong = 0;
   double worst = 0;
+  std::vector<size_t> wrong_in_tile(tiles * tiles, 0);  // of L*L^T, by tile row and column
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j) {
       double product = 0;
@@ -187,11 +188,17 @@ bool run(sample::Session &session, const sample::Options &options) {
       const double tolerance = 2 * (n + 1) * kEps * std::sqrt(double(a[i * n + i]) * a[j * n + j]);
       const double error = std::fabs(product - want);
       if (!(error <= tolerance)) {
+        ++wrong_in_tile[(i / t) * tiles + j / t];
         if (wrong++ < 5) std::printf("(L*L^T)[%zu][%zu] = %.7g, A has %.7g\n", i, j, product, want);
       } else {
         worst = std::max(worst, error / tolerance);
       }
     }
+  // Which tiles: a wrong tile of L shows in its row and column of L*L^T.
+  for (size_t i = 0; i < tiles; ++i)
+    for (size_t j = 0; j < tiles; ++j)
+      if (size_t w = wrong_in_tile[i * tiles + j])
+        std::printf("tile (%zu, %zu) of L*L^T: %zu of %zu elements wrong\n", i, j, w, t * t);
   if (wrong) std::printf("%zu of %zu elements of L*L^T wrong\n", wrong, n * n);
   else std::printf("largest error: %.1f%% of the tolerance\n", 100 * worst);
   return wrong == 0;
