@@ -187,13 +187,23 @@ namespace {
 // A sample through UniCL with the nodes' devices: remote only (no local
 // vendor) or mixed with PoCL's pthread device here; its own check of the
 // result prints "result: OK".
-child_process::Result sample(const std::string &name, bool mixed, const std::vector<std::string> &args) {
+// `trace`: a file for rank 0's UNICL_TRACE (empty: none).
+child_process::Result sample(const std::string &name, bool mixed, const std::vector<std::string> &args,
+                             const std::string &trace = {}) {
   std::vector<std::string> argv = {env("UNICL_SAMPLES") + "/" + name};
   argv.insert(argv.end(), args.begin(), args.end());
   auto app = application(argv);
   app.vars["UNICL_VENDORS"] = mixed ? env("UNICL_BUILD_ROOT") + "/vendors-test/pocl.icd" : "";
   app.vars["POCL_DEVICES"] = "pthread";
+  if (!trace.empty()) app.vars["UNICL_TRACE"] = trace;
   return mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+}
+
+std::string file_text(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace
@@ -219,9 +229,7 @@ TEST_CASE("UNICL_TRACE shows each command of a node's device when it ran, queued
   app.vars["UNICL_VENDORS"] = "";
   app.vars["UNICL_TRACE"] = file;
   auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
-  std::ifstream in(file);
-  std::stringstream json;
-  json << in.rdbuf();
+  std::stringstream json(file_text(file));
   std::filesystem::remove(file);
   INFO(r.out << r.err << json.str());
   REQUIRE(r.exit_code == 0);
@@ -272,8 +280,16 @@ TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with 
   for (std::string policy : {"heft", "eager", "ws", "random", "round-robin"})
     for (bool mixed : {false, true}) {
       INFO(policy << (mixed ? ", mixed" : ", remote only"));
-      auto r = sample("cholesky", mixed, {"--queue", "device-less", "--scheduler", policy});
-      INFO(r.out << r.err);
+      // Traced: a wrong tile here was seen once in some hundreds of runs
+      // (eager, mixed, under AddressSanitizer) and not reproduced since; the
+      // trace of a failing run says where each command ran and when.
+      const std::string trace =
+          std::filesystem::temp_directory_path() / ("unicl-cholesky-trace-" + std::to_string(getpid()) + ".json");
+      auto r = sample("cholesky", mixed, {"--queue", "device-less", "--scheduler", policy}, trace);
+      const bool right = r.exit_code == 0 && r.out.find("result: OK") != std::string::npos;
+      const std::string commands = right ? std::string() : file_text(trace);
+      std::filesystem::remove(trace);
+      INFO(r.out << r.err << commands);
       CHECK(r.exit_code == 0);
       CHECK_THAT(r.out, Catch::Contains("result: OK"));
     }
