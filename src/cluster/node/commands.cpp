@@ -228,6 +228,7 @@ void NodeServer::finish_enqueue(Enqueue &c) {
   // clock). Where parts are written while the next ones travel, the overlap
   // counts twice: the link is taken a little slower than it is, not many
   // times faster.
+  c.watch.follows = predecessors(h, c.queue);
   arriving_for(h.event, report_when_done(h.event, c.event, std::move(c.watch)));
 }
 

@@ -231,6 +231,7 @@ void NodeServer::await_parts(const CommandHeader &h, cl_command_queue queue, cl_
   watch.queue = h.queue;
   watch.prompt = h.flags & kPrompt;
   watch.keep_alive = entry.staging ? entry.staging : entry.source;
+  watch.follows = predecessors(h, queue);
   entry.write = report_when_done(id, event, std::move(watch));
   peer_gates_[id] = std::move(entry);
   // Parts that came before this request.

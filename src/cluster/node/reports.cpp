@@ -9,6 +9,7 @@
 // kHold: a stream of launches then costs a report per many launches instead
 // of one each, and what waits is still told at once.
 #include <algorithm>
+#include <utility>
 
 #include "backend/vendor_info.hpp"
 #include "backend/vendor_status.hpp"
@@ -24,6 +25,7 @@ std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, c
   {
     std::lock_guard lock(reports_mutex_);
     awaited_[id] = a;
+    end_order_.await(id, w.follows);
   }
   cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, a](cl_int status) { report(id, *a, status); });
   if (refused != CL_SUCCESS) report(id, *a, refused);
@@ -50,6 +52,9 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     std::lock_guard lock(reports_mutex_);
     peer_parts_.push_back(std::move(r));
     awaited_.erase(id);
+    auto ready = end_order_.ended(id);
+    if (!ready.empty()) ready.erase(ready.begin());  // its own: it goes to the other node
+    queue_ends(ready);
     reports_changed_.notify_one();
     return;
   }
@@ -82,10 +87,33 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
   r.prompt = a.prompt || status < 0;
   r.at = std::chrono::steady_clock::now();
   std::lock_guard lock(reports_mutex_);
-  if (r.prompt) report_asked_ = true;
-  ends_.push_back(std::move(r));
-  awaited_.erase(id);
-  reports_changed_.notify_one();
+  held_ends_.emplace(id, std::move(r));
+  queue_ends(end_order_.ended(id));
+}
+
+void NodeServer::queue_ends(const std::vector<uint64_t> &ids) {
+  for (uint64_t id : ids) {
+    auto held = held_ends_.find(id);
+    auto awaited = awaited_.find(id);
+    if (held == held_ends_.end()) continue;
+    Report &r = held->second;
+    // Asked for (kReportNow) while it was held: it goes out with the next report.
+    if (awaited != awaited_.end() && awaited->second->prompt) r.prompt = true;
+    if (r.prompt) report_asked_ = true;
+    ends_.push_back(std::move(r));
+    held_ends_.erase(held);
+    if (awaited != awaited_.end()) awaited_.erase(awaited);
+  }
+  if (!ids.empty()) reports_changed_.notify_one();
+}
+
+std::vector<uint64_t> NodeServer::predecessors(const CommandHeader &h, cl_command_queue queue) {
+  std::vector<uint64_t> ids = h.wait;
+  if (in_order_.count(queue)) {
+    auto [last, first] = last_followed_.try_emplace(queue, h.event);
+    if (!first) ids.push_back(std::exchange(last->second, h.event));
+  }
+  return ids;
 }
 
 void NodeServer::report_now(uint64_t queue) {

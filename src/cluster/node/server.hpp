@@ -15,6 +15,7 @@
 //   arrivals.cpp      writes whose bytes arrive while the loop serves on
 //   peer_copies.cpp   copies between nodes
 //   reports.cpp       the ends of commands, and when they are reported
+//   end_order.hpp     the order of the ends reported
 //   mapped.cpp        large transfers through maps of the buffer
 //   staged_bytes.hpp  the staged copies of read-only buffers
 #pragma once
@@ -35,6 +36,7 @@
 
 #include "backend/vendor.hpp"
 #include "backend/vendor_commands.hpp"
+#include "cluster/node/end_order.hpp"
 #include "cluster/node/staged_bytes.hpp"
 #include "cluster/node/objects.hpp"
 #include "cluster/protocol/messages.hpp"
@@ -262,6 +264,8 @@ class NodeServer {
   std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
   std::unordered_map<uint64_t, cl_device_id> queue_devices_;  // rank 0's queue ids: the queue's device
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
+  std::unordered_set<cl_command_queue> in_order_;  // the queues whose commands run in order
+  std::unordered_map<cl_command_queue, uint64_t> last_followed_;  // in order: the last command rank 0 follows
 
   // ---- copies between nodes (peer_copies.cpp) ----
   // `err`: what failed already (the queue, an event waited for): the copy
@@ -394,11 +398,16 @@ class NodeServer {
     PeerPart to;
     uint64_t before_ns = 0;
     std::shared_ptr<Mapping> mapped;
+    std::vector<uint64_t> follows;  // its end is reported after theirs (predecessors)
   };
   // Reports `id`'s end once `event` completes (to rank 0, or as a part of a
   // copy to `w.to`). Returns its record.
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, Watch w);
   void report(uint64_t id, Awaited &a, cl_int status);
+  // The commands whose ends rank 0 must learn before that of command `h` on
+  // `queue` (end_order.hpp): those of its wait list and, on an in-order
+  // queue, the one rank 0 follows before it there.
+  std::vector<uint64_t> predecessors(const CommandHeader &h, cl_command_queue queue);
   // Rank 0 waits for the ends of `queue`'s commands (0: every queue's).
   void report_now(uint64_t queue);
   // Sends the ends gathered so far to rank 0 in one report, when one of them
@@ -485,6 +494,11 @@ class NodeServer {
   };
   std::deque<Report> ends_;            // for rank 0
   bool report_asked_ = false;          // kReportNow came: send what there is
+  EndOrder end_order_;                 // which ends may go to rank 0 now
+  std::unordered_map<uint64_t, Report> held_ends_;  // recorded before a predecessor's (end_order_)
+  // Under reports_mutex_: queues for rank 0 the ends of `ids` (their
+  // reports, held_ends_'s) and lets go of their records.
+  void queue_ends(const std::vector<uint64_t> &ids);
   struct PeerReport {
     PeerHeader header;
     std::shared_ptr<std::vector<char>> bytes;
