@@ -280,9 +280,10 @@ TEST_CASE("the scheduling DAG (tiled Cholesky) is right under every policy with 
   for (std::string policy : {"heft", "eager", "ws", "random", "round-robin"})
     for (bool mixed : {false, true}) {
       INFO(policy << (mixed ? ", mixed" : ", remote only"));
-      // Traced: a wrong tile here was seen once in some hundreds of runs
-      // (eager, mixed, under AddressSanitizer) and not reproduced since; the
-      // trace of a failing run says where each command ran and when.
+      // Traced: the trace of a failing run says where each command ran and
+      // when. (A wrong tile was seen here in some hundreds of runs: a node
+      // reported a marker's end before that of the read it waited for, and
+      // rank 0 read the tile's host copy early; node/end_order.hpp.)
       const std::string trace =
           std::filesystem::temp_directory_path() / ("unicl-cholesky-trace-" + std::to_string(getpid()) + ".json");
       auto r = sample("cholesky", mixed, {"--queue", "device-less", "--scheduler", policy}, trace);
