@@ -420,6 +420,20 @@ TEST_CASE("a command waiting for another device's event of the same node waits o
   CHECK_THAT(r.out, Catch::Contains("started after the writer ended: yes"));
 }
 
+TEST_CASE("a read's bytes are in place once a command after it ends, though the node learns of the read late", "[cluster]") {
+  // The node records each read's end 30 ms after its vendor callback
+  // (UNICL_NODE_SLOW_READ_ENDS), as a callback preempted on a busy machine
+  // would, while a marker or barrier after the read ends at once. Rank 0
+  // must learn of that command's end after the read's, which brings the
+  // bytes (node/end_order.hpp); reported as recorded, every round of the
+  // application reads its buffer before the bytes come.
+  auto r = mpirun({application({env("UNICL_ORDER_APP")}),
+                   nodes(1, {{"POCL_DEVICES", "pthread"}, {"UNICL_NODE_SLOW_READ_ENDS", "30000"}})});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+}
+
 TEST_CASE("launches on a node's device cost at most 1.5 messages in a stream and 2.5 each waited for", "[cluster]") {
   // The program of the issue that set the budget: a kernel of two buffers
   // and one scalar, the scalar set before each launch, on a context of the

@@ -194,9 +194,11 @@ void NodeServer::command(Op op, Reader &args) {
     case Op::kCopyImageToBuffer: enqueue_copy_image_to_buffer(c, args); break;
     case Op::kCopyBufferToImage: enqueue_copy_buffer_to_image(c, args); break;
     case Op::kMarker:
+      c.all_before = c.wait.empty();  // the vendor's marker then waits for every command before it
       if (c.err == CL_SUCCESS) c.err = vendor_enqueue::MarkerWithWaitList(c.on);
       break;
     case Op::kBarrier:
+      c.all_before = c.wait.empty(), c.barrier = true;
       if (c.err == CL_SUCCESS) c.err = vendor_enqueue::BarrierWithWaitList(c.on);
       break;
     default: c.err = CL_INVALID_OPERATION; break;
@@ -207,7 +209,9 @@ void NodeServer::command(Op op, Reader &args) {
 void NodeServer::finish_enqueue(Enqueue &c) {
   const CommandHeader &h = c.header;
   if (h.event == 0) {
-    if (c.err == CL_SUCCESS) enqueued(c.queue, nullptr);
+    if (c.err != CL_SUCCESS) return;
+    enqueued(c.queue, nullptr);
+    predecessors(h, c.queue, c.all_before, c.barrier);  // what later commands follow through it
     return;
   }
   if (c.err != CL_SUCCESS) {
@@ -228,7 +232,7 @@ void NodeServer::finish_enqueue(Enqueue &c) {
   // clock). Where parts are written while the next ones travel, the overlap
   // counts twice: the link is taken a little slower than it is, not many
   // times faster.
-  c.watch.follows = predecessors(h, c.queue);
+  c.watch.follows = predecessors(h, c.queue, c.all_before, c.barrier);
   arriving_for(h.event, report_when_done(h.event, c.event, std::move(c.watch)));
 }
 

@@ -1,7 +1,7 @@
 // The order in which rank 0 learns of a node's commands' ends.
 //
 // OpenCL orders a command's end after those of the commands it follows
-// (its wait list; on an in-order queue, the command before it), and rank 0
+// (its wait list and, on its queue, queue_order.hpp's), and rank 0
 // relies on it as any application does: a marker after a read has ended,
 // so the read's bytes are in place. The vendor's callbacks, which record
 // the ends, do not keep that order: one still running when a command

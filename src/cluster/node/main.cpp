@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -111,6 +112,10 @@ int main(int argc, char **argv) {
     if (colon != std::string::npos)
       server.fail_after(std::stoul(f.substr(0, colon)), f.substr(colon + 1) == "STOP" ? SIGSTOP : SIGKILL);
   }
+  // UNICL_NODE_SLOW_READ_ENDS=US (for tests): a read's end is recorded US
+  // microseconds after its vendor callback, as a preempted callback's would.
+  if (const char *slow = std::getenv("UNICL_NODE_SLOW_READ_ENDS"))
+    server.slow_read_ends(std::chrono::microseconds(std::atol(slow)));
   server.serve();
   MPI_Comm_free(&comm);
   MPI_Finalize();

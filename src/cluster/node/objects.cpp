@@ -69,7 +69,7 @@ cl_int NodeServer::create_queue(Reader &args) {
   if (context) q = vendor_queue(context, device, m.properties, err);
   if (q && vendor_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE) unified_.insert(q.get());
   if (q) queue_devices_[m.id] = device;
-  if (q && !(m.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) in_order_.insert(q.get());
+  if (q) queue_order_.emplace(q.get(), QueueOrder(!(m.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)));
   objects_.keep(objects_.queues, m.id, std::move(q), err);
   return CL_SUCCESS;
 }
@@ -201,7 +201,7 @@ void NodeServer::release(ObjectKind kind, uint64_t id) {
         // The spec's implicit flush: commands left in the vendor queue run.
         vendor_flush(q);
         unified_.erase(q), last_on_queue_.erase(q), to_flush_.erase(q), untracked_on_.erase(q);
-        in_order_.erase(q), last_followed_.erase(q);
+        queue_order_.erase(q);
         objects_.queues.erase(it);
         queue_devices_.erase(id);
       }

@@ -27,7 +27,11 @@ std::shared_ptr<NodeServer::Awaited> NodeServer::report_when_done(uint64_t id, c
     awaited_[id] = a;
     end_order_.await(id, w.follows);
   }
-  cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, a](cl_int status) { report(id, *a, status); });
+  const bool slow = slow_read_ends_ && a->to.rank < 0 && ((a->read && !a->read->empty()) || a->mapped);
+  cl_int refused = when_vendor_status(event, CL_COMPLETE, [this, id, a, slow](cl_int status) {
+    if (slow) return slow_read_ends_->post([this, id, a, status] { report(id, *a, status); });
+    report(id, *a, status);
+  });
   if (refused != CL_SUCCESS) report(id, *a, refused);
   return a;
 }
@@ -107,13 +111,16 @@ void NodeServer::queue_ends(const std::vector<uint64_t> &ids) {
   if (!ids.empty()) reports_changed_.notify_one();
 }
 
-std::vector<uint64_t> NodeServer::predecessors(const CommandHeader &h, cl_command_queue queue) {
-  std::vector<uint64_t> ids = h.wait;
-  if (in_order_.count(queue)) {
-    auto [last, first] = last_followed_.try_emplace(queue, h.event);
-    if (!first) ids.push_back(std::exchange(last->second, h.event));
+std::vector<uint64_t> NodeServer::predecessors(const CommandHeader &h, cl_command_queue queue, bool all_before,
+                                               bool barrier) {
+  auto it = queue_order_.find(queue);
+  if (it == queue_order_.end()) return h.wait;
+  QueueOrder &order = it->second;
+  if (order.wants_pruning()) {
+    std::lock_guard lock(reports_mutex_);
+    order.prune([this](uint64_t id) { return !end_order_.awaited(id); });
   }
-  return ids;
+  return order.enqueued(h.event, h.wait, all_before, barrier);
 }
 
 void NodeServer::report_now(uint64_t queue) {

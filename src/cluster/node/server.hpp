@@ -36,7 +36,9 @@
 
 #include "backend/vendor.hpp"
 #include "backend/vendor_commands.hpp"
+#include "cluster/node/delayed_calls.hpp"
 #include "cluster/node/end_order.hpp"
+#include "cluster/node/queue_order.hpp"
 #include "cluster/node/staged_bytes.hpp"
 #include "cluster/node/objects.hpp"
 #include "cluster/protocol/messages.hpp"
@@ -64,6 +66,9 @@ class NodeServer {
   // For tests: raise `signal` (SIGKILL, SIGSTOP) on itself after handling
   // `requests` requests.
   void fail_after(size_t requests, int signal) { signal_after_ = requests, signal_ = signal; }
+  // For tests: the end of each read whose bytes go back to rank 0 is
+  // recorded `delay` after its vendor callback, on a thread of its own.
+  void slow_read_ends(std::chrono::microseconds delay) { slow_read_ends_ = std::make_unique<DelayedCalls>(delay); }
 
  private:
   // ---- the serving loop and transport (loop.cpp) ----
@@ -264,8 +269,7 @@ class NodeServer {
   std::unordered_set<cl_command_queue> unified_;  // the queues whose device shares this memory
   std::unordered_map<uint64_t, cl_device_id> queue_devices_;  // rank 0's queue ids: the queue's device
   std::unordered_map<cl_command_queue, VendorRef<cl_event>> last_on_queue_;
-  std::unordered_set<cl_command_queue> in_order_;  // the queues whose commands run in order
-  std::unordered_map<cl_command_queue, uint64_t> last_followed_;  // in order: the last command rank 0 follows
+  std::unordered_map<cl_command_queue, QueueOrder> queue_order_;  // what each queue's commands follow
 
   // ---- copies between nodes (peer_copies.cpp) ----
   // `err`: what failed already (the queue, an event waited for): the copy
@@ -405,9 +409,11 @@ class NodeServer {
   std::shared_ptr<Awaited> report_when_done(uint64_t id, cl_event event, Watch w);
   void report(uint64_t id, Awaited &a, cl_int status);
   // The commands whose ends rank 0 must learn before that of command `h` on
-  // `queue` (end_order.hpp): those of its wait list and, on an in-order
-  // queue, the one rank 0 follows before it there.
-  std::vector<uint64_t> predecessors(const CommandHeader &h, cl_command_queue queue);
+  // `queue` (end_order.hpp): those of its wait list and those it follows on
+  // its queue (queue_order.hpp; `all_before`, `barrier`: as there). Called
+  // for every command enqueued, named or not.
+  std::vector<uint64_t> predecessors(const CommandHeader &h, cl_command_queue queue, bool all_before = false,
+                                     bool barrier = false);
   // Rank 0 waits for the ends of `queue`'s commands (0: every queue's).
   void report_now(uint64_t queue);
   // Sends the ends gathered so far to rank 0 in one report, when one of them
@@ -445,6 +451,7 @@ class NodeServer {
     VendorEnqueue on{};
     Watch watch;
     cl_int err = CL_SUCCESS;
+    bool all_before = false, barrier = false;  // a marker or barrier (predecessors)
   };
   // The memory object `id` names (null, with c.err set, when none).
   cl_mem memory_of(Enqueue &c, uint64_t id);
@@ -509,6 +516,8 @@ class NodeServer {
   };
   std::deque<PeerReport> peer_parts_;
   std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
+  // slow_read_ends (tests). Last: gone before what its calls touch.
+  std::unique_ptr<DelayedCalls> slow_read_ends_;
 };
 
 }  // namespace unicl::cluster
