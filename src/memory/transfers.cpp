@@ -1,5 +1,6 @@
 #include "memory/transfers.hpp"
 
+#include <cstdio>
 #include <limits>
 #include <memory>
 
@@ -127,6 +128,17 @@ cl_int failed_wait(const std::vector<std::shared_ptr<Completion>> &wait) {
   return CL_SUCCESS;
 }
 
+// A transfer's slice in UNICL_TRACE: which way its bytes went and how many
+// ("to device (16 MiB)"), so that a trace tells a buffer's moves apart.
+std::string transfer_name(const std::string &way, size_t bytes) {
+  char size[32];
+  if (bytes >= (1u << 20))
+    std::snprintf(size, sizeof size, "%.4g MiB", static_cast<double>(bytes) / (1u << 20));
+  else
+    std::snprintf(size, sizeof size, "%.4g KiB", static_cast<double>(bytes) / (1u << 10));
+  return way + " (" + size + ")";
+}
+
 // A transfer just issued on `device` (of `flushed_by`): its planned
 // completion follows it, it is flushed once this thread stops issuing (from
 // UniCL's threads: this may be an application's, in its enqueue), timed and
@@ -166,7 +178,7 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
     if (cl_int err = device.copy_from(source, from->get(), to->get(), range.offset, range.length, wait, issued);
         err != CL_SUCCESS)
       return t.done->fail(err);
-    issued_transfer(t, issued, device, ctx->slots[dst].device.get(), "from " + source.name());
+    issued_transfer(t, issued, device, ctx->slots[dst].device.get(), transfer_name("from " + source.name(), range.length));
   });
   return CL_SUCCESS;
 }
@@ -217,7 +229,8 @@ cl_int transfer_range(_cl_mem *root, Location src, Location dst, ByteRange range
     DeviceEndpoint &device = *ctx->slots[slot].endpoint;
     std::shared_ptr<Completion> issued;
     if (cl_int err = device.copy(to_host, what, wait, issued); err != CL_SUCCESS) return t.done->fail(err);
-    issued_transfer(t, issued, device, ctx->slots[slot].device.get(), to_host ? "to host" : "to device");
+    issued_transfer(t, issued, device, ctx->slots[slot].device.get(),
+                    transfer_name(to_host ? "to host" : "to device", what.length));
   });
   return CL_SUCCESS;
 }
