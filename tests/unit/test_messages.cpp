@@ -197,6 +197,17 @@ TEST_CASE("A report's entry: a command's end, its times, the bytes it brings") {
   CHECK((moved.queued == 0 && moved.submit == 1002 && moved.end == 1004));
   moved.shift_times(-uint64_t{1000});
   CHECK((moved.queued == 0 && moved.submit == 2 && moved.start == 3 && moved.end == 4));
+  // A command of parts began before its last vendor command: START moves
+  // back, SUBMIT and QUEUED with it, never forward.
+  EventEnded parts;
+  parts.queued = 100, parts.submit = 110, parts.start = 500, parts.end = 510;
+  parts.start_at(120);
+  CHECK((parts.queued == 100 && parts.submit == 110 && parts.start == 120 && parts.end == 510));
+  parts.start_at(50);
+  CHECK((parts.queued == 50 && parts.submit == 50 && parts.start == 50));
+  parts.start_at(0);
+  parts.start_at(300);
+  CHECK(parts.start == 50);
   EventEnded failed;
   failed.id = 32, failed.status = CL_OUT_OF_RESOURCES;
   Writer f;

@@ -17,6 +17,7 @@
 #include "backend/vendor_objects.hpp"
 #include "backend/vendor_status.hpp"
 #include "cluster/node/server.hpp"
+#include "cluster/protocol/steady_clock.hpp"
 
 namespace unicl::cluster {
 namespace {
@@ -46,7 +47,7 @@ bool NodeServer::send_peer_parts() {
         const char *bytes = from ? from : g.source ? g.source->data() + g.source_from + h.offset : nullptr;
         if (bytes && g.into + h.offset != bytes) std::memcpy(g.into + h.offset, bytes, h.bytes);
       }
-      arrived_part(h, nullptr, 0);
+      arrived_part(h, nullptr, 0, steady_ns());
       if (r.read_id) objects_.events.erase(r.read_id);
       continue;
     }
@@ -93,7 +94,7 @@ void NodeServer::receive_peer_bytes(const MPI_Status &status) {
   }
   if (it != peer_gates_.end()) {
     if (!expected) h.status = CL_INVALID_VALUE;
-    arrived_part(h, nullptr, travel_ns);
+    arrived_part(h, nullptr, travel_ns, steady_ns());
     return;
   }
   if (auto refused = refused_copies_.find(h.id); refused != refused_copies_.end()) {
@@ -101,16 +102,16 @@ void NodeServer::receive_peer_bytes(const MPI_Status &status) {
     if (--refused->second == 0) refused_copies_.erase(refused);
     return;
   }
-  early_parts_[h.id].push_back({h, std::move(elsewhere), travel_ns});
+  early_parts_[h.id].push_back({h, std::move(elsewhere), travel_ns, steady_ns()});
 }
 
-void NodeServer::arrived_part(PeerHeader h, const char *bytes, uint64_t travel_ns) {
+void NodeServer::arrived_part(PeerHeader h, const char *bytes, uint64_t travel_ns, uint64_t arrived_ns) {
   auto it = peer_gates_.find(h.id);
   if (it == peer_gates_.end()) return;
   if (bytes && h.status >= 0 && h.offset + h.bytes <= it->second.size)
     std::memcpy(it->second.into + h.offset, bytes, h.bytes);
   // The first part's read and trip come before any write: the copy's time.
-  if (h.offset == 0 && it->second.write) it->second.write->before_ns = h.read_ns + travel_ns;
+  if (h.offset == 0 && it->second.write) it->second.write->began_ns = arrived_ns - travel_ns - h.read_ns;
   open_gate(h.id, h.offset / kChunk, h.status < 0 ? h.status : CL_COMPLETE);
 }
 
@@ -238,7 +239,7 @@ void NodeServer::await_parts(const CommandHeader &h, cl_command_queue queue, cl_
   if (auto early = early_parts_.find(id); early != early_parts_.end()) {
     auto parts = std::move(early->second);
     early_parts_.erase(early);
-    for (auto &p : parts) arrived_part(p.header, p.bytes ? p.bytes->data() : nullptr, p.travel_ns);
+    for (auto &p : parts) arrived_part(p.header, p.bytes ? p.bytes->data() : nullptr, p.travel_ns, p.arrived_ns);
   }
 }
 

@@ -77,15 +77,17 @@ void NodeServer::report(uint64_t id, Awaited &a, cl_int status) {
     e.start = time(CL_PROFILING_COMMAND_START), e.end = time(CL_PROFILING_COMMAND_END);
     // A write of another node's bytes lasts from that node's read on.
     // (queued <= submit <= start, as the spec orders them: moved back too)
-    if (uint64_t before = a.before_ns.load(); before && e.start > before) {
-      e.start -= before;
-      e.submit = std::min(e.submit, e.start);
-      e.queued = std::min(e.queued, e.submit);
-    }
+    if (uint64_t before = a.before_ns.load(); before && e.start > before) e.start_at(e.start - before);
   }
   // Onto this machine's steady clock: this runs as the command ends (its
   // vendor callback), so its END is now.
-  if (status >= 0 && r.ended.end) r.ended.shift_times(steady_ns() - r.ended.end);
+  if (status >= 0 && r.ended.end) {
+    r.ended.shift_times(steady_ns() - r.ended.end);
+    // A copy from another node (or device of this one) lasts from its first
+    // part's read on: its event is a marker or unmap after the parts' writes,
+    // which starts as the last of them ends.
+    r.ended.start_at(a.began_ns.load());
+  }
   if (with_bytes) r.bytes = a.read;
   r.mapped = std::move(a.mapped);  // unmapped once sent (or at once), on the serving thread
   r.prompt = a.prompt || status < 0;

@@ -322,8 +322,9 @@ class NodeServer {
   // A part for the copy of receiver's event `id` (from this node or
   // another): into its write and the write let go on, or kept until the
   // copy's kPeerReceive comes (rank 0's request to this node may come after
-  // the sender's bytes).
-  void arrived_part(PeerHeader h, const char *bytes, uint64_t travel_ns);
+  // the sender's bytes). `travel_ns`: its bytes' trip, which ended at
+  // `arrived_ns` (this node's steady clock).
+  void arrived_part(PeerHeader h, const char *bytes, uint64_t travel_ns, uint64_t arrived_ns);
   // Lets part `part` of the write of copy `id` go on (CL_COMPLETE) or fail
   // (status < 0); every part still closed when `part` is npos.
   void open_gate(uint64_t id, size_t part, cl_int status);
@@ -356,7 +357,7 @@ class NodeServer {
   struct EarlyPart {
     PeerHeader header;
     std::shared_ptr<std::vector<char>> bytes;  // staging memory (none for a part of no bytes)
-    uint64_t travel_ns;
+    uint64_t travel_ns, arrived_ns;
   };
   std::unordered_map<uint64_t, std::vector<EarlyPart>> early_parts_;
   std::unordered_map<uint64_t, size_t> refused_copies_;
@@ -390,10 +391,12 @@ class NodeServer {
     std::shared_ptr<Mapping> mapped;  // a read's bytes in the device's memory, in place of `read`
     std::atomic<bool> reported{false}, prompt{false};
     PeerPart to;
-    // A write of bytes from another node (kPeerReceive: the read there and
-    // the bytes' trip) or from rank 0 (their trip): counted into the
-    // reported duration.
+    // A write of bytes from rank 0: their trip, counted into the reported
+    // duration.
     std::atomic<uint64_t> before_ns{0};
+    // A copy from another node or device (kPeerReceive): when its first
+    // part's read began there, on this node's steady clock (0: unknown).
+    std::atomic<uint64_t> began_ns{0};
   };
   struct Watch {
     uint64_t queue = 0;

@@ -17,6 +17,7 @@
 // The node to rank 0: the ends of commands, in batches (kEventTag): every
 // end since the last report, in one message.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -454,6 +455,16 @@ struct EventEnded {
   void shift_times(uint64_t by) {
     for (cl_ulong *t : {&queued, &submit, &start, &end})
       if (*t) *t += by;
+  }
+  // The command began at `t`, before its START (a command made of parts,
+  // whose bytes began moving before its last vendor command started):
+  // START moves back to it, SUBMIT and QUEUED not after it, as the spec
+  // orders them. Nothing changes for a `t` of 0 or not before START.
+  void start_at(cl_ulong t) {
+    if (!t || t >= start) return;
+    start = t;
+    submit = std::min(submit, start);
+    queued = std::min(queued, submit);
   }
 };
 void write(Writer &w, const EventEnded &e);  // then, if inline_payload(e.bytes), the bytes (Writer::raw)
