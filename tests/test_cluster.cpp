@@ -111,6 +111,25 @@ void check_local_and_two_nodes(const child_process::Result &r) {
   CHECK(count_ending(devices, ":2") == 1);
 }
 
+// A UNICL_TRACE file's tracks by id, and each slice's track, name, start and
+// duration (us).
+struct TraceSlice {
+  std::string track, name;
+  double ts, dur;
+};
+std::pair<std::map<std::string, std::string>, std::vector<TraceSlice>> read_trace(std::istream &json) {
+  std::map<std::string, std::string> tracks;
+  std::vector<TraceSlice> slices;
+  const std::regex track(R"re("tid":(\d+),"args":\{"name":"([^"]*)"\})re");
+  const std::regex slice(R"re(\{"name":"([^"]*)","cat":"[^"]*","ph":"X","pid":1,"tid":(\d+),"ts":([0-9.]+),"dur":([0-9.]+))re");
+  for (std::string line; std::getline(json, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, track)) tracks[m[1]] = m[2];
+    else if (std::regex_search(line, m, slice)) slices.push_back({m[2], m[1], std::stod(m[3]), std::stod(m[4])});
+  }
+  return {tracks, slices};
+}
+
 }  // namespace
 
 TEST_CASE("the devices of every node join the UniCL platform once, named with their node", "[cluster]") {
@@ -233,27 +252,14 @@ TEST_CASE("UNICL_TRACE shows each command of a node's device when it ran, queued
   std::filesystem::remove(file);
   INFO(r.out << r.err << json.str());
   REQUIRE(r.exit_code == 0);
-  // Tracks by id; each slice's track, name, start and duration (us).
-  std::map<std::string, std::string> tracks;
-  struct Slice {
-    std::string track, name;
-    double ts, dur;
-  };
-  std::vector<Slice> slices;
-  const std::regex track(R"re("tid":(\d+),"args":\{"name":"([^"]*)"\})re");
-  const std::regex slice(R"re(\{"name":"([^"]*)","cat":"[^"]*","ph":"X","pid":1,"tid":(\d+),"ts":([0-9.]+),"dur":([0-9.]+))re");
-  for (std::string line; std::getline(json, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, track)) tracks[m[1]] = m[2];
-    else if (std::regex_search(line, m, slice)) slices.push_back({m[2], m[1], std::stod(m[3]), std::stod(m[4])});
-  }
+  auto [tracks, slices] = read_trace(json);
   // Every kernel run on a node's device has its end reported, from its end
   // on (the clocks agree), within a second; the time a kernel waited on its
   // node ends as it starts.
   const std::string kernel = "matmul_rows";
   auto ran_on = [&](const std::string &device, auto &&match) {
     return std::count_if(slices.begin(), slices.end(),
-                         [&](const Slice &s) { return tracks[s.track] == device && s.name == kernel && match(s); });
+                         [&](const TraceSlice &s) { return tracks[s.track] == device && s.name == kernel && match(s); });
   };
   size_t kernels = 0, waits = 0;
   for (auto &k : slices) {
@@ -263,14 +269,14 @@ TEST_CASE("UNICL_TRACE shows each command of a node's device when it ran, queued
     CHECK(count_ending({device}, ":1") + count_ending({device}, ":2") == 1);
     ++kernels;
     const double end = k.ts + k.dur;
-    CHECK(ran_on(device + " · end reported", [&](const Slice &s) { return std::abs(s.ts - end) < 1 && s.dur < 1e6; }) == 1);
+    CHECK(ran_on(device + " · end reported", [&](const TraceSlice &s) { return std::abs(s.ts - end) < 1 && s.dur < 1e6; }) == 1);
   }
   for (auto &w : slices) {
     const std::string &track = tracks[w.track];
     const auto at = track.find(" · queued there");
     if (w.name != kernel || at == std::string::npos) continue;
     ++waits;
-    CHECK(ran_on(track.substr(0, at), [&](const Slice &k) { return std::abs(k.ts - (w.ts + w.dur)) < 1; }) == 1);
+    CHECK(ran_on(track.substr(0, at), [&](const TraceSlice &k) { return std::abs(k.ts - (w.ts + w.dur)) < 1; }) == 1);
   }
   CHECK(kernels > 0);
   INFO(waits << " waits on nodes");
@@ -381,6 +387,41 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
     CHECK_THAT(r.out, Catch::Contains("rank0 bytes 0\n"));
     CHECK_THAT(r.out, Catch::Contains("moved bytes 8388608\n"));  // all of it, once
   }
+}
+
+TEST_CASE("a copy between two nodes' devices lasts, in its profiling, from its first part's read to its end", "[cluster]") {
+  // 8 MiB from node 1's simulated GPU to node 2's, whose transfers run at
+  // 0.5 GB/s (8.4 ms a 4 MiB part): read in two parts on node 1 and written
+  // in two on node 2, the second read beside the first write, so the copy
+  // takes three parts' times at least. Its event on node 2 is a marker after
+  // the writes: timed from the marker's own start, it had seemed to take
+  // the first part's read and trip alone (about one part's time).
+  const std::string stem = std::filesystem::temp_directory_path() / ("unicl-copy-time-" + std::to_string(getpid()));
+  const std::string config = stem + ".conf", file = stem + ".json";
+  std::ofstream(config) << "mode correctness\n"
+                           "device name=gpu type=gpu gflops=100 memory_mb=256 bandwidth_gbps=0.5 latency_us=10 copy_engine=1\n"
+                           "kernel name=* flops=10*n\n";
+  Ranks app = application({env("UNICL_TRANSFER_APP"), "8"});
+  app.vars["UNICL_VENDORS"] = "";  // the nodes' devices only
+  app.vars["UNICL_TRACE"] = file;
+  std::map<std::string, std::string> sim = simulator_on_pocl();
+  sim["UNICL_SIM_CONFIG"] = config;
+  auto r = mpirun({app, nodes(2, sim)});
+  std::stringstream json(file_text(file));
+  std::filesystem::remove(file), std::filesystem::remove(config);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  auto [tracks, slices] = read_trace(json);
+  size_t copies = 0;
+  for (auto &s : slices) {
+    const bool on_device = tracks[s.track].find(" · ") == std::string::npos;
+    if (!on_device || s.name.rfind("from ", 0) != 0 || s.name.find("(8 MiB)") == std::string::npos) continue;
+    INFO(tracks[s.track] << ": " << s.name << " " << s.dur << " us");
+    ++copies;
+    CHECK(s.dur >= 3 * 8390 * 0.8);
+  }
+  CHECK(copies == 1);
 }
 
 TEST_CASE("a copy between devices waits on the node for the kernel that writes its source, not for rank 0", "[cluster]") {
