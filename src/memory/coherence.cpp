@@ -39,15 +39,32 @@ bool overlap(ByteRange a, ByteRange b) { return a.offset < b.end() && b.offset <
 // to the host copy at once, each over its own link, instead of one after the
 // other. A step out of a location whose bytes a blocked step was to bring
 // waits with it.
+// The holders of `missing` whose bytes are still on their way to them (a
+// transfer into them recorded, not done: validity counts them at once).
+LocationSet still_arriving(const Coherence &c, std::span<const MissingRange> missing) {
+  LocationSet out;
+  for (const MissingRange &piece : missing)
+    for (Location h : piece.holders) {
+      if (out.contains(h)) continue;
+      for (const AccessToken &t : c.ranges.command_waits(h, piece.range, false))
+        if (t->transfer && !t->done->done()) {
+          out.insert(h);
+          break;
+        }
+    }
+  return out;
+}
+
 cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   if (c.ranges.validity().valid_at(dst, range)) return CL_SUCCESS;  // the common case: nothing to list
   auto missing = c.ranges.validity().missing(dst, range);
+  const LocationSet arriving = still_arriving(c, missing);
   TransferPlan plan;
   {
     ContextMemory &memory = *root->context->memory;
     std::lock_guard lock(memory.mutex);
-    plan = memory.planner.plan(dst, missing);
+    plan = memory.planner.plan(dst, missing, arriving);
   }
   for (auto &piece : plan.unplanned)
     if (piece.holders.empty()) c.ranges.mark_undefined(piece.range);

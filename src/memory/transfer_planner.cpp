@@ -62,7 +62,8 @@ void LearnedLink::record(std::size_t bytes, double seconds) {
   else estimate_.bandwidth = mean_x_ / std::max(mean_y_ - estimate_.latency, 0.1 * mean_y_);
 }
 
-TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link) : host_(devices), site_(devices + 1) {
+TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link)
+    : host_(devices), site_(devices + 1), inbound_(devices + 1, 0.0) {
   if (devices + 1 > LocationSet::kCapacity) throw std::invalid_argument("more locations than a LocationSet holds");
   for (Location l = 0; l < site_.size(); ++l) site_[l] = l;
   for (Location d = 0; d < devices; ++d) {
@@ -109,6 +110,7 @@ double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
     backlog_[queue] += s;
     ++joined_[queue];
   }
+  inbound_[dst] += s;
   return s;
 }
 
@@ -120,6 +122,7 @@ std::uint64_t TransferPlanner::joined(Location src, Location dst) const {
 }
 
 void TransferPlanner::unreserve(Location src, Location dst, double seconds) {
+  if ((inbound_[dst] -= seconds) <= 1e-12) inbound_[dst] = 0;
   for (const Key &queue : queues_of(src, dst)) {
     auto it = backlog_.find(queue);
     if (it == backlog_.end()) continue;
@@ -167,7 +170,7 @@ void TransferPlanner::record(Location src, Location dst, std::size_t bytes, doub
   if (it != links_.end()) it->second.record(bytes, seconds);
 }
 
-TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing) const {
+TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving) const {
   check_location(dst);
   TransferPlan out;
   // When each link of the plan is free again: after the transfers already
@@ -206,9 +209,10 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
         if (src != host_ && competing_.contains(src) == competing) holders.push_back(src);
     for (Location src : holders) {
       check_location(src);
+      const double ready = arriving.contains(src) ? inbound(src) : 0;  // its bytes there
       const LearnedLink *direct = find(src, dst);
       if (direct) {
-        const double finish = free_at(src, dst) + seconds(src, dst, *direct, piece.range.length);
+        const double finish = std::max(free_at(src, dst), ready) + seconds(src, dst, *direct, piece.range.length);
         consider(src, 1, finish, 0, finish);
       }
       // Through the host copy, even beside a direct link: that link may be
@@ -216,7 +220,7 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
       const LearnedLink *up = src == host_ ? nullptr : find(src, host_);
       const LearnedLink *down = dst == host_ ? nullptr : find(host_, dst);
       if (up && down) {
-        double at_host = free_at(src, host_) + up->estimate().seconds(piece.range.length);
+        double at_host = std::max(free_at(src, host_), ready) + up->estimate().seconds(piece.range.length);
         const double finish = std::max(free_at(host_, dst), at_host) + down->estimate().seconds(piece.range.length);
         const bool untried = direct && 2 * direct->largest() < piece.range.length;
         consider(src, 2, finish, at_host, untried ? kTryDirectWithin * finish : finish);

@@ -127,6 +127,9 @@ class TransferPlanner {
   // Seconds of work reserved on the busiest queue a transfer from src to
   // dst joins.
   double backlog(Location src, Location dst) const;
+  // Seconds of transfers into `l` reserved and not finished: when bytes
+  // still on their way there arrive, at the latest.
+  double inbound(Location l) const { return inbound_[l]; }
   // A count of the transfers that ever joined the queues a transfer from
   // src to dst joins (reserve()): a transfer after whose start it did not
   // grow until its end, and which found them empty, had the link to
@@ -140,7 +143,12 @@ class TransferPlanner {
   // kept over the route through the host from the same holder unless that
   // route is predicted four times as fast: its first guess may be far off,
   // and only a copy on it tells (left unused, it would never be learnt).
-  TransferPlan plan(Location dst, std::span<const MissingRange> missing) const;
+  // A holder in `arriving` has those bytes still on their way (a transfer
+  // into it planned, not done): its routes start once its inbound
+  // transfers are done, not at once (taken as free, a holder still
+  // receiving drew each device of a node to copy from it, waiting for it,
+  // while rank 0's link was free: bench-cluster-scaling's matmul).
+  TransferPlan plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving = {}) const;
   // Predicted seconds until every step is done: steps on one link run one
   // after another, steps on different links at once, and a step starts only
   // once earlier steps of the plan brought its bytes to its source.
@@ -158,6 +166,7 @@ class TransferPlanner {
   std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
   std::vector<std::size_t> site_;     // per location
   std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
+  std::vector<double> inbound_;       // reserved seconds into each location
   std::map<Key, std::uint64_t> joined_;  // reservations ever made, per pair of sites
   std::set<std::size_t> behind_network_;
   std::set<Location> competing_;  // set_copies_compete's

@@ -215,6 +215,25 @@ TEST_CASE("Transfers from the host to every node share the host's network interf
   p.unreserve(p.host(), 0, reserved);
 }
 
+TEST_CASE("A holder whose bytes are still on their way is a source only from their arrival on", "[transfer_planner]") {
+  // Device 0 is receiving 16 MiB from the host (16.8 ms reserved), and has
+  // a fast direct link to device 1 (10 GB/s): taken as a holder already,
+  // it would be the source (1.7 ms); counted from its arrival, the host,
+  // whose link to device 1 is free, is sooner.
+  TransferPlanner p(3, kHostLink);
+  p.add_link(0, 1, {5e-6, 10e9});
+  const double reserved = p.reserve(p.host(), 0, 16 * kMiB);
+  CHECK(p.inbound(0) == Approx(reserved));
+  const auto held = piece({0, 16 * kMiB}, {0, p.host()});
+  CHECK(p.plan(1, held).steps == std::vector<TransferStep>{{0, 1, {0, 16 * kMiB}}});
+  LocationSet arriving = LocationSet::only(0);
+  CHECK(p.plan(1, held, arriving).steps == std::vector<TransferStep>{{p.host(), 1, {0, 16 * kMiB}}});
+  // Once it arrived (its reservation let go), device 0 is the source again.
+  p.unreserve(p.host(), 0, reserved);
+  CHECK(p.inbound(0) == 0);
+  CHECK(p.plan(1, held, arriving).steps == std::vector<TransferStep>{{0, 1, {0, 16 * kMiB}}});
+}
+
 TEST_CASE("A queue tells its backlog and how many transfers joined it", "[transfer_planner]") {
   // A transfer's sample times its link only when it had the queues to
   // itself: none before it (backlog 0 as it joins) and none after (the
