@@ -64,7 +64,7 @@ cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer)
   {
     ContextMemory &memory = *root->context->memory;
     std::lock_guard lock(memory.mutex);
-    plan = memory.planner.plan(dst, missing, arriving);
+    plan = memory.planner.plan(dst, missing, arriving, steady_seconds());
   }
   for (auto &piece : plan.unplanned)
     if (piece.holders.empty()) c.ranges.mark_undefined(piece.range);

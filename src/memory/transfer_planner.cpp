@@ -63,7 +63,7 @@ void LearnedLink::record(std::size_t bytes, double seconds) {
 }
 
 TransferPlanner::TransferPlanner(std::size_t devices, LinkEstimate host_link)
-    : host_(devices), site_(devices + 1), inbound_(devices + 1, 0.0) {
+    : host_(devices), site_(devices + 1), arrives_at_(devices + 1, 0.0) {
   if (devices + 1 > LocationSet::kCapacity) throw std::invalid_argument("more locations than a LocationSet holds");
   for (Location l = 0; l < site_.size(); ++l) site_[l] = l;
   for (Location d = 0; d < devices; ++d) {
@@ -102,15 +102,15 @@ void TransferPlanner::set_site(Location l, std::size_t site) {
   site_[l] = site;
 }
 
-double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes) {
+double TransferPlanner::reserve(Location src, Location dst, std::size_t bytes, double now) {
   const LearnedLink *l = find(src, dst);
   if (!l) return 0;
   double s = seconds(src, dst, *l, bytes);
+  arrives_at_[dst] = std::max(arrives_at_[dst], now + backlog(src, dst) + s);
   for (const Key &queue : queues_of(src, dst)) {
     backlog_[queue] += s;
     ++joined_[queue];
   }
-  inbound_[dst] += s;
   return s;
 }
 
@@ -122,7 +122,6 @@ std::uint64_t TransferPlanner::joined(Location src, Location dst) const {
 }
 
 void TransferPlanner::unreserve(Location src, Location dst, double seconds) {
-  if ((inbound_[dst] -= seconds) <= 1e-12) inbound_[dst] = 0;
   for (const Key &queue : queues_of(src, dst)) {
     auto it = backlog_.find(queue);
     if (it == backlog_.end()) continue;
@@ -170,7 +169,8 @@ void TransferPlanner::record(Location src, Location dst, std::size_t bytes, doub
   if (it != links_.end()) it->second.record(bytes, seconds);
 }
 
-TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving) const {
+TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving,
+                                   double now) const {
   check_location(dst);
   TransferPlan out;
   // When each link of the plan is free again: after the transfers already
@@ -209,7 +209,7 @@ TransferPlan TransferPlanner::plan(Location dst, std::span<const MissingRange> m
         if (src != host_ && competing_.contains(src) == competing) holders.push_back(src);
     for (Location src : holders) {
       check_location(src);
-      const double ready = arriving.contains(src) ? inbound(src) : 0;  // its bytes there
+      const double ready = arriving.contains(src) ? arrival(src, now) : 0;  // its bytes there
       const LearnedLink *direct = find(src, dst);
       if (direct) {
         const double finish = std::max(free_at(src, dst), ready) + seconds(src, dst, *direct, piece.range.length);

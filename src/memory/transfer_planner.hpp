@@ -16,7 +16,9 @@
 // predict() for a plan made earlier) to compare devices by the time their
 // inputs would take to arrive, without issuing anything.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -28,6 +30,11 @@
 #include "byte_ranges.hpp"
 
 namespace unicl {
+
+// The clock reserve() and plan() take `now` on: the steady clock, in seconds.
+inline double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 // Time of a transfer on a link: latency + bytes / bandwidth.
 struct LinkEstimate {
@@ -121,15 +128,17 @@ class TransferPlanner {
   void set_behind_network(std::size_t site) { behind_network_.insert(site); }
   // Transfers planned and not finished: a queue keeps this much work ahead
   // of any new transfer that joins it, in every plan, until unreserve().
-  // reserve() returns the seconds it added.
-  double reserve(Location src, Location dst, std::size_t bytes);
+  // reserve() returns the seconds it added. `now` (seconds on the caller's
+  // steady clock) places its predicted arrival at dst (arrival()).
+  double reserve(Location src, Location dst, std::size_t bytes, double now = 0);
   void unreserve(Location src, Location dst, double seconds);
   // Seconds of work reserved on the busiest queue a transfer from src to
   // dst joins.
   double backlog(Location src, Location dst) const;
-  // Seconds of transfers into `l` reserved and not finished: when bytes
-  // still on their way there arrive, at the latest.
-  double inbound(Location l) const { return inbound_[l]; }
+  // Seconds from `now` until the transfers reserved into `l` are predicted
+  // to have arrived (after the backlog each found, and its own time); 0
+  // once that moment passed.
+  double arrival(Location l, double now) const { return std::max(0.0, arrives_at_[l] - now); }
   // A count of the transfers that ever joined the queues a transfer from
   // src to dst joins (reserve()): a transfer after whose start it did not
   // grow until its end, and which found them empty, had the link to
@@ -144,11 +153,12 @@ class TransferPlanner {
   // route is predicted four times as fast: its first guess may be far off,
   // and only a copy on it tells (left unused, it would never be learnt).
   // A holder in `arriving` has those bytes still on their way (a transfer
-  // into it planned, not done): its routes start once its inbound
-  // transfers are done, not at once (taken as free, a holder still
+  // into it planned, not done): its routes start at its predicted arrival
+  // (arrival(), at `now`), not at once (taken as free, a holder still
   // receiving drew each device of a node to copy from it, waiting for it,
   // while rank 0's link was free: bench-cluster-scaling's matmul).
-  TransferPlan plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving = {}) const;
+  TransferPlan plan(Location dst, std::span<const MissingRange> missing, LocationSet arriving = {},
+                    double now = 0) const;
   // Predicted seconds until every step is done: steps on one link run one
   // after another, steps on different links at once, and a step starts only
   // once earlier steps of the plan brought its bytes to its source.
@@ -166,7 +176,7 @@ class TransferPlanner {
   std::set<Key> unmeasured_;  // add_unmeasured_link's, estimated through the host until timed
   std::vector<std::size_t> site_;     // per location
   std::map<Key, double> backlog_;     // reserved seconds, per pair of sites
-  std::vector<double> inbound_;       // reserved seconds into each location
+  std::vector<double> arrives_at_;    // per location: its reserved transfers' latest predicted arrival
   std::map<Key, std::uint64_t> joined_;  // reservations ever made, per pair of sites
   std::set<std::size_t> behind_network_;
   std::set<Location> competing_;  // set_copies_compete's

@@ -52,7 +52,7 @@ LinkReservation reserve_link(_cl_context &ctx, Location src, Location dst, size_
   {
     std::lock_guard lock(memory->mutex);
     r.shared = memory->planner.backlog(src, dst) > 0;
-    seconds = memory->planner.reserve(src, dst, bytes);
+    seconds = memory->planner.reserve(src, dst, bytes, steady_seconds());
     r.joined = memory->planner.joined(src, dst);
   }
   done->on_done([memory, src, dst, seconds](cl_int) {

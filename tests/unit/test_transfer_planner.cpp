@@ -216,22 +216,27 @@ TEST_CASE("Transfers from the host to every node share the host's network interf
 }
 
 TEST_CASE("A holder whose bytes are still on their way is a source only from their arrival on", "[transfer_planner]") {
-  // Device 0 is receiving 16 MiB from the host (16.8 ms reserved), and has
-  // a fast direct link to device 1 (10 GB/s): taken as a holder already,
-  // it would be the source (1.7 ms); counted from its arrival, the host,
-  // whose link to device 1 is free, is sooner.
+  // Device 0 is receiving 16 MiB from the host (16.8 ms, reserved at 0 s),
+  // and has a fast direct link to device 1 (10 GB/s): taken as a holder
+  // already, it would be the source (1.7 ms); counted from its predicted
+  // arrival, the host, whose link to device 1 is free, is sooner.
   TransferPlanner p(3, kHostLink);
   p.add_link(0, 1, {5e-6, 10e9});
-  const double reserved = p.reserve(p.host(), 0, 16 * kMiB);
-  CHECK(p.inbound(0) == Approx(reserved));
+  const double reserved = p.reserve(p.host(), 0, 16 * kMiB, 0.0);
+  CHECK(p.arrival(0, 0.0) == Approx(reserved));
+  CHECK(p.arrival(0, 0.010) == Approx(reserved - 0.010));
   const auto held = piece({0, 16 * kMiB}, {0, p.host()});
   CHECK(p.plan(1, held).steps == std::vector<TransferStep>{{0, 1, {0, 16 * kMiB}}});
-  LocationSet arriving = LocationSet::only(0);
-  CHECK(p.plan(1, held, arriving).steps == std::vector<TransferStep>{{p.host(), 1, {0, 16 * kMiB}}});
-  // Once it arrived (its reservation let go), device 0 is the source again.
-  p.unreserve(p.host(), 0, reserved);
-  CHECK(p.inbound(0) == 0);
-  CHECK(p.plan(1, held, arriving).steps == std::vector<TransferStep>{{0, 1, {0, 16 * kMiB}}});
+  const LocationSet arriving = LocationSet::only(0);
+  CHECK(p.plan(1, held, arriving, 0.0).steps == std::vector<TransferStep>{{p.host(), 1, {0, 16 * kMiB}}});
+  // Past its predicted arrival (its end maybe not yet heard of), device 0
+  // is the source again.
+  CHECK(p.arrival(0, 0.020) == 0);
+  CHECK(p.plan(1, held, arriving, 0.020).steps == std::vector<TransferStep>{{0, 1, {0, 16 * kMiB}}});
+  // A transfer joining a busy queue arrives after what is ahead of it.
+  const double more = p.reserve(p.host(), 0, kMiB, 0.0);
+  CHECK(p.arrival(0, 0.0) == Approx(reserved + more));
+  p.unreserve(p.host(), 0, reserved), p.unreserve(p.host(), 0, more);
 }
 
 TEST_CASE("A queue tells its backlog and how many transfers joined it", "[transfer_planner]") {
