@@ -361,7 +361,7 @@ void MpiLink::run() {
   PacedSends sends(comm_of(comm_));
   // While something is awaited this thread polls; the pause between polls
   // grows while nothing comes (idle_backoff.hpp). Callers wake it at once.
-  IdleBackoff backoff(std::chrono::milliseconds(2), std::chrono::microseconds(200));
+  IdleBackoff backoff(kYieldAfterActivity, std::chrono::microseconds(200));
   IdleBackoff::tight_timers();
   for (;;) {
     std::map<int, Batch> out;
@@ -408,14 +408,15 @@ void MpiLink::run() {
     }
     // Polling, as MPI itself does while it waits, but yielding or sleeping
     // so that the application and the vendors keep the cores they need.
-    // Sends in flight progress only inside MPI calls: no sleep then.
+    // Sends in flight progress only inside MPI calls: short sleeps then
+    // (kMovingPause), whether or not a reply is awaited.
     if (progressed) continue;
-    const auto pause = sends.idle() ? backoff.pause() : std::chrono::microseconds(0);
+    const auto pause = sends.idle() ? backoff.pause() : kMovingPause;
     if (pause.count() == 0) {
       std::this_thread::yield();
       continue;
     }
-    if (!waiting) continue;  // asleep above until a caller comes
+    if (!waiting && sends.idle()) continue;  // asleep above until a caller comes
     std::unique_lock lock(mutex_);
     changed_.wait_for(lock, pause, [&] { return stop_ || !outbox_.empty() || !on_thread_.empty(); });
   }

@@ -23,7 +23,7 @@ void NodeServer::serve() {
   // at its next poll: within 1 ms when long idle, within 200 us while it
   // awaits its commands' ends.
   IdleBackoff idle(std::chrono::microseconds(200), std::chrono::milliseconds(1));
-  IdleBackoff awaiting(std::chrono::milliseconds(2), std::chrono::microseconds(200));
+  IdleBackoff awaiting(kYieldAfterActivity, std::chrono::microseconds(200));
   IdleBackoff::tight_timers();
   for (bool serving = true; serving;) {
     auto wake = std::chrono::steady_clock::time_point::max();
@@ -32,7 +32,7 @@ void NodeServer::serve() {
     {
       std::lock_guard lock(reports_mutex_);
       // Bytes on their way (copies between nodes, writes' parts) progress
-      // only inside MPI calls: polled without sleeping.
+      // only inside MPI calls: polled with short sleeps (kMovingPause).
       moving = !peer_gates_.empty() || !peer_sends_.empty() || !arrivals_.empty();
       idle_now = awaited_.empty() && ends_.empty() && !moving;
     }
@@ -45,7 +45,7 @@ void NodeServer::serve() {
       idle.active(), awaiting.active();
       continue;
     }
-    pause(moving ? std::chrono::microseconds(0) : (idle_now ? idle : awaiting).pause(), wake);
+    pause(moving ? kMovingPause : (idle_now ? idle : awaiting).pause(), wake);
   }
   // After the goodbye nothing more is sent: rank 0 no longer receives, and a
   // report too large to go out at once would wait for it forever, keeping
