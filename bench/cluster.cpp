@@ -27,6 +27,7 @@
 #include <args.hpp>
 #include <child_process.hpp>
 #include <cl_env.hpp>
+#include <sched.hpp>
 #include <stats.hpp>
 #include <table.hpp>
 
@@ -302,14 +303,22 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  // Start the job: this program as rank 0, two nodes.
+  // Start the job: this program as rank 0, two nodes. Rank 0 learns its
+  // links' models afresh in a folder of the job's own: kept in the user's
+  // cache, each run's routes followed what earlier runs (of other builds)
+  // had learnt.
   const std::string pocl = BENCH_POCL_VENDORS;
+  bench::ModelCache cache;
   std::vector<std::string> cmd = {"mpirun", "--oversubscribe", "-np", "1", "-x", "OCL_ICD_VENDORS=" BENCH_UNICL_VENDORS,
                                   "-x", "UNICL_VENDORS=" + pocl, "-x", "POCL_DEVICES=pthread",
+                                  "-x", "XDG_CACHE_HOME=" + cache.dir(),
                                   child_process::self_executable(), "--rank0", "--max-size",
                                   std::to_string(max_size / MiB), ":", "-np", "2", "-x", "UNICL_VENDORS=" + pocl,
                                   "-x", "POCL_DEVICES=pthread", BENCH_UNICL_NODE};
   if (launch_only) cmd.insert(std::find(cmd.begin(), cmd.end(), ":"), "--launch-only");
+  // Rank 0's trace and counts, when asked for (as bench-cluster-scaling).
+  if (std::getenv("UNICL_TRACE")) cmd.insert(cmd.begin() + 4, {"-x", "UNICL_TRACE"});
+  if (std::getenv("UNICL_LOG")) cmd.insert(cmd.begin() + 4, {"-x", "UNICL_LOG"});
   auto r = child_process::run(cmd, {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}}, 1800);
   std::cout << r.out;
   if (!r.ok()) {
