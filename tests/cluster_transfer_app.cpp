@@ -3,13 +3,20 @@
 // node, in one context. Prints the bulk bytes rank 0 sent to or received
 // from the nodes while the second node got the buffer ("rank0 bytes N"),
 // the bytes UniCL moved meanwhile ("moved bytes N"), and whether the buffer
-// read back is right ("result: OK"). Exits 1 when something fails.
+// read back is right ("result: OK"). Exits 1 when something fails. With
+// --moves, it first writes a buffer to one node and reads it back ten
+// times, then moves it written there to the other ten times, at 4 KiB then
+// at 1 MiB (as bench-cluster does), and
+// prints the bulk bytes rank 0 sent or received during the 1 MiB moves
+// ("rank0 bytes in 1 MiB moves N": 0 when they went straight between the
+// nodes).
 #include <node_devices.hpp>
 #include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -62,6 +69,28 @@ int main(int argc, char **argv) {
   if ((err = clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr)) != CL_SUCCESS)
     return fail("clBuildProgram", err);
   cl_kernel inc = clCreateKernel(program, "inc", &err);
+  if (argc > 2 && std::strcmp(argv[2], "--moves") == 0) {
+    uint64_t during = 0;
+    for (size_t size : {size_t{4096}, size_t{1} << 20}) {
+      std::vector<char> bytes(size, 1);
+      cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, nullptr, &err);
+      // Writes to the first node and reads back, as bench-cluster times them.
+      for (int i = 0; i < 10 && err == CL_SUCCESS; ++i) {
+        err = clEnqueueWriteBuffer(q[0], m, CL_TRUE, 0, size, bytes.data(), 0, nullptr, nullptr);
+        if (err == CL_SUCCESS) err = clEnqueueReadBuffer(q[0], m, CL_TRUE, 0, size, bytes.data(), 0, nullptr, nullptr);
+      }
+      for (int i = 0; i < 10 && err == CL_SUCCESS; ++i) {
+        err = clEnqueueWriteBuffer(q[0], m, CL_TRUE, 0, size, bytes.data(), 0, nullptr, nullptr);
+        const uint64_t before = rank0_bytes();
+        if (err == CL_SUCCESS) err = clEnqueueMigrateMemObjects(q[1], 1, &m, 0, 0, nullptr, nullptr);
+        if (err == CL_SUCCESS) err = clFinish(q[1]);
+        if (size > 4096) during += rank0_bytes() - before;
+      }
+      clReleaseMemObject(m);
+      if (err != CL_SUCCESS) return fail("a move between the nodes", err);
+    }
+    std::printf("rank0 bytes in 1 MiB moves %llu\n", static_cast<unsigned long long>(during));
+  }
   std::vector<cl_int> host(items);
   for (size_t i = 0; i < items; ++i) host[i] = static_cast<cl_int>(i);
   cl_mem buffer = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, items * 4, host.data(), &err);

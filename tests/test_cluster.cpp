@@ -389,6 +389,27 @@ TEST_CASE("a buffer valid on one node goes to another node directly, none of its
   }
 }
 
+TEST_CASE("moves between two nodes go straight between them once learnt, small ones first", "[cluster]") {
+  // bench-cluster's order: writes to a node read back, then moves, at
+  // 4 KiB then 1 MiB. A write or read to a node was timed by its node's
+  // vendor alone (about a microsecond for 4 KiB), so the route through
+  // rank 0 looked nearly free and, once taken, was kept at every size (in
+  // three bench runs of four, and in one of three runs of this case):
+  // rank 0 then carried each 1 MiB move twice, at twice the direct copy's
+  // time.
+  Ranks app = application({env("UNICL_TRANSFER_APP"), "1", "--moves"});
+  app.vars["UNICL_VENDORS"] = "";
+  auto r = mpirun({app, nodes(2, {{"POCL_DEVICES", "pthread"}})});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::smatch through_rank0;
+  REQUIRE(std::regex_search(r.out, through_rank0, std::regex(R"(rank0 bytes in 1 MiB moves (\d+))")));
+  // One move may still try the route through rank 0 (its read and write:
+  // 2 MiB); stuck on it, all ten went that way (20 MiB).
+  CHECK(std::stoull(through_rank0[1]) <= 2u << 20);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+}
+
 TEST_CASE("a copy between two nodes' devices lasts, in its profiling, from its first part's read to its end", "[cluster]") {
   // 8 MiB from node 1's simulated GPU to node 2's, whose transfers run at
   // 0.5 GB/s (8.4 ms a 4 MiB part): read in two parts on node 1 and written

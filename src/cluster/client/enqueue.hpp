@@ -16,6 +16,7 @@
 #include "cluster/client/checks.hpp"
 #include "cluster/client/refusal.hpp"
 #include "cluster/client/api_decls.hpp"
+#include "cluster/protocol/steady_clock.hpp"
 
 namespace unicl::cluster {
 
@@ -111,6 +112,7 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
   // Someone will wait for its end: report it at once.
   RemoteEvent *e = new_command_event(q, type, blocking || event);
   e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);
+  if (transfer.write.size && blockers.empty()) e->posted_ns = steady_ns();
   header.event = e->id;
   header.flags = e->prompt ? kPrompt : 0;
   Writer w;

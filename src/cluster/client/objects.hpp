@@ -191,6 +191,9 @@ struct RemoteEvent : Proxy {
   void *read_into = nullptr;
   size_t read_size = 0;
   std::function<void(const char *, size_t)> deliver;
+  // A write whose bytes left with its request: when it was posted, on this
+  // rank's steady clock (timed_here).
+  uint64_t posted_ns = 0;
 };
 
 struct RemoteSampler : Proxy {
