@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/division.hpp"
 #include "core/event.hpp"
 #include "memory/context_memory.hpp"
 #include "memory/transfers.hpp"
@@ -28,17 +29,6 @@ cl_int add_waits(Coherence &c, const std::vector<AccessToken> &tokens, size_t to
 
 bool overlap(ByteRange a, ByteRange b) { return a.offset < b.end() && b.offset < a.end(); }
 
-// Makes `range` valid at `dst` (a slot or the host copy) along the routes
-// the context's planner picks (the cheapest holder, through the host copy
-// when there is no direct link). Pieces no copy holds are undefined (never
-// written): any copy will do.
-//
-// A step that must wait for another device's work (kBlocked: the command
-// is planned again once that is done) does not hold back the steps of
-// other bytes: the pieces of a buffer spread over several devices then come
-// to the host copy at once, each over its own link, instead of one after the
-// other. A step out of a location whose bytes a blocked step was to bring
-// waits with it.
 // The holders of `missing` whose bytes are still on their way to them (a
 // transfer into them recorded, not done: validity counts them at once).
 LocationSet still_arriving(const Coherence &c, std::span<const MissingRange> missing) {
@@ -55,6 +45,17 @@ LocationSet still_arriving(const Coherence &c, std::span<const MissingRange> mis
   return out;
 }
 
+// Makes `range` valid at `dst` (a slot or the host copy) along the routes
+// the context's planner picks (the cheapest holder, through the host copy
+// when there is no direct link). Pieces no copy holds are undefined (never
+// written): any copy will do.
+//
+// A step that must wait for another device's work (kBlocked: the command
+// is planned again once that is done) does not hold back the steps of
+// other bytes: the pieces of a buffer spread over several devices then come
+// to the host copy at once, each over its own link, instead of one after the
+// other. A step out of a location whose bytes a blocked step was to bring
+// waits with it.
 cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer) {
   Coherence &c = coherence_of(root);
   if (c.ranges.validity().valid_at(dst, range)) return CL_SUCCESS;  // the common case: nothing to list
@@ -64,7 +65,7 @@ cl_int make_valid(_cl_mem *root, Location dst, ByteRange range, WaitList &outer)
   {
     ContextMemory &memory = *root->context->memory;
     std::lock_guard lock(memory.mutex);
-    plan = memory.planner.plan(dst, missing, arriving, steady_seconds());
+    plan = memory.planner.plan(dst, missing, arriving, host_clock_ns() * 1e-9);
   }
   for (auto &piece : plan.unplanned)
     if (piece.holders.empty()) c.ranges.mark_undefined(piece.range);

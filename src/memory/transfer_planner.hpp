@@ -18,7 +18,6 @@
 #pragma once
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -30,11 +29,6 @@
 #include "byte_ranges.hpp"
 
 namespace unicl {
-
-// The clock reserve() and plan() take `now` on: the steady clock, in seconds.
-inline double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Time of a transfer on a link: latency + bytes / bandwidth.
 struct LinkEstimate {
@@ -129,7 +123,8 @@ class TransferPlanner {
   // Transfers planned and not finished: a queue keeps this much work ahead
   // of any new transfer that joins it, in every plan, until unreserve().
   // reserve() returns the seconds it added. `now` (seconds on the caller's
-  // steady clock) places its predicted arrival at dst (arrival()).
+  // clock: UniCL's host clock, host_clock_ns) places its predicted arrival
+  // at dst (arrival()).
   double reserve(Location src, Location dst, std::size_t bytes, double now = 0);
   void unreserve(Location src, Location dst, double seconds);
   // Seconds of work reserved on the busiest queue a transfer from src to

@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 
+#include "core/division.hpp"
 #include "core/event.hpp"
 #include "core/runtime.hpp"
 #include "memory/context_memory.hpp"
@@ -52,7 +53,7 @@ LinkReservation reserve_link(_cl_context &ctx, Location src, Location dst, size_
   {
     std::lock_guard lock(memory->mutex);
     r.shared = memory->planner.backlog(src, dst) > 0;
-    seconds = memory->planner.reserve(src, dst, bytes, steady_seconds());
+    seconds = memory->planner.reserve(src, dst, bytes, host_clock_ns() * 1e-9);
     r.joined = memory->planner.joined(src, dst);
   }
   done->on_done([memory, src, dst, seconds](cl_int) {

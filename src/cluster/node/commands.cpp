@@ -211,7 +211,9 @@ void NodeServer::finish_enqueue(Enqueue &c) {
   if (h.event == 0) {
     if (c.err != CL_SUCCESS) return;
     enqueued(c.queue, nullptr);
-    predecessors(h, c.queue, c.all_before, c.barrier);  // what later commands follow through it
+    // Of the commands nobody names, only a barrier changes what later ones
+    // follow (queue_order.hpp): a stream of launches skips this.
+    if (c.barrier) predecessors(h, c.queue, c.all_before, c.barrier);
     return;
   }
   if (c.err != CL_SUCCESS) {

@@ -414,7 +414,7 @@ class NodeServer {
   // The commands whose ends rank 0 must learn before that of command `h` on
   // `queue` (end_order.hpp): those of its wait list and those it follows on
   // its queue (queue_order.hpp; `all_before`, `barrier`: as there). Called
-  // for every command enqueued, named or not.
+  // for every named command, and for an unnamed barrier.
   std::vector<uint64_t> predecessors(const CommandHeader &h, cl_command_queue queue, bool all_before = false,
                                      bool barrier = false);
   // Rank 0 waits for the ends of `queue`'s commands (0: every queue's).
