@@ -142,7 +142,7 @@ struct Launcher {
 // Messages both ways across rank 0's link so far (the node client's count).
 uint64_t messages_so_far() {
   static auto counts = client_function<void (*)(uint64_t *)>("unicl_cluster_counts");
-  uint64_t c[5] = {};
+  uint64_t c[6] = {};
   counts(c);
   return c[0] + c[2];
 }

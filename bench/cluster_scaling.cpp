@@ -95,7 +95,7 @@ uint64_t messages_so_far() {
   void *client = dlopen("libunicl-remote.so", RTLD_NOW | RTLD_NOLOAD);
   auto fn = client ? reinterpret_cast<void (*)(uint64_t *)>(dlsym(client, "unicl_cluster_counts")) : nullptr;
   if (!fn) throw std::runtime_error("the node client is not loaded");
-  uint64_t c[5] = {};
+  uint64_t c[6] = {};
   fn(c);
   return c[0] + c[2];
 }

@@ -3,8 +3,12 @@
 // move the bytes straight in or out; a write behind commands not yet run
 // goes through staging memory instead. Both ways, with sizes off the 4 MiB
 // parts and offsets off zero, the bytes must arrive right, in the order of
-// the queue. Prints "result: OK" and exits 0, or names what failed.
+// the queue. A write right after a blocking read goes with its request (its
+// bytes wait for nothing: the read has ended), counted by rank 0's link.
+// Prints "result: OK" and exits 0, or names what failed.
 #include <node_devices.hpp>
+
+#include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -114,6 +118,35 @@ int main() {
     return fail("last read", err);
   check("a write mapped after the rest", back, third);
 
+  // A blocking read, then a write at once, five times: the write is one
+  // request, its bytes following it (not a second request with them, sent
+  // once the read's end is known, which it already is: the node would then
+  // stage the bytes and copy them).
+  using Counts = void (*)(uint64_t out[6]);
+  void *client = dlopen("libunicl-remote.so", RTLD_NOW | RTLD_NOLOAD);
+  auto counts = reinterpret_cast<Counts>(client ? dlsym(client, "unicl_cluster_counts") : nullptr);
+  if (!counts) return fail("no unicl_cluster_counts in the node client", 0);
+  constexpr size_t kLarge = size_t{64} << 20;
+  cl_mem large = clCreateBuffer(ctx, CL_MEM_READ_WRITE, kLarge, nullptr, &err);
+  if (err) return fail("a 64 MiB buffer", err);
+  std::vector<char> host(kLarge, 3);
+  int as_one = 0;
+  for (int round = 0; round < 5; ++round) {
+    if ((err = clEnqueueReadBuffer(q, large, CL_TRUE, 0, kLarge, host.data(), 0, nullptr, nullptr)))
+      return fail("read before a write", err);
+    uint64_t before[6] = {}, after_write[6] = {};
+    counts(before);
+    if ((err = clEnqueueWriteBuffer(q, large, CL_TRUE, 0, kLarge, host.data(), 0, nullptr, nullptr)))
+      return fail("write after a read", err);
+    counts(after_write);
+    const uint64_t requests = after_write[5] - before[5];
+    if (requests == 1) ++as_one;
+    else std::printf("a write after a read: %llu requests sent\n", static_cast<unsigned long long>(requests));
+  }
+  // Five of five: nothing else is asked of the node meanwhile (a liveness
+  // ping only after a quarter of the timeout without news).
+  if (as_one < 5) ++failures, std::printf("wrong: a write after a blocking read went as one request %d times of 5\n", as_one);
+  clReleaseMemObject(large);
   clReleaseEvent(gate), clReleaseEvent(written), clReleaseEvent(read);
   clReleaseMemObject(sub), clReleaseMemObject(buffer);
   clReleaseKernel(inc), clReleaseProgram(program), clReleaseCommandQueue(q), clReleaseContext(ctx);

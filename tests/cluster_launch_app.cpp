@@ -25,14 +25,14 @@ const char *kSource =
     "  size_t i = get_global_id(0); out[i] += in[i] * s; }";
 constexpr size_t kItems = 256;
 
-using Counts = void (*)(uint64_t out[5]);
+using Counts = void (*)(uint64_t out[6]);
 
 // Messages both ways and waited calls so far, from the node client.
 struct Sample {
   uint64_t messages = 0, waited = 0;
 };
 Sample sample(Counts counts) {
-  uint64_t c[5] = {};
+  uint64_t c[6] = {};
   counts(c);
   return {c[0] + c[2], c[4]};
 }

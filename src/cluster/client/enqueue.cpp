@@ -25,22 +25,31 @@ void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after) {
 // runs: the reads and maps of an in-order queue still in flight (they fill
 // rank 0's memory when they end) and, in the wait list, those and user
 // events not set yet (the application may fill the memory first). Each
-// retained.
+// retained. Only those not ended yet: a read's event is set complete (its
+// waiter wakes) before it leaves its queue's list, so the write that an
+// application makes right after a blocking read found the read still
+// listed, and its bytes waited for a second message (every 64 MiB write
+// after a read took 24 ms instead of 14).
 std::vector<RemoteEvent *> bytes_follow(RemoteQueue *q, cl_uint n, const cl_event *wait) {
-  std::vector<RemoteEvent *> out;
+  std::vector<RemoteEvent *> candidates;
   if (!(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
     std::lock_guard lock(q->mutex);
-    for (RemoteEvent *e : q->host_fills) retain(e), out.push_back(e);
+    for (RemoteEvent *e : q->host_fills) retain(e), candidates.push_back(e);
   }
   for (cl_uint i = 0; i < n; ++i) {
     RemoteEvent *e = remote(wait[i]);
+    if ((!e->queue || fills_host(e->type)) && std::find(candidates.begin(), candidates.end(), e) == candidates.end())
+      retain(e), candidates.push_back(e);
+  }
+  std::vector<RemoteEvent *> out;
+  for (RemoteEvent *e : candidates) {
     bool pending = false;
     {
       std::lock_guard lock(e->mutex);
       pending = e->status > CL_COMPLETE;
     }
-    if (pending && (!e->queue || fills_host(e->type)) && std::find(out.begin(), out.end(), e) == out.end())
-      retain(e), out.push_back(e);
+    if (pending) out.push_back(e);
+    else release(e);
   }
   return out;
 }

@@ -91,6 +91,7 @@ void MpiLink::application_finalizes() {
 bool MpiLink::queue_request(int rank, uint64_t call, Op op, const Writer &args, Bulk bulk) {
   Batch &batch = outbox_[rank];
   const bool was_empty = batch.requests.empty();
+  requests_sent_.fetch_add(1, std::memory_order_relaxed);
   const RequestHeader header{call, op, static_cast<uint32_t>(args.size())};
   const auto *h = reinterpret_cast<const char *>(&header);
   batch.requests.insert(batch.requests.end(), h, h + sizeof header);
@@ -396,8 +397,10 @@ void MpiLink::run() {
     }
     for (auto &job : jobs) job();
     check_liveness();
-    sends.progress();
-    const bool progressed = poll();
+    // A send that finished is news: what it brought is often answered
+    // within microseconds (a write's end follows its last part).
+    const bool sent = sends.progress();
+    const bool progressed = poll() || sent;
     if (progressed) backoff.active();
     if (stopping && sends.idle()) break;
     if (stopping && !waiting) {

@@ -66,14 +66,16 @@ class MpiLink {
   // What crossed the link so far, counted at each MPI send and receive of
   // UniCL's own (not the plain MPI baselines of run_on_thread), and how
   // many calls waited for a node's reply: the measures of the protocol's
-  // cost that do not depend on the machine's load.
+  // cost that do not depend on the machine's load. Requests are counted
+  // apart from messages: a message carries a batch of them.
   struct Counts {
-    uint64_t messages_sent = 0, bytes_sent = 0, messages_received = 0, bytes_received = 0, calls_waited = 0;
+    uint64_t messages_sent = 0, bytes_sent = 0, messages_received = 0, bytes_received = 0, calls_waited = 0,
+             requests_sent = 0;
   };
   Counts counts() const {
     return {sent_.messages.load(std::memory_order_relaxed), sent_.bytes.load(std::memory_order_relaxed),
             received_.messages.load(std::memory_order_relaxed), received_.bytes.load(std::memory_order_relaxed),
-            calls_waited_.load(std::memory_order_relaxed)};
+            calls_waited_.load(std::memory_order_relaxed), requests_sent_.load(std::memory_order_relaxed)};
   }
 
   int rank() const { return rank_; }
@@ -189,7 +191,7 @@ class MpiLink {
   void stop_thread();
   int rank_ = -1, size_ = 0;
   Spawn spawn_;  // count 0: none
-  std::atomic<uint64_t> bulk_bytes_{0};
+  std::atomic<uint64_t> bulk_bytes_{0}, requests_sent_{0};
   struct Tally {
     std::atomic<uint64_t> messages{0}, bytes{0};
     void add(size_t n) {

@@ -33,8 +33,8 @@ void PacedSends::start_bulk() {
   }
 }
 
-void PacedSends::progress() {
-  std::erase_if(in_flight_, [&](const std::unique_ptr<Send> &s) {
+bool PacedSends::progress() {
+  const size_t finished = std::erase_if(in_flight_, [&](const std::unique_ptr<Send> &s) {
     int done = 0;
     // A send to a node that is gone may fail: done with, either way.
     const bool over = MPI_Test(&s->request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done != 0;
@@ -42,6 +42,7 @@ void PacedSends::progress() {
     return over;
   });
   start_bulk();
+  return finished > 0;
 }
 
 void PacedSends::cancel() {

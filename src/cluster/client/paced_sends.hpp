@@ -31,7 +31,8 @@ class PacedSends {
   // parts posted before them are on their way.
   void bulk(int rank, int tag, const void *data, size_t size, std::shared_ptr<const void> keep);
   // Forgets the sends that finished, and starts the bulk parts next in line.
-  void progress();
+  // True when some finished.
+  bool progress();
   // Nothing in flight nor waiting.
   bool idle() const { return in_flight_.empty() && queued_.empty(); }
   // Bulk parts on their way, and those waiting for their turn.

@@ -198,12 +198,12 @@ UNICL_EXPORT uint64_t unicl_cluster_bulk_bytes() {
 // For the tests and benchmarks (found as unicl_cluster_raw_ping_pong is):
 // what crossed rank 0's link with the nodes so far (mpi_link.hpp, Counts),
 // in `out`: messages sent, bytes sent, messages received, bytes received,
-// calls that waited for a reply. All 0 outside a job.
-UNICL_EXPORT void unicl_cluster_counts(uint64_t out[5]) {
+// calls that waited for a reply, requests sent. All 0 outside a job.
+UNICL_EXPORT void unicl_cluster_counts(uint64_t out[6]) {
   unicl::cluster::MpiLink *link = unicl::cluster::Session::get().link();
   const auto c = link ? link->counts() : unicl::cluster::MpiLink::Counts{};
   out[0] = c.messages_sent, out[1] = c.bytes_sent, out[2] = c.messages_received, out[3] = c.bytes_received;
-  out[4] = c.calls_waited;
+  out[4] = c.calls_waited, out[5] = c.requests_sent;
 }
 UNICL_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *platforms, cl_uint *count) {
   return unicl::api::clIcdGetPlatformIDsKHR(n, platforms, count);
