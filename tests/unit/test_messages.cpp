@@ -242,6 +242,7 @@ TEST_CASE("Info answers, a program's facts and a node's description") {
   NodeDescription node;
   node.host = "vm", node.unicl_version = "1.0", node.topology = "Machine (24GB)";
   node.platforms.push_back({11, answers_of({{CL_PLATFORM_NAME, "PoCL"}}), {{21, info}, {22, {}}}});
+  node.doorbell = {"vm", 40123, {"10.0.0.2", "127.0.0.1"}};
   {
     Writer w;
     write(w, node);
@@ -256,6 +257,9 @@ TEST_CASE("Info answers, a program's facts and a node's description") {
     CHECK(back.platforms[0].devices[0].id == 21);
     CHECK(back.platforms[0].devices[0].info == info);
     CHECK(back.platforms[0].devices[1].info.empty());
+    CHECK(back.doorbell.host == "vm");
+    CHECK(back.doorbell.port == 40123);
+    CHECK(back.doorbell.addresses == node.doorbell.addresses);
   }
 }
 
@@ -276,6 +280,7 @@ TEST_CASE("The posted creations and the status of a user event, each a list of f
 
 TEST_CASE("The other requests of plain fields") {
   check_fields_round_trip(Hello{});
+  check_fields_round_trip(DoorbellAt{"vm", 40123, {"192.0.2.2", "127.0.0.1"}});
   CHECK(Hello{}.magic == kMagic);
   CHECK(Hello{}.version == kProtocolVersion);
   check_fields_round_trip(PingPong{1 << 20, 4});

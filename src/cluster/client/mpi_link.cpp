@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,6 +99,19 @@ bool MpiLink::queue_request(int rank, uint64_t call, Op op, const Writer &args, 
   batch.requests.insert(batch.requests.end(), args.buffer().begin(), args.buffer().end());
   if (bulk.size) batch.bulk.push_back(std::move(bulk));
   return was_empty;
+}
+
+std::vector<const Doorbell *> MpiLink::doorbells_to_ring(const std::map<int, Batch> &out) {
+  std::vector<const Doorbell *> bells;
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto &[rank, batch] : out) {
+    auto bell = doorbells_.find(rank);
+    auto &contact = last_contact_[rank];
+    if (bell != doorbells_.end() && bell->second.rings() && now - contact > kRingAfterQuiet)
+      bells.push_back(&bell->second);
+    contact = now;
+  }
+  return bells;
 }
 
 bool MpiLink::post(int rank, Op op, const Writer &args, Bulk bulk) {
@@ -219,6 +233,7 @@ bool MpiLink::poll() {
       std::lock_guard lock(mutex_);
       last_heard_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
     }
+    last_contact_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
     if (status.MPI_TAG == kEventTag) {
       receive_report(status.MPI_SOURCE, message);
       continue;
@@ -367,6 +382,7 @@ void MpiLink::run() {
   for (;;) {
     std::map<int, Batch> out;
     std::deque<std::function<void()>> jobs;
+    std::vector<const Doorbell *> to_ring;
     bool stopping = false, waiting = false;
     {
       std::unique_lock lock(mutex_);
@@ -378,10 +394,13 @@ void MpiLink::run() {
           return stop_ || !outbox_.empty() || !pending_.empty() || !sends.idle() || events_awaited() ||
                  !on_thread_.empty();
         });
+      // A node rang: its message is here, or about to be.
+      if (std::exchange(rung_, false)) backoff.active();
       out.swap(outbox_);
       jobs.swap(on_thread_);
       stopping = stop_;
       waiting = !pending_.empty() || events_awaited();
+      to_ring = doorbells_to_ring(out);
     }
     if (!out.empty() || !jobs.empty()) backoff.active();
     for (auto &[rank, batch] : out) {
@@ -395,6 +414,8 @@ void MpiLink::run() {
         bulk_bytes_.fetch_add(b.size, std::memory_order_relaxed);
       }
     }
+    // After the sends: the node, woken, finds the batch there.
+    for (const Doorbell *bell : to_ring) bell->ring();
     for (auto &job : jobs) job();
     check_liveness();
     // A send that finished is news: what it brought is often answered
@@ -421,7 +442,7 @@ void MpiLink::run() {
     }
     if (!waiting && sends.idle()) continue;  // asleep above until a caller comes
     std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, pause, [&] { return stop_ || !outbox_.empty() || !on_thread_.empty(); });
+    changed_.wait_for(lock, pause, [&] { return stop_ || !outbox_.empty() || !on_thread_.empty() || rung_; });
   }
   int finalized = 0;
   MPI_Finalized(&finalized);

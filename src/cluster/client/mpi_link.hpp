@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/protocol/doorbell.hpp"
 #include "cluster/protocol/messages.hpp"
 
 namespace unicl::cluster {
@@ -54,6 +55,15 @@ class MpiLink {
   }
   // Called by MPI_Finalize's attribute deletion (mpi_link.cpp).
   void application_finalizes();
+
+  // Where this rank's doorbell rings (protocol/doorbell.hpp), for the nodes.
+  DoorbellAt doorbell_at() const { return doorbell_->where(); }
+  // Node `rank`'s doorbell, rung with a batch sent after a quiet while
+  // (kRingAfterQuiet).
+  void doorbell(int rank, Doorbell bell) {
+    std::lock_guard lock(mutex_);
+    doorbells_[rank] = std::move(bell);
+  }
 
   // Runs `fn` on the communication thread, with UniCL's communicator, and
   // waits for it (bench-cluster's plain MPI baseline).
@@ -184,6 +194,12 @@ class MpiLink {
   std::map<int, size_t> awaited_from_;  // event messages still to come, per rank
   std::map<int, int64_t> clock_offsets_;  // clock_offset()'s, per rank
   std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
+  std::map<int, Doorbell> doorbells_;  // by node rank; none erased while the thread runs
+  // When the thread last sent to or heard from each node (its own).
+  std::map<int, std::chrono::steady_clock::time_point> last_contact_;
+  // The doorbells of `out`'s nodes that may sleep (mutex_ held), whose
+  // batches the thread sends now.
+  std::vector<const Doorbell *> doorbells_to_ring(const std::map<int, Batch> &out);
   std::set<int> lost_ranks_;
   std::chrono::milliseconds timeout_{0};
   std::function<void(int)> lost_handler_;
@@ -206,6 +222,14 @@ class MpiLink {
   std::map<uint64_t, std::shared_ptr<Pending>> pending_;
   // The MPI communicator, as an opaque handle (mpi.h stays in the .cpp).
   std::shared_ptr<void> comm_;
+  // Rung by a node that sends an end after a quiet while: wakes the thread
+  // (rung_, under mutex_). Last: its thread is gone before what it touches.
+  bool rung_ = false;
+  std::unique_ptr<DoorbellListener> doorbell_ = std::make_unique<DoorbellListener>([this] {
+    std::lock_guard lock(mutex_);
+    rung_ = true;
+    changed_.notify_all();
+  });
 };
 
 }  // namespace unicl::cluster

@@ -214,6 +214,7 @@ void Session::join() {
     hellos.push_back(std::async(std::launch::async, [this, r] {
       Writer w;
       write(w, Hello{});
+      write(w, link_->doorbell_at());
       std::vector<char> reply;
       cl_int status = link_->call(r, Op::kHello, w, reply, kHelloTimeout);
       return std::make_pair(status, std::move(reply));
@@ -302,6 +303,7 @@ void Session::measure_node_pairs() {
 
 void Session::add_node(int rank, NodeDescription node) {
   const std::string label = node_label(node.host, rank);
+  link_->doorbell(rank, Doorbell(node.doorbell));
   if (node.platforms.empty())
     std::fprintf(stderr, "UniCL cluster: node%s has no OpenCL device\n", label.c_str());
   for (auto &p : node.platforms) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "backend/vendor_objects.hpp"
 #include "cluster/protocol/arrived.hpp"
@@ -16,12 +17,23 @@
 
 namespace unicl::cluster {
 
+NodeServer::NodeServer(MPI_Comm comm, int rank, NodeDescription self, uint32_t protocol)
+    : comm_(comm), rank_(rank), self_(std::move(self)), protocol_(protocol) {
+  doorbell_ = std::make_unique<DoorbellListener>([this] {
+    std::lock_guard lock(reports_mutex_);
+    rung_ = true;
+    reports_changed_.notify_one();
+  });
+  self_.doorbell = doorbell_->where();
+}
+
 void NodeServer::serve() {
   // Polled, pausing longer the longer nothing comes (idle_backoff.hpp): a
   // blocking MPI_Probe would spin, holding a core all the time the node is
-  // idle. Vendor callbacks wake a sleeping loop at once; requests are seen
-  // at its next poll: within 1 ms when long idle, within 200 us while it
-  // awaits its commands' ends.
+  // idle. Vendor callbacks wake a sleeping loop at once, and so does rank 0
+  // when it sends after a quiet while (its doorbell); requests it did not
+  // ring for are seen at the next poll: within 1 ms when long idle, within
+  // 200 us while it awaits its commands' ends.
   IdleBackoff idle(std::chrono::microseconds(200), std::chrono::milliseconds(1));
   IdleBackoff awaiting(kYieldAfterActivity, std::chrono::microseconds(200));
   IdleBackoff::tight_timers();
@@ -45,7 +57,7 @@ void NodeServer::serve() {
       idle.active(), awaiting.active();
       continue;
     }
-    pause(moving ? kMovingPause : (idle_now ? idle : awaiting).pause(), wake);
+    if (pause(moving ? kMovingPause : (idle_now ? idle : awaiting).pause(), wake)) idle.active(), awaiting.active();
   }
   // After the goodbye nothing more is sent: rank 0 no longer receives, and a
   // report too large to go out at once would wait for it forever, keeping
@@ -75,15 +87,22 @@ bool NodeServer::receive_batch(bool &serving) {
   MPI_Get_count(&status, MPI_BYTE, &bytes);
   std::vector<char> message(static_cast<size_t>(bytes));
   MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
+  if (status.MPI_SOURCE == 0) rank0_contact_ = std::chrono::steady_clock::now();
   serve_batch(message, status.MPI_SOURCE, serving);
   flush_queues();
   return true;
 }
 
-void NodeServer::pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake) {
+void NodeServer::sent_to_rank0() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - rank0_contact_ > kRingAfterQuiet) rank0_bell_.ring();
+  rank0_contact_ = now;
+}
+
+bool NodeServer::pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake) {
   if (pause.count() == 0) {
     std::this_thread::yield();
-    return;
+    return false;  // a ring meanwhile ends the next sleep at once
   }
   // Not past the moment a held report is due.
   const auto now = std::chrono::steady_clock::now();
@@ -91,7 +110,8 @@ void NodeServer::pause(std::chrono::microseconds pause, std::chrono::steady_cloc
     pause = std::min(pause, std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::max(wake - now, std::chrono::steady_clock::duration::zero())));
   std::unique_lock lock(reports_mutex_);
-  reports_changed_.wait_for(lock, pause, [&] { return !peer_parts_.empty() || report_asked_; });
+  reports_changed_.wait_for(lock, pause, [&] { return !peer_parts_.empty() || report_asked_ || rung_; });
+  return std::exchange(rung_, false);
 }
 
 void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &serving) {
@@ -125,6 +145,7 @@ void NodeServer::serve_batch(const std::vector<char> &message, int from, bool &s
     reply.put(ReplyHeader{header.call, err});
     reply.raw(result.buffer().data(), result.size());
     MPI_Send(reply.buffer().data(), static_cast<int>(reply.size()), MPI_BYTE, from, kReplyTag, comm_);
+    if (from == 0) sent_to_rank0();
   }
 }
 
@@ -138,6 +159,7 @@ cl_int NodeServer::handle(Op op, Reader &args, Writer &result, int from, bool &s
                      from, hello.version, protocol_);
         return CL_INVALID_VALUE;
       }
+      rank0_bell_ = Doorbell(read_message<DoorbellAt>(args));
       write(result, self_);
       return CL_SUCCESS;
     }

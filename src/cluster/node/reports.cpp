@@ -159,6 +159,7 @@ bool NodeServer::send_reports(std::chrono::steady_clock::time_point &wake) {
     if (r.ended.bytes && inline_payload(r.ended.bytes)) w.raw(bytes_of(r), r.ended.bytes);
   }
   MPI_Send(w.buffer().data(), static_cast<int>(w.size()), MPI_BYTE, 0, kEventTag, comm_);
+  sent_to_rank0();
   for (auto &r : out) {
     if (r.ended.bytes && !inline_payload(r.ended.bytes))
       for_each_part(r.ended.bytes, [&](size_t at, size_t n) {

@@ -41,6 +41,7 @@
 #include "cluster/node/queue_order.hpp"
 #include "cluster/node/staged_bytes.hpp"
 #include "cluster/node/objects.hpp"
+#include "cluster/protocol/doorbell.hpp"
 #include "cluster/protocol/messages.hpp"
 
 namespace unicl::cluster {
@@ -60,8 +61,9 @@ class NodeServer {
  public:
   // Serves on `comm` as `rank`, describing itself with `self` and claiming
   // protocol version `protocol`; returns when rank 0 says goodbye.
-  NodeServer(MPI_Comm comm, int rank, NodeDescription self, uint32_t protocol)
-      : comm_(comm), rank_(rank), self_(std::move(self)), protocol_(protocol) {}
+  // Its doorbell (protocol/doorbell.hpp) rings from now on; `self` is
+  // answered with where.
+  NodeServer(MPI_Comm comm, int rank, NodeDescription self, uint32_t protocol);
   void serve();
   // For tests: raise `signal` (SIGKILL, SIGSTOP) on itself after handling
   // `requests` requests.
@@ -82,8 +84,12 @@ class NodeServer {
   bool receive_peer_part();
   bool receive_batch(bool &serving);
   // Nothing came: a yield (`pause` zero) or a sleep of `pause`, not past
-  // `wake`, that a vendor callback ends early.
-  void pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake);
+  // `wake`, that a vendor callback or the doorbell ends early. True when
+  // rank 0 rang meanwhile (a request is on its way).
+  bool pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake);
+  // A message went to rank 0 (a reply, a report): rang for, if nothing
+  // crossed between them for a while (its thread may sleep: doorbell.hpp).
+  void sent_to_rank0();
   // Runs every request of a batch from `from`, in order, answering those
   // that carry a call number.
   void serve_batch(const std::vector<char> &message, int from, bool &serving);
@@ -504,6 +510,7 @@ class NodeServer {
   };
   std::deque<Report> ends_;            // for rank 0
   bool report_asked_ = false;          // kReportNow came: send what there is
+  bool rung_ = false;                  // rank 0 rang since the loop last looked
   EndOrder end_order_;                 // which ends may go to rank 0 now
   std::unordered_map<uint64_t, Report> held_ends_;  // recorded before a predecessor's (end_order_)
   // Under reports_mutex_: queues for rank 0 the ends of `ids` (their
@@ -521,6 +528,12 @@ class NodeServer {
   std::unordered_map<uint64_t, std::shared_ptr<Awaited>> awaited_;  // reports_mutex_
   // slow_read_ends (tests). Last: gone before what its calls touch.
   std::unique_ptr<DelayedCalls> slow_read_ends_;
+  // Rank 0's doorbell, and when a message last crossed between it and this
+  // node (the serving thread's).
+  Doorbell rank0_bell_;
+  std::chrono::steady_clock::time_point rank0_contact_;
+  // Its thread sets rung_: gone before reports_mutex_.
+  std::unique_ptr<DoorbellListener> doorbell_;
 };
 
 }  // namespace unicl::cluster

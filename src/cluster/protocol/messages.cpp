@@ -237,6 +237,7 @@ void write(Writer &w, const NodeDescription &d) {
       write(w, dev.info);
     }
   }
+  write(w, d.doorbell);
 }
 
 NodeDescription read_node(Reader &r) {
@@ -254,6 +255,7 @@ NodeDescription read_node(Reader &r) {
       dev.info = read_info(r);
     }
   }
+  d.doorbell = read_message<DoorbellAt>(r);
   return d;
 }
 

@@ -34,7 +34,7 @@ namespace unicl::cluster {
 // Both ends check this at start-up: a node of another UniCL protocol (or of
 // the other byte order, which reads the magic reversed) is refused.
 constexpr uint32_t kMagic = 0x554e434c;  // "UNCL"
-constexpr uint32_t kProtocolVersion = 9;
+constexpr uint32_t kProtocolVersion = 10;
 
 constexpr int kRequestTag = 7101;  // rank 0 -> node: a batch of requests
 constexpr int kReplyTag = 7102;    // node -> rank 0: the reply to one request that carried a call number
@@ -182,9 +182,18 @@ enum class ObjectKind : uint32_t {
 };
 
 // The other requests of plain fields (the layouts of Op's comments).
-struct Hello {  // waited for: the answer is Hello too, then the NodeDescription
+struct Hello {  // waited for, then DoorbellAt: the answer is Hello too, then the NodeDescription
   uint32_t magic = kMagic, version = kProtocolVersion;
   auto fields() { return std::tie(magic, version); }
+};
+// Where a process's doorbell rings (doorbell.hpp): its host's name, its UDP
+// port (0: it has none) and its machine's addresses. Rank 0's follows its
+// Hello; a node's is in its description.
+struct DoorbellAt {
+  std::string host;
+  uint16_t port = 0;
+  std::vector<std::string> addresses;
+  auto fields() { return std::tie(host, port, addresses); }
 };
 struct PingPong {  // kRawPingPong: the messages' size and how many round trips
   uint64_t size = 0, count = 0;
@@ -541,6 +550,7 @@ struct NodeDescription {
   std::string unicl_version;
   std::string topology;  // its hardware, as topology_text() gives it
   std::vector<RemotePlatformInfo> platforms;
+  DoorbellAt doorbell;
 };
 
 // The parameters a node answers for each of its platforms and devices.
