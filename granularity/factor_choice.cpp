@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/context.hpp"
+#include "core/event.hpp"
 #include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "core/scheduling.hpp"
@@ -91,11 +92,14 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();
+  c.independent = independent(l);
   std::lock_guard lock(mutex_);
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
     if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
-  size_t i = std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
+  const bool saturated = independent_in_flight_ >= devices && options.front().factor == 0;
+  size_t i = saturated ? 0 : std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
+  if (c.independent) ++independent_in_flight_;
   c.factor = options[i].factor;
   // The built-in divider's pieces leave their bytes where they ran, for the
   // next launch: a factor's first run pays to place them (Choice).
@@ -119,12 +123,24 @@ void FactorChoice::calibrating(Choice &c) {
   if (latest.serial == c.serial) latest.calibration = true;
 }
 
+bool FactorChoice::independent(const DividedLaunch &l) {
+  if (l.queue->in_order()) return false;
+  for (cl_uint i = 0; i < l.num_events; ++i)
+    if (l.events[i]->status() != CL_COMPLETE) return false;
+  return true;
+}
+
+void FactorChoice::left(const Choice &c) {
+  auto &in = shapes_[c.shape].in_flight[c.factor];
+  if (in > 0) in -= 1;
+  if (c.independent && independent_in_flight_ > 0) independent_in_flight_ -= 1;
+}
+
 void FactorChoice::finished(const Choice &c, double seconds, double now) {
   if (!c.learnt || c.calibration) {
     if (c.learnt) {  // a calibration: only its place among the launches in flight
       std::lock_guard lock(mutex_);
-      auto &in = shapes_[c.shape].in_flight[c.factor];
-      if (in > 0) in -= 1;
+      left(c);
     }
     return;
   }
@@ -132,8 +148,7 @@ void FactorChoice::finished(const Choice &c, double seconds, double now) {
   {
     std::lock_guard lock(mutex_);
     Shape &shape = shapes_[c.shape];
-    auto &in = shape.in_flight[c.factor];
-    if (in > 0) in -= 1;
+    left(c);
     if (shape.latest.serial == c.serial && !shape.latest.overlapped) {
       // Timed when the next launch comes (or never, if it failed).
       if (seconds >= 0) shape.latest.ended = now, shape.latest.seconds = seconds;
