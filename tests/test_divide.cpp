@@ -1693,7 +1693,8 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
 // Twelve launches of one kernel at a time, independent of each other (a
 // buffer each), declared split, on an out-of-order device-less queue, heft,
 // learnt factors: on three simulated GPUs heft queues four undivided
-// launches on each, one behind the other.
+// launches on each, one behind the other. Prints the factor of every
+// launch, round after round, on one line.
 TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
   cl::Context ctx = divide_context(cltest::devices(), "heft");
   cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
@@ -1708,11 +1709,16 @@ TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
     ks.back().setArg(0, xs.back());
     REQUIRE(set_split()(ks.back()(), 0, 1, &arg) == CL_SUCCESS);
   }
+  std::string factors;
   for (int round = 0; round < 6; ++round) {
-    for (auto &k : ks)
-      REQUIRE(q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(kIndependentItems)) == CL_SUCCESS);
+    std::vector<cl::Event> launched(ks.size());
+    for (size_t i = 0; i < ks.size(); ++i)
+      REQUIRE(q.enqueueNDRangeKernel(ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange, nullptr,
+                                     &launched[i]) == CL_SUCCESS);
     REQUIRE(q.finish() == CL_SUCCESS);
+    for (auto &e : launched) factors += std::to_string(factor_of(e)) + " ";
   }
+  std::printf("\n%s\n", factors.c_str());
 }
 
 TEST_CASE("an undivided launch queued behind others on its device is timed from its own start", "[divide]") {
@@ -1722,7 +1728,8 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   // as well (2.5 times that in the mean, four deep): with that wait, one
   // divided launch over every device seemed faster, and independent
   // launches went divided at 3-4x the makespan (bench-sim-compare's
-  // Black-Scholes).
+  // Black-Scholes). And with a launch in flight per GPU, the round's next
+  // launches run whole without being tried divided (factor_choice.hpp).
   const char *sim = std::getenv("TEST_SIM_ICD");
   REQUIRE(sim);
   auto tmp = std::filesystem::temp_directory_path();
@@ -1751,6 +1758,13 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   const double own = 400.0 * kIndependentItems / 50e9;
   CHECK(whole >= 0.9 * own);
   if (cltest::timing_checked()) CHECK(whole <= 1.6 * own);
+  // Once three launches (one per GPU) are in flight, each GPU has a whole
+  // launch to run: the next ones of the round run whole, whatever the
+  // strategy would have tried.
+  const std::vector<int> factors = factors_printed(run.out);
+  REQUIRE(factors.size() == 72);
+  for (size_t i = 0; i < factors.size(); ++i)
+    if (i % 12 >= 3) CHECK(factors[i] == 0);
 }
 
 TEST_CASE("isolated: a traced divided launch", "[.]") {
