@@ -85,6 +85,16 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   }
   c.learnt = true;
   time_latest(c.shape, now);
+  // The launches in flight before the models' times: a launch that ends
+  // meanwhile is recorded before it leaves in_flight (finished()), so each
+  // factor it ran with is seen either still in flight or timed; read the
+  // other way round, a factor could look untried in between (each-once then
+  // ran the undivided launch twice, under AddressSanitizer).
+  std::map<unsigned, size_t> in_flight;
+  {
+    std::lock_guard lock(mutex_);
+    in_flight = shapes_[c.shape].in_flight;
+  }
   // Devices sharing the same cores (two CPU devices of this host) count
   // once: dividing a launch among them gains nothing.
   const size_t devices = ctx.engine ? ctx.engine->concurrent_devices() : ctx.slots.size();
@@ -96,7 +106,7 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   std::lock_guard lock(mutex_);
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
-    if (auto in = shape.in_flight.find(o.factor); in != shape.in_flight.end()) o.in_flight = in->second;
+    if (auto in = in_flight.find(o.factor); in != in_flight.end()) o.in_flight = in->second;
   const bool saturated = independent_in_flight_ >= devices && options.front().factor == 0;
   size_t i = saturated ? 0 : std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
   if (c.independent) ++independent_in_flight_;
@@ -148,17 +158,20 @@ void FactorChoice::finished(const Choice &c, double seconds, double now) {
   {
     std::lock_guard lock(mutex_);
     Shape &shape = shapes_[c.shape];
-    left(c);
     if (shape.latest.serial == c.serial && !shape.latest.overlapped) {
       // Timed when the next launch comes (or never, if it failed).
       if (seconds >= 0) shape.latest.ended = now, shape.latest.seconds = seconds;
       else shape.latest = {};
-    } else {
-      if (shape.latest.serial == c.serial) shape.latest = {};
-      record_now = seconds >= 0;
+      left(c);
+      return;
     }
+    if (shape.latest.serial == c.serial) shape.latest = {};
+    record_now = seconds >= 0;
   }
+  // Timed, then out of flight (see choose()).
   if (record_now) models_->record_factor(c.shape, c.factor, seconds);
+  std::lock_guard lock(mutex_);
+  left(c);
 }
 
 }  // namespace unicl
