@@ -1693,8 +1693,10 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
 // Twelve launches of one kernel at a time, independent of each other (a
 // buffer each), declared split, on an out-of-order device-less queue, heft,
 // learnt factors: on three simulated GPUs heft queues four undivided
-// launches on each, one behind the other. Prints the factor of every
-// launch, round after round, on one line.
+// launches on each, one behind the other. Prints, for every launch, round
+// after round, on one line: its factor, and how many launches of its round
+// before it had not ended once its enqueue returned (so were in flight
+// while its factor was chosen).
 TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
   cl::Context ctx = divide_context(cltest::devices(), "heft");
   cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
@@ -1712,11 +1714,16 @@ TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
   std::string factors;
   for (int round = 0; round < 6; ++round) {
     std::vector<cl::Event> launched(ks.size());
-    for (size_t i = 0; i < ks.size(); ++i)
+    std::vector<int> before(ks.size(), 0);
+    for (size_t i = 0; i < ks.size(); ++i) {
       REQUIRE(q.enqueueNDRangeKernel(ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange, nullptr,
                                      &launched[i]) == CL_SUCCESS);
+      for (size_t j = 0; j < i; ++j)
+        before[i] += launched[j].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE;
+    }
     REQUIRE(q.finish() == CL_SUCCESS);
-    for (auto &e : launched) factors += std::to_string(factor_of(e)) + " ";
+    for (size_t i = 0; i < ks.size(); ++i)
+      factors += std::to_string(factor_of(launched[i])) + " " + std::to_string(before[i]) + " ";
   }
   std::printf("\n%s\n", factors.c_str());
 }
@@ -1758,13 +1765,20 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   const double own = 400.0 * kIndependentItems / 50e9;
   CHECK(whole >= 0.9 * own);
   if (cltest::timing_checked()) CHECK(whole <= 1.6 * own);
-  // Once three launches (one per GPU) are in flight, each GPU has a whole
-  // launch to run: the next ones of the round run whole, whatever the
-  // strategy would have tried.
-  const std::vector<int> factors = factors_printed(run.out);
-  REQUIRE(factors.size() == 72);
-  for (size_t i = 0; i < factors.size(); ++i)
-    if (i % 12 >= 3) CHECK(factors[i] == 0);
+  // With three launches (one per GPU) in flight, each GPU has a whole
+  // launch to run: a launch chosen then runs whole, whatever the strategy
+  // would have tried. (Which launches those are depends on how fast the
+  // enqueues come: most of a round's last nine here, fewer under the
+  // sanitizers.)
+  const std::vector<int> pairs = factors_printed(run.out);
+  REQUIRE(pairs.size() == 2 * 72);
+  int saturated = 0;
+  for (size_t i = 0; i < pairs.size(); i += 2) {
+    if (pairs[i + 1] < 3) continue;
+    ++saturated;
+    CHECK(pairs[i] == 0);
+  }
+  CHECK(saturated >= 6);
 }
 
 TEST_CASE("isolated: a traced divided launch", "[.]") {
