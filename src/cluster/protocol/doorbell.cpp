@@ -13,8 +13,8 @@
 namespace unicl::cluster {
 namespace {
 
-// The byte a ring carries, and the one that stops the listener (sent by
-// its owner to itself).
+// The byte a ring carries, and the one that wakes the listener to stop
+// (sent by its owner to itself, after setting its flag).
 constexpr char kRing = 'r', kStop = 's';
 
 sockaddr_in address_of(uint32_t ip, uint16_t port) {
@@ -44,6 +44,7 @@ DoorbellListener::DoorbellListener(std::function<void()> on_ring) : on_ring_(std
 
 DoorbellListener::~DoorbellListener() {
   if (fd_ < 0) return;
+  stopping_ = true;
   // Its own stop byte, through loopback: a blocked recv wakes for it.
   const sockaddr_in self = address_of(htonl(INADDR_LOOPBACK), htons(port_));
   if (sendto(fd_, &kStop, 1, 0, reinterpret_cast<const sockaddr *>(&self), sizeof self) != 1)
@@ -53,18 +54,16 @@ DoorbellListener::~DoorbellListener() {
 }
 
 void DoorbellListener::listen() {
-  for (;;) {
+  while (!stopping_) {
     char byte = 0;
-    sockaddr_in from{};
-    socklen_t length = sizeof from;
-    const ssize_t n = recvfrom(fd_, &byte, 1, 0, reinterpret_cast<sockaddr *>(&from), &length);
+    const ssize_t n = recv(fd_, &byte, 1, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // shut down
-    // The stop byte counts only from this machine (anyone may send to the port).
-    if (byte == kStop && from.sin_addr.s_addr == htonl(INADDR_LOOPBACK)) return;
-    // The rings that came meanwhile are one.
+    if (n <= 0 || stopping_) return;  // shut down, or the stop byte (or a ring just before it)
+    // The rings that came meanwhile are one (the stop byte among them is
+    // seen by the flag).
     while (recv(fd_, &byte, 1, MSG_DONTWAIT) > 0) {
     }
+    if (stopping_) return;
     on_ring_();
   }
 }

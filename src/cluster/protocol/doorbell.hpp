@@ -13,6 +13,7 @@
 // hint: a datagram lost, or a process that cannot be reached by UDP, leaves
 // the polling as it was.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -48,6 +49,9 @@ class DoorbellListener {
   int fd_ = -1;
   uint16_t port_ = 0;
   std::function<void()> on_ring_;
+  // Set before the stop byte is sent: the thread looks at it after each
+  // wake, so a stop byte taken among a burst of rings still stops it.
+  std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
 
