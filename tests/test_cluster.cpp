@@ -551,6 +551,22 @@ TEST_CASE("large reads and writes on a node's device arrive right, mapped or sta
   CHECK_THAT(r.out, Catch::Contains("result: OK"));
 }
 
+TEST_CASE("a blocking write returns once its bytes left rank 0, not once the node's device ended it", "[cluster]") {
+  // The simulator's device takes 335 ms for the 16 MiB: the call returns
+  // with the write still running there; the read after it sees its bytes.
+  // A write that hands out its event, or waits for others, returns at its
+  // end.
+  std::map<std::string, std::string> sim = simulator_on_pocl();
+  const std::string copies = env("UNICL_SIM_COPIES");
+  sim["UNICL_SIM_CONFIG"] = copies.substr(0, copies.rfind('/')) + "/cluster_slow_writes.conf";
+  Ranks app = application({env("UNICL_BULK_APP"), "--returns-when-sent"});
+  app.vars["UNICL_VENDORS"] = "";  // the node's device only
+  auto r = mpirun({app, nodes(1, sim)});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+}
+
 TEST_CASE("a read-only buffer rank 0 wrote whole feeds copies from the node's host copy, until it changes", "[cluster]") {
   // Two nodes serving the simulator (correctness mode: its kernels run on
   // PoCL), whose devices hold their own memory: the node stages the bytes

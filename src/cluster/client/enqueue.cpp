@@ -20,6 +20,65 @@ void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after) {
   if (!inline_payload(b.size)) after = {packed->data(), packed->size(), packed};
 }
 
+void BytesSent::open() {
+  {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+  }
+  opened_.notify_all();
+}
+
+void BytesSent::wait() {
+  std::unique_lock lock(mutex_);
+  opened_.wait(lock, [&] { return open_; });
+}
+
+std::shared_ptr<BytesSent> open_when_sent(BulkBytes &after) {
+  if (!after.size) return nullptr;
+  // Held by every part's send with the bytes' own keeper: the last part
+  // sent drops it.
+  struct Opener {
+    std::shared_ptr<const void> bytes;
+    std::shared_ptr<BytesSent> gate;
+    ~Opener() { gate->open(); }
+  };
+  auto gate = std::make_shared<BytesSent>();
+  after.keep = std::make_shared<Opener>(std::move(after.keep), gate);  // no temporary to open it early
+  return gate;
+}
+
+std::optional<cl_int> post_untracked(RemoteQueue *q, Op op, CommandHeader &header, const Writer &args) {
+  {
+    std::lock_guard lock(q->mutex);
+    if (q->waited) return std::nullopt;
+    ++q->untracked;
+  }
+  header.event = 0;
+  Writer w;
+  write(w, header);
+  w.raw(args.buffer().data(), args.size());
+  return post(q->rank, op, w) ? CL_SUCCESS : cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
+}
+
+cl_int wait_until_sent(RemoteEvent *e, const std::shared_ptr<BytesSent> &sent) {
+  if (sent) {
+    when_ended(e, [sent](cl_int) { sent->open(); });
+    sent->wait();
+  }
+  // Ended before its bytes left: only a lost node ends it so early.
+  std::lock_guard lock(e->mutex);
+  return e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_SUCCESS;
+}
+
+cl_int wait_until_ended(RemoteEvent *e) {
+  const cl_event ended = handle(e);
+  if (unicl::api::clWaitForEvents(1, &ended) == CL_SUCCESS) return CL_SUCCESS;
+  // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
+  // after the loss do; any other failure is the wait list's, for the spec.
+  std::lock_guard lock(e->mutex);
+  return e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+}
+
 // What a write on `q` after `wait` must see end at rank 0 before its bytes
 // are read there, as a vendor reads a write's memory only when the write
 // runs: the reads and maps of an in-order queue still in flight (they fill

@@ -8,9 +8,12 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "cluster/client/checks.hpp"
@@ -53,6 +56,35 @@ void put_bytes(Writer &w, const HostBytes &b, BulkBytes &after);
 // retained.
 std::vector<RemoteEvent *> bytes_follow(RemoteQueue *q, cl_uint n, const cl_event *wait);
 
+// Opened when a write's bytes have left rank 0's memory (the last part of
+// them sent), or when the write ended (a lost node's never finish).
+class BytesSent {
+ public:
+  void open();
+  void wait();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+};
+
+// A gate `after`'s bytes open once sent (they hold it as they hold their
+// memory); null when no bytes follow the request (inline ones left with it).
+std::shared_ptr<BytesSent> open_when_sent(BulkBytes &after);
+
+// A command nobody can name (no event handed out, no wait, nothing to bring
+// back) is not followed one by one: the node reports nothing of it, and a
+// wait on its queue covers it with a marker (clFinish). A stream of launches
+// then costs neither side an event each. Posts it so unless the queue was
+// waited for since its last command (the call's result); nullopt: not posted.
+std::optional<cl_int> post_untracked(RemoteQueue *q, Op op, CommandHeader &header, const Writer &args);
+
+// A blocking write's wait for its bytes to leave (`sent`: null when they
+// left with the request), and any command's for its end; the call's result.
+cl_int wait_until_sent(RemoteEvent *e, const std::shared_ptr<BytesSent> &sent);
+cl_int wait_until_ended(RemoteEvent *e);
+
 // Sends the bytes of write `id` on node `rank` (kWriteBytes) once every
 // event of `blockers` (retained; released here) has ended, or its failure
 // if one failed. The ends are asked for now.
@@ -61,7 +93,13 @@ void send_bytes_later(int rank, uint64_t id, HostBytes bytes, std::vector<Remote
 // Checks the queue and wait list, then `body` (the command's own arguments
 // and checks), and posts the command with its header; a write's bytes last
 // (its payload), or, when they may not be ready yet, later. `blocking`:
-// returns once the command ended.
+// returns once the command ended, or, a write whose bytes go with it and
+// that neither waits for events nor hands one out, once they are sent: the
+// spec promises a blocking write only that `ptr` may be reused, so the
+// application's next command travels while the write runs on the node
+// instead of one report and one request later. (With an event, the
+// application may ask its status or times at once, and vendors have it
+// complete then: the call waits for the end.)
 template <class Body>
 cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, const cl_event *wait,
                cl_event *event, bool blocking, Body &&body, Transfer &&transfer = {}) {
@@ -91,26 +129,17 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
     if (blockers.empty()) put_bytes(args, transfer.write, after);
     else args.put<uint64_t>(transfer.write.size).put(PayloadAt::kLater);
   }
-  // A command nobody can name (no event handed out, no wait, nothing to
-  // bring back) is not followed one by one: the node reports nothing of it,
-  // and a wait on its queue covers it with a marker (clFinish). A stream of
-  // launches then costs neither side an event each.
-  if (!event && !blocking && !transfer.read_into && !transfer.deliver && !transfer.write.size) {
-    bool untracked = false;
-    {
-      std::lock_guard lock(q->mutex);
-      if (!q->waited) untracked = true, ++q->untracked;
-    }
-    if (untracked) {
-      header.event = 0;
-      Writer w;
-      write(w, header);
-      w.raw(args.buffer().data(), args.size());
-      return post(q->rank, op, w) ? CL_SUCCESS : cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
-    }
-  }
-  // Someone will wait for its end: report it at once.
-  RemoteEvent *e = new_command_event(q, type, blocking || event);
+  // A blocking call says its wait list's failure: with one, it waits for
+  // the end to know it.
+  const bool until_sent = blocking && !event && transfer.write.size && blockers.empty() && num_wait == 0;
+  std::shared_ptr<BytesSent> sent = until_sent ? open_when_sent(after) : nullptr;
+  // Nobody can name it: not followed (post_untracked).
+  if (!event && !blocking && !transfer.read_into && !transfer.deliver && !transfer.write.size)
+    if (std::optional<cl_int> posted = post_untracked(q, op, header, args)) return *posted;
+  // Reported at once when someone will wait for its end.
+  const Promptness promptness =
+      until_sent ? Promptness::kHeld : (blocking || event) ? Promptness::kPrompt : Promptness::kAfterWait;
+  RemoteEvent *e = new_command_event(q, type, promptness);
   e->read_into = transfer.read_into, e->read_size = transfer.read_size, e->deliver = std::move(transfer.deliver);
   if (transfer.write.size && blockers.empty()) e->posted_ns = steady_ns();
   header.event = e->id;
@@ -124,14 +153,8 @@ cl_int enqueue(RemoteQueue *q, Op op, cl_command_type type, cl_uint num_wait, co
     return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the queue's node was lost");
   }
   if (!blockers.empty()) send_bytes_later(q->rank, e->id, std::move(transfer.write), std::move(blockers));
-  cl_int status = CL_SUCCESS;
   const cl_event ended = handle(e);
-  if (blocking && unicl::api::clWaitForEvents(1, &ended) != CL_SUCCESS) {
-    // A lost node says so (CL_DEVICE_NOT_AVAILABLE), as the calls made to it
-    // after the loss do; any other failure is the wait list's, for the spec.
-    std::lock_guard lock(e->mutex);
-    status = e->status == CL_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  }
+  const cl_int status = until_sent ? wait_until_sent(e, sent) : blocking ? wait_until_ended(e) : CL_SUCCESS;
   if (event) *event = ended;
   else release(e);
   return status;

@@ -65,15 +65,16 @@ void leaves_queue(RemoteQueue *q, RemoteEvent *e, bool was_prompt) {
 
 }  // namespace
 
-RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, bool prompt) {
+RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, Promptness promptness) {
   auto *e = make_proxy<RemoteEvent>(ObjectKind::kEvent, queue->rank);
   e->context = queue->context, e->queue = queue, e->type = type;
   retain(queue->context), retain(queue);
   retain(e);  // the in-flight reference, dropped at its end
+  bool prompt = false;
   {
     std::lock_guard lock(queue->mutex);
-    prompt = prompt || queue->waited;
-    queue->waited = false;
+    prompt = promptness == Promptness::kPrompt || (promptness == Promptness::kAfterWait && queue->waited);
+    if (promptness != Promptness::kHeld) queue->waited = false;
     ++queue->in_flight;
     if (!prompt) ++queue->unprompted;
     if (fills_host(type)) queue->host_fills.push_back(e);

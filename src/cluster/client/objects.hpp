@@ -293,8 +293,12 @@ void fail_events_of(int rank, cl_int status);
 void run_later(std::function<void()> fn);
 
 // Events (events.cpp): a new event for a command of `queue`, with
-// an id of its own; `prompt`: its end is reported at once.
-RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, bool prompt);
+// an id of its own. Its end is reported at once when `prompt` is kPrompt,
+// or kAfterWait and the queue was waited for since its last command (the
+// next is likely waited for too); kHeld leaves that mark to the next command
+// (a blocking write nobody waits for: the application's next call is).
+enum class Promptness { kHeld, kAfterWait, kPrompt };
+RemoteEvent *new_command_event(RemoteQueue *queue, cl_command_type type, Promptness prompt);
 void forget_command_event(RemoteEvent *e);  // its enqueue failed
 // A node's report of a command's end (mpi_link.hpp, on_event).
 void event_ended(const EventEnded &ended, const char *bytes, size_t size);

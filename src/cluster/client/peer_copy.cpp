@@ -39,7 +39,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToPeerUNICL(cl_command_queue src_queue_han
   if (node_lost(src_queue->rank) || node_lost(dst_queue->rank)) return cluster::refuse(CL_DEVICE_NOT_AVAILABLE, "the node of the source or the destination was lost");
   // The receiver first: its write (and its event) exist before the bytes
   // can come, or they wait for it there.
-  RemoteEvent *e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER, event != nullptr);
+  RemoteEvent *e = new_command_event(dst_queue, CL_COMMAND_COPY_BUFFER, event ? Promptness::kPrompt : Promptness::kAfterWait);
   e->peer_source = src_queue->rank;
   at_dst.queue = dst_queue->id, at_dst.event = e->id, at_dst.flags = e->prompt ? kPrompt : 0;
   Writer receive;
