@@ -1,7 +1,8 @@
 // The doorbells (src/cluster/protocol/doorbell.hpp): a ring reaches the
 // listener through the addresses it gives, a burst of rings is one call or
 // more (never lost while the listener runs), a doorbell of no port rings
-// nothing, and a listener stops when destroyed.
+// nothing, a listener stops when destroyed, and a message rings only after a
+// quiet while (Contact).
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -63,4 +64,17 @@ TEST_CASE("a listener that is never rung stops when destroyed") {
     DoorbellListener listener([&] { rings.add(); });
     CHECK(listener.where().port != 0);
   }
+}
+
+TEST_CASE("a message sent after a quiet while rings, one right after another message does not") {
+  using namespace std::chrono_literals;
+  const Contact::Clock::time_point t0{};
+  Contact c;
+  c.heard(t0 + 1s);
+  CHECK_FALSE(c.sent_after_quiet(t0 + 1s + kRingAfterQuiet / 2));  // just heard from it
+  CHECK_FALSE(c.sent_after_quiet(t0 + 1s + kRingAfterQuiet));       // just sent to it
+  CHECK(c.sent_after_quiet(t0 + 2s));                                // a second of nothing
+  c.heard(t0 + 3s);
+  CHECK_FALSE(c.sent_after_quiet(t0 + 3s + 10us));
+  CHECK(c.sent_after_quiet(t0 + 3s + 10us + kRingAfterQuiet + 1us));
 }

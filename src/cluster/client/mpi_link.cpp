@@ -106,10 +106,8 @@ std::vector<const Doorbell *> MpiLink::doorbells_to_ring(const std::map<int, Bat
   const auto now = std::chrono::steady_clock::now();
   for (const auto &[rank, batch] : out) {
     auto bell = doorbells_.find(rank);
-    auto &contact = last_contact_[rank];
-    if (bell != doorbells_.end() && bell->second.rings() && now - contact > kRingAfterQuiet)
+    if (contacts_[rank].sent_after_quiet(now) && bell != doorbells_.end() && bell->second.rings())
       bells.push_back(&bell->second);
-    contact = now;
   }
   return bells;
 }
@@ -233,7 +231,7 @@ bool MpiLink::poll() {
       std::lock_guard lock(mutex_);
       last_heard_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
     }
-    last_contact_[status.MPI_SOURCE] = std::chrono::steady_clock::now();
+    contacts_[status.MPI_SOURCE].heard();
     if (status.MPI_TAG == kEventTag) {
       receive_report(status.MPI_SOURCE, message);
       continue;

@@ -196,7 +196,7 @@ class MpiLink {
   std::map<int, std::chrono::steady_clock::time_point> last_heard_, last_ping_;
   std::map<int, Doorbell> doorbells_;  // by node rank; none erased while the thread runs
   // When the thread last sent to or heard from each node (its own).
-  std::map<int, std::chrono::steady_clock::time_point> last_contact_;
+  std::map<int, Contact> contacts_;
   // The doorbells of `out`'s nodes that may sleep (mutex_ held), whose
   // batches the thread sends now.
   std::vector<const Doorbell *> doorbells_to_ring(const std::map<int, Batch> &out);

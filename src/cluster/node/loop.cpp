@@ -87,16 +87,14 @@ bool NodeServer::receive_batch(bool &serving) {
   MPI_Get_count(&status, MPI_BYTE, &bytes);
   std::vector<char> message(static_cast<size_t>(bytes));
   MPI_Recv(message.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kRequestTag, comm_, MPI_STATUS_IGNORE);
-  if (status.MPI_SOURCE == 0) rank0_contact_ = std::chrono::steady_clock::now();
+  if (status.MPI_SOURCE == 0) rank0_contact_.heard();
   serve_batch(message, status.MPI_SOURCE, serving);
   flush_queues();
   return true;
 }
 
 void NodeServer::sent_to_rank0() {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - rank0_contact_ > kRingAfterQuiet) rank0_bell_.ring();
-  rank0_contact_ = now;
+  if (rank0_contact_.sent_after_quiet()) rank0_bell_.ring();
 }
 
 bool NodeServer::pause(std::chrono::microseconds pause, std::chrono::steady_clock::time_point wake) {

@@ -531,7 +531,7 @@ class NodeServer {
   // Rank 0's doorbell, and when a message last crossed between it and this
   // node (the serving thread's).
   Doorbell rank0_bell_;
-  std::chrono::steady_clock::time_point rank0_contact_;
+  Contact rank0_contact_;
   // Its thread sets rung_: gone before reports_mutex_.
   std::unique_ptr<DoorbellListener> doorbell_;
 };

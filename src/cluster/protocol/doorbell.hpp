@@ -30,6 +30,26 @@ namespace unicl::cluster {
 // the other end awake, and a ring would wake it for nothing.
 inline constexpr std::chrono::microseconds kRingAfterQuiet{150};
 
+// When a message last crossed between this process and one other, both
+// ways: a message sent after kRingAfterQuiet of nothing may find the other
+// end asleep, and rings its doorbell. One rule for rank 0's thread (a
+// contact per node) and a node's loop (rank 0's).
+class Contact {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // A message came from the other end.
+  void heard(Clock::time_point now = Clock::now()) { last_ = now; }
+  // A message goes to it now: whether it follows a quiet while (ring).
+  bool sent_after_quiet(Clock::time_point now = Clock::now()) {
+    const bool quiet = now - last_ > kRingAfterQuiet;
+    last_ = now;
+    return quiet;
+  }
+
+ private:
+  Clock::time_point last_;
+};
+
 // The end that is rung: a socket on every interface, on a port the system
 // picks, and a thread that calls `on_ring` for each ring (a burst of rings,
 // once). Without a socket (none could be made), its port is 0.
