@@ -1,6 +1,7 @@
 #include "factor_choice.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 #include "core/context.hpp"
@@ -91,9 +92,11 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   // other way round, a factor could look untried in between (each-once then
   // ran the undivided launch twice, under AddressSanitizer).
   std::map<unsigned, size_t> in_flight;
+  uint64_t out_of_order = 0;
   {
     std::lock_guard lock(mutex_);
     in_flight = shapes_[c.shape].in_flight;
+    out_of_order = out_of_order_in_flight_;
   }
   // Devices sharing the same cores (two CPU devices of this host) count
   // once: dividing a launch among them gains nothing.
@@ -102,14 +105,21 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
     if (name == ctx.granularity) strategy = s.get();
-  c.independent = independent(l);
+  c.out_of_order = !l.queue->in_order();
+  // Counted before mutex_ is taken (the walk takes the context's lock), as
+  // far as it matters: the launch is saturated when at most
+  // out_of_order - devices of those in flight are behind it.
+  const size_t behind = out_of_order >= devices
+                            ? unfinished_ancestors(l, std::min<uint64_t>(out_of_order - devices + 1, kAncestorsWalked))
+                            : 0;
   std::lock_guard lock(mutex_);
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
     if (auto in = in_flight.find(o.factor); in != in_flight.end()) o.in_flight = in->second;
-  const bool saturated = independent_in_flight_ >= devices && options.front().factor == 0;
+  const uint64_t beside = out_of_order_in_flight_ > behind ? out_of_order_in_flight_ - behind : 0;
+  const bool saturated = beside >= devices && options.front().factor == 0;
   size_t i = saturated ? 0 : std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
-  if (c.independent) ++independent_in_flight_;
+  if (c.out_of_order) ++out_of_order_in_flight_;
   c.factor = options[i].factor;
   // The built-in divider's pieces leave their bytes where they ran, for the
   // next launch: a factor's first run pays to place them (Choice).
@@ -133,17 +143,28 @@ void FactorChoice::calibrating(Choice &c) {
   if (latest.serial == c.serial) latest.calibration = true;
 }
 
-bool FactorChoice::independent(const DividedLaunch &l) {
-  if (l.queue->in_order()) return false;
+size_t FactorChoice::unfinished_ancestors(const DividedLaunch &l, size_t limit) {
+  ContextLock lock(*l.queue->context);
+  std::unordered_set<const Task *> seen;
+  std::vector<const Task *> next, predecessors;
+  auto add = [&](const Task *t) {
+    if (seen.size() < limit && t->unfinished() && seen.insert(t).second) next.push_back(t);
+  };
   for (cl_uint i = 0; i < l.num_events; ++i)
-    if (l.events[i]->status() != CL_COMPLETE) return false;
-  return true;
+    if (const auto &task = l.events[i]->task) add(task.get());
+  while (!next.empty() && seen.size() < limit) {
+    const Task *t = next.back();
+    next.pop_back();
+    t->unfinished_predecessors(predecessors);
+    for (const Task *p : predecessors) add(p);
+  }
+  return seen.size();
 }
 
 void FactorChoice::left(const Choice &c) {
   auto &in = shapes_[c.shape].in_flight[c.factor];
   if (in > 0) in -= 1;
-  if (c.independent && independent_in_flight_ > 0) independent_in_flight_ -= 1;
+  if (c.out_of_order && out_of_order_in_flight_ > 0) out_of_order_in_flight_ -= 1;
 }
 
 void FactorChoice::finished(const Choice &c, double seconds, double now) {

@@ -42,9 +42,9 @@ class FactorChoice {
     // allocations, inputs moved to a new partition; kept, one such run
     // could rule a factor out for good).
     bool calibration = false;
-    // Chosen with nothing to wait for, on a queue out of order: it may run
-    // beside the other such launches (independent_in_flight_).
-    bool independent = false;
+    // Chosen on a queue out of order: counted among the launches that may
+    // run beside a later one (out_of_order_in_flight_).
+    bool out_of_order = false;
   };
   // `shape`: the launch's key, shape_of(launch), with a suffix for launches
   // that run differently and keep statistics of their own (the built-in
@@ -92,16 +92,23 @@ class FactorChoice {
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;
   std::mutex mutex_;
   uint64_t all_launches_ = 0;  // learnt launches of every shape; guarded by mutex_
-  // Independent launches (Choice) of every shape chosen and not finished
-  // (mutex_). With as many as the devices that can run at once, each device
-  // has a whole launch of its own to run, and a divided one cannot end the
-  // batch sooner: it only adds cuts, moves and gathers, so the launch runs
-  // whole. (bench-cluster-scaling's matmul, 85 independent launches on 16
-  // devices: 132 ms in the runs the climb divided, 70 ms whole; every launch
-  // timed alone, the divided ones looked faster.)
-  uint64_t independent_in_flight_ = 0;
-  // The launch waits for nothing the queue's order or its wait list names.
-  static bool independent(const DividedLaunch &launch);
+  // Launches on queues out of order, of every shape, chosen and not finished
+  // (mutex_). Those of them a launch does not wait for, directly or through
+  // others, may run beside it: with as many as the devices that can run at
+  // once, each device has a whole launch of its own to run, and a divided
+  // one cannot end the batch sooner: it only adds cuts, moves and gathers,
+  // so the launch runs whole. (bench-cluster-scaling's matmul, 85
+  // independent launches on 16 devices: 132 ms in the runs the climb
+  // divided, 70 ms whole; every launch timed alone, the divided ones looked
+  // faster. Its Cholesky, 220 launches that wait for others: the same.)
+  uint64_t out_of_order_in_flight_ = 0;
+  // The commands `launch` waits for, directly or through others, that have
+  // not ended, counted up to `limit`: those launches in flight are not
+  // beside it (a chain's launches are all behind each other).
+  static size_t unfinished_ancestors(const DividedLaunch &launch, size_t limit);
+  // The most a walk counts (a chain this deep in flight runs its later
+  // launches whole).
+  static constexpr size_t kAncestorsWalked = 1024;
   // Its launch left: one fewer in flight (mutex_ held).
   void left(const Choice &choice);
   std::map<std::string, Shape> shapes_;  // guarded by mutex_
