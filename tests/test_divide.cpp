@@ -1690,6 +1690,27 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
   }
 }
 
+// Twelve bs_round kernels, kernel i on buffer i % buffers (split along
+// it), and a device-less out-of-order queue, in a heft context over the
+// simulated machine.
+struct BsRounds {
+  cl::Context ctx = divide_context(cltest::devices(), "heft");
+  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  std::vector<cl::Buffer> xs;
+  std::vector<cl::Kernel> ks;
+  explicit BsRounds(size_t buffers) {
+    cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
+    REQUIRE(program.build() == CL_SUCCESS);
+    const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
+    for (size_t i = 0; i < buffers; ++i) xs.emplace_back(ctx, CL_MEM_READ_WRITE, kIndependentItems * 4);
+    for (size_t i = 0; i < 12; ++i) {
+      ks.emplace_back(program, "bs_round");
+      ks.back().setArg(0, xs[i % buffers]);
+      REQUIRE(set_split()(ks.back()(), 0, 1, &arg) == CL_SUCCESS);
+    }
+  }
+};
+
 // Twelve launches of one kernel at a time, independent of each other (a
 // buffer each), declared split, on an out-of-order device-less queue, heft,
 // learnt factors: on three simulated GPUs heft queues four undivided
@@ -1698,19 +1719,9 @@ TEST_CASE("on the simulated 1 CPU + 3 GPUs the learnt factor is within 10% of th
 // before it had not ended once its enqueue returned (so were in flight
 // while its factor was chosen).
 TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
-  cl::Context ctx = divide_context(cltest::devices(), "heft");
-  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
-  REQUIRE(program.build() == CL_SUCCESS);
-  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  std::vector<cl::Buffer> xs;
-  std::vector<cl::Kernel> ks;
-  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
-  for (int i = 0; i < 12; ++i) {
-    xs.emplace_back(ctx, CL_MEM_READ_WRITE, kIndependentItems * 4);
-    ks.emplace_back(program, "bs_round");
-    ks.back().setArg(0, xs.back());
-    REQUIRE(set_split()(ks.back()(), 0, 1, &arg) == CL_SUCCESS);
-  }
+  BsRounds b(12);
+  cl::CommandQueue &q = b.q;
+  std::vector<cl::Kernel> &ks = b.ks;
   std::string factors;
   for (int round = 0; round < 6; ++round) {
     std::vector<cl::Event> launched(ks.size());
@@ -1788,24 +1799,14 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
 // were in flight beside it (not ended once its enqueue returned, and not in
 // its own chain).
 void launch_chains(size_t chains) {
-  cl::Context ctx = divide_context(cltest::devices(), "heft");
-  cl::Program program(ctx, "__kernel void bs_round(__global float *x) { x[get_global_id(0)] += 1.0f; }");
-  REQUIRE(program.build() == CL_SUCCESS);
-  cl::CommandQueue q = cltest::device_less_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-  std::vector<cl::Buffer> xs;
-  std::vector<cl::Kernel> ks;
-  const cl_kernel_split_arg_unicl arg{0, 0, 4, 4};
-  for (size_t i = 0; i < chains; ++i) xs.emplace_back(ctx, CL_MEM_READ_WRITE, kIndependentItems * 4);
-  for (size_t i = 0; i < 12; ++i) {
-    ks.emplace_back(program, "bs_round");
-    ks.back().setArg(0, xs[i % chains]);
-    REQUIRE(set_split()(ks.back()(), 0, 1, &arg) == CL_SUCCESS);
-  }
+  BsRounds b(chains);
+  cl::CommandQueue &q = b.q;
+  std::vector<cl::Kernel> &ks = b.ks;
   std::string factors;
   for (int round = 0; round < 6; ++round) {
     std::vector<cl::Event> launched(ks.size());
     std::vector<int> beside(ks.size(), 0);
-    cl::UserEvent go(ctx);
+    cl::UserEvent go(b.ctx);
     for (size_t i = 0; i < ks.size(); ++i) {
       std::vector<cl::Event> after{i >= chains ? launched[i - chains] : cl::Event(go)};
       REQUIRE(q.enqueueNDRangeKernel(ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange, &after,
