@@ -1711,33 +1711,45 @@ struct BsRounds {
   }
 };
 
-// Twelve launches of one kernel at a time, independent of each other (a
-// buffer each), declared split, on an out-of-order device-less queue, heft,
-// learnt factors: on three simulated GPUs heft queues four undivided
-// launches on each, one behind the other. Prints, for every launch, round
-// after round, on one line: its factor, and how many launches of its round
-// before it had not ended once its enqueue returned (so were in flight
-// while its factor was chosen).
-TEST_CASE("isolated: independent launches on the simulated machine", "[.]") {
-  BsRounds b(12);
-  cl::CommandQueue &q = b.q;
-  std::vector<cl::Kernel> &ks = b.ks;
+// Six rounds of the twelve launches, launch i of `chains` interleaved chains
+// (its buffer i % chains) waiting, when `gated`, for launch i - chains, the
+// first of each chain for a user event set once the round is enqueued.
+// Prints, for every launch, round after round, on one line: its factor, and
+// how many launches of its round before it, not of its chain and run whole,
+// had not ended once its enqueue returned (so were in flight beside it while
+// its factor was chosen; a divided launch leaves the choice's count when
+// its pieces end, before its event does).
+void launch_rounds(size_t chains, bool gated) {
+  BsRounds b(chains);
   std::string factors;
   for (int round = 0; round < 6; ++round) {
-    std::vector<cl::Event> launched(ks.size());
-    std::vector<int> before(ks.size(), 0);
-    for (size_t i = 0; i < ks.size(); ++i) {
-      REQUIRE(q.enqueueNDRangeKernel(ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange, nullptr,
-                                     &launched[i]) == CL_SUCCESS);
+    std::vector<cl::Event> launched(b.ks.size());
+    std::vector<std::vector<bool>> unfinished(b.ks.size());
+    cl::UserEvent go(b.ctx);
+    for (size_t i = 0; i < b.ks.size(); ++i) {
+      std::vector<cl::Event> after;
+      if (gated) after.push_back(i >= chains ? launched[i - chains] : cl::Event(go));
+      REQUIRE(b.q.enqueueNDRangeKernel(b.ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange,
+                                       gated ? &after : nullptr, &launched[i]) == CL_SUCCESS);
       for (size_t j = 0; j < i; ++j)
-        before[i] += launched[j].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE;
+        unfinished[i].push_back(launched[j].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE);
     }
-    REQUIRE(q.finish() == CL_SUCCESS);
-    for (size_t i = 0; i < ks.size(); ++i)
-      factors += std::to_string(factor_of(launched[i])) + " " + std::to_string(before[i]) + " ";
+    REQUIRE(go.setStatus(CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(b.q.finish() == CL_SUCCESS);
+    for (size_t i = 0; i < b.ks.size(); ++i) {
+      int beside = 0;
+      for (size_t j = 0; j < i; ++j) beside += unfinished[i][j] && j % chains != i % chains && factor_of(launched[j]) == 0;
+      factors += std::to_string(factor_of(launched[i])) + " " + std::to_string(beside) + " ";
+    }
   }
   std::printf("\n%s\n", factors.c_str());
 }
+
+// Twelve launches of one kernel at a time, independent of each other (a
+// buffer each), declared split, on an out-of-order device-less queue, heft,
+// learnt factors: on three simulated GPUs heft queues four undivided
+// launches on each, one behind the other. Prints what launch_rounds does.
+TEST_CASE("isolated: independent launches on the simulated machine", "[.]") { launch_rounds(12, false); }
 
 TEST_CASE("an undivided launch queued behind others on its device is timed from its own start", "[divide]") {
   // What the factor choice learns of the undivided launch is its own time
@@ -1792,38 +1804,8 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   CHECK(saturated >= 6);
 }
 
-// Twelve launches a round on the simulated machine, launch i waiting for
-// launch i - chains (chains interleaved), the first of each chain for a user
-// event set once the round is enqueued (no launch waits for nothing):
-// prints, for each, its factor and how many of the round's earlier launches
-// were in flight beside it (not ended once its enqueue returned, and not in
-// its own chain).
-void launch_chains(size_t chains) {
-  BsRounds b(chains);
-  cl::CommandQueue &q = b.q;
-  std::vector<cl::Kernel> &ks = b.ks;
-  std::string factors;
-  for (int round = 0; round < 6; ++round) {
-    std::vector<cl::Event> launched(ks.size());
-    std::vector<int> beside(ks.size(), 0);
-    cl::UserEvent go(b.ctx);
-    for (size_t i = 0; i < ks.size(); ++i) {
-      std::vector<cl::Event> after{i >= chains ? launched[i - chains] : cl::Event(go)};
-      REQUIRE(q.enqueueNDRangeKernel(ks[i], cl::NullRange, cl::NDRange(kIndependentItems), cl::NullRange, &after,
-                                     &launched[i]) == CL_SUCCESS);
-      for (size_t j = 0; j < i; ++j)
-        beside[i] += j % chains != i % chains && launched[j].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE;
-    }
-    REQUIRE(go.setStatus(CL_COMPLETE) == CL_SUCCESS);
-    REQUIRE(q.finish() == CL_SUCCESS);
-    for (size_t i = 0; i < ks.size(); ++i)
-      factors += std::to_string(factor_of(launched[i])) + " " + std::to_string(beside[i]) + " ";
-  }
-  std::printf("\n%s\n", factors.c_str());
-}
-
-TEST_CASE("isolated: three chains of launches on the simulated machine", "[.]") { launch_chains(3); }
-TEST_CASE("isolated: one chain of launches on the simulated machine", "[.]") { launch_chains(1); }
+TEST_CASE("isolated: three chains of launches on the simulated machine", "[.]") { launch_rounds(3, true); }
+TEST_CASE("isolated: one chain of launches on the simulated machine", "[.]") { launch_rounds(1, true); }
 
 TEST_CASE("a launch with as many launches beside it in flight as devices runs whole; one of a chain may divide",
           "[divide]") {
