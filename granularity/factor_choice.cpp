@@ -144,6 +144,8 @@ void FactorChoice::calibrating(Choice &c) {
 }
 
 size_t FactorChoice::unfinished_ancestors(const DividedLaunch &l, size_t limit) {
+  // Nothing to walk: a batch of independent launches takes no lock here.
+  if (l.num_events == 0) return 0;
   ContextLock lock(*l.queue->context);
   std::unordered_set<const Task *> seen;
   std::vector<const Task *> next, predecessors;
