@@ -10,7 +10,12 @@
 // what failed. With --event the reader reads a buffer of its own and
 // follows the writer through its wait list alone (two devices of node 1):
 // the node waits for the writer there, and the reader must still start
-// after the writer's end ("started after the writer ended: yes").
+// after the writer's end ("started after the writer ended: yes"). With
+// --relay the "writer" is UniCL's own copy of a 16 MiB buffer from rank 0
+// to node 1's first device (a migration, its event the writer's; the test
+// slows the node's writes), and the reader on node 1's second device reads
+// that buffer: its copy from the first device waits on the node for the
+// bytes to land there, so the reader is queued before the migration ends.
 #include <node_devices.hpp>
 
 #include <cstdio>
@@ -46,7 +51,7 @@ cl_ulong profiled(cl_event e, cl_profiling_info what) {
 int main(int argc, char **argv) {
   // Node 1's first two devices, or (--across) node 1's first and node 2's.
   const std::string mode = argc > 1 ? argv[1] : "";
-  const bool across = mode == "--across", by_event = mode == "--event";
+  const bool across = mode == "--across", by_event = mode == "--event", relay = mode == "--relay";
   std::vector<cl_device_id> one, two;
   for (auto [d, node] : devices_with_nodes()) {
     if (node == 1) one.push_back(d);
@@ -68,7 +73,7 @@ int main(int argc, char **argv) {
   cl_kernel slow = clCreateKernel(program, "slow", &err);
   cl_kernel twice = clCreateKernel(program, "twice", &err);
   if (err) return fail("kernels", err);
-  const size_t count = 1024;
+  const size_t count = relay ? size_t{4} << 20 : 1024;
   cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, count * sizeof(cl_int), nullptr, &err);
   cl_mem y = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, count * sizeof(cl_int), nullptr, &err);
   if (err) return fail("buffers", err);
@@ -85,12 +90,16 @@ int main(int argc, char **argv) {
   const cl_int spins = 300 * 1000;  // each of the 1024 work-items
   clSetKernelArg(slow, 0, sizeof x, &x);
   clSetKernelArg(slow, 1, sizeof spins, &spins);
-  clSetKernelArg(twice, 0, sizeof x, by_event ? &own : &x);
+  clSetKernelArg(twice, 0, sizeof x, by_event || relay ? &own : &x);
   clSetKernelArg(twice, 1, sizeof y, &y);
 
   cl_event writer = nullptr, reader = nullptr;
-  if ((err = clEnqueueNDRangeKernel(q[0], slow, 1, nullptr, &count, nullptr, 0, nullptr, &writer)))
+  if (relay) {
+    if ((err = clEnqueueMigrateMemObjects(q[0], 1, &own, 0, 0, nullptr, &writer)))
+      return fail("moving the buffer to the first device", err);
+  } else if ((err = clEnqueueNDRangeKernel(q[0], slow, 1, nullptr, &count, nullptr, 0, nullptr, &writer))) {
     return fail("the writing kernel", err);
+  }
   clFlush(q[0]);
   if ((err = clEnqueueNDRangeKernel(q[1], twice, 1, nullptr, &count, nullptr, by_event ? 1 : 0,
                                     by_event ? &writer : nullptr, &reader)))

@@ -482,6 +482,30 @@ TEST_CASE("a command waiting for another device's event of the same node waits o
   CHECK_THAT(r.out, Catch::Contains("started after the writer ended: yes"));
 }
 
+TEST_CASE("a copy from a device still receiving those bytes waits on the node, not for rank 0", "[cluster]") {
+  // Two devices of one node whose links take 335 ms for 16 MiB: rank 0's
+  // copy of a buffer to the first (a migration) is under way when a kernel
+  // on the second reads the buffer, and the planner takes it from the
+  // first (within the node, not a second time over the network). Waiting
+  // for rank 0 to hear of the migration's end first, the reader would be
+  // queued after it.
+  std::map<std::string, std::string> sim = simulator_on_pocl();
+  const std::string copies = env("UNICL_SIM_COPIES");
+  sim["UNICL_SIM_CONFIG"] = copies.substr(0, copies.rfind('/')) + "/cluster_slow_links.conf";
+  Ranks app = application({env("UNICL_LOCAL_WAIT_APP"), "--relay"});
+  app.vars["UNICL_VENDORS"] = "";  // the node's devices only
+  // Fresh performance models: what other runs learnt of these links would
+  // steer the planner's routes.
+  const auto models = std::filesystem::temp_directory_path() / ("unicl-relay-" + std::to_string(getpid()));
+  app.vars["XDG_CACHE_HOME"] = models.string();
+  auto r = mpirun({app, nodes(1, sim)}, 180);
+  std::filesystem::remove_all(models);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("result: OK"));
+  CHECK_THAT(r.out, Catch::Contains("queued before the writer ended: yes"));
+}
+
 TEST_CASE("a read's bytes are in place once a command after it ends, though the node learns of the read late", "[cluster]") {
   // The node records each read's end 30 ms after its vendor callback
   // (UNICL_NODE_SLOW_READ_ENDS), as a callback preempted on a busy machine

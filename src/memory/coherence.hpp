@@ -47,6 +47,9 @@ struct SlotAccess {
   bool transfer = false;
   Location dst = 0;
   ByteRange range{};
+  // A copy from a device whose own copy of those bytes was still on its
+  // way, waiting for it where both run (transfers.cpp: transfer_waits).
+  bool relayed = false;
   mutable bool failure_seen = false;  // guarded by the context lock
 };
 using AccessToken = std::shared_ptr<const SlotAccess>;

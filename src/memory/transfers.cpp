@@ -1,7 +1,6 @@
 #include "memory/transfers.hpp"
 
 #include <cstdio>
-#include <limits>
 #include <memory>
 
 #include "core/division.hpp"
@@ -75,27 +74,47 @@ void time_transfer(const std::shared_ptr<Completion> &done, TransferSample sampl
   });
 }
 
+// A copy straight from another device's memory, for transfer_waits: that
+// device's slot, whether it is a node's device (relays: below), whether
+// the two are devices of one node, and (set by transfer_waits) whether the
+// copy waits for a copy into the source.
+struct FromDevice {
+  size_t slot;
+  bool may_relay = false;
+  bool on_node = false;
+  bool relays = false;
+};
+
 // What a transfer carried by `slot` waits for: the accesses of those bytes
 // on both sides, on its own device through the device's own ordering (work
 // planned there earlier is issued earlier), elsewhere by not being planned
 // before they are done (kBlocked, the blocker in `outer`). A copy straight
-// from another device (`from_slot`), whose vendor call takes waits of both
+// from another device (`from`), whose vendor call takes waits of both
 // devices (DeviceEndpoint::copy_from), waits there itself for the commands
 // of that device already issued (their vendor events exist): a kernel's
 // output then goes on to another node's device as the kernel ends, the
 // source's node waiting for it, not once this process has heard of its
 // end (a round trip of reports, planning and requests per dependency).
-// Not for a transfer into the source still under way: copies from copies
-// still coming chain deep (bench-cluster-scaling's matmul: a matrix every
-// device reads reached the last nodes' devices through three of them).
+// A copy into the source still under way is waited for that way too, so
+// that a matrix every device reads goes on from the first device of a node
+// to receive it as it lands, not once its end has been reported here and
+// the copy planned again (bench-cluster-scaling's matmul: each of a node's
+// devices planned from the first, blocked, and its kernels waited 6-10 ms
+// for reports delayed behind the network's copies). Across nodes only from
+// a copy that is not itself such a relay: copies from copies still coming
+// chained deep there (a matrix reached the last nodes' devices through
+// three others). Local devices are left to their completions: the saving
+// is a callback, not a network round trip.
 cl_int transfer_waits(Coherence &c, Location src, Location dst, ByteRange range, size_t slot, WaitList &outer,
-                      std::vector<std::shared_ptr<Completion>> &wait,
-                      size_t from_slot = std::numeric_limits<size_t>::max()) {
+                      std::vector<std::shared_ptr<Completion>> &wait, FromDevice *from = nullptr) {
   for (auto &t : c.ranges.transfer_waits(src, dst, range)) {
     // The source never got those bytes if a transfer into it failed.
     if (cl_int err = undo_failed_transfer(c, t); err != CL_SUCCESS) return err;
-    if (t->slot == slot || (t->slot == from_slot && !t->transfer && t->done->vendor_event())) {
+    const bool at_source = from && t->slot == from->slot && t->done->vendor_event();
+    const bool relay = at_source && from->may_relay && t->transfer && t->dst == src && (from->on_node || !t->relayed);
+    if (t->slot == slot || (at_source && !t->transfer) || relay) {
       wait.push_back(t->done);
+      if (relay) from->relays = true;
     } else if (!t->done->done()) {
       outer.block_on(t->done, t->slot);
       return kBlocked;
@@ -112,10 +131,10 @@ struct PlannedTransfer {
   TransferSample sample;
 };
 PlannedTransfer record_transfer(_cl_context &ctx, Coherence &c, Location src, Location dst, ByteRange range,
-                                size_t slot) {
+                                size_t slot, bool relayed = false) {
   auto done = std::make_shared<PendingCompletion>();
   const LinkReservation link = reserve_link(ctx, src, dst, range.length, done);
-  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range}));
+  c.ranges.copy(src, dst, range, std::make_shared<SlotAccess>(SlotAccess{done, slot, true, dst, range, relayed}));
   c.note_access();
   ctx.bytes_moved.fetch_add(range.length, std::memory_order_relaxed);
   return {done, {ctx.memory, src, dst, location_name(ctx, src), location_name(ctx, dst), range.length, link}};
@@ -167,8 +186,9 @@ cl_int transfer_between_devices(_cl_mem *root, Location src, Location dst, ByteR
   if (cl_int err = replica(root, src, from, &outer); err != CL_SUCCESS) return err;
   if (cl_int err = replica(root, dst, to, &outer); err != CL_SUCCESS) return err;
   std::vector<std::shared_ptr<Completion>> wait;
-  if (cl_int err = transfer_waits(c, src, dst, range, dst, outer, wait, src); err != CL_SUCCESS) return err;
-  PlannedTransfer t = record_transfer(ctx, c, src, dst, range, dst);
+  FromDevice source{src, ctx.slots[src].device->node != 0, ctx.events_reach(src, dst)};
+  if (cl_int err = transfer_waits(c, src, dst, range, dst, outer, wait, &source); err != CL_SUCCESS) return err;
+  PlannedTransfer t = record_transfer(ctx, c, src, dst, range, dst, source.relays);
   ctx.slots[dst].issue->post([from, to, range, wait = std::move(wait), t = std::move(t), src, dst,
                               ctx = Ref<_cl_context>(&ctx)]() mutable {
     if (!from->get()) return t.done->fail(from->error.load());
