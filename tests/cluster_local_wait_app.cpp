@@ -11,7 +11,7 @@
 // follows the writer through its wait list alone (two devices of node 1):
 // the node waits for the writer there, and the reader must still start
 // after the writer's end ("started after the writer ended: yes"). With
-// --relay the "writer" is UniCL's own copy of a 16 MiB buffer from rank 0
+// --relay the "writer" is UniCL's own copy of a 64 MiB buffer from rank 0
 // to node 1's first device (a migration, its event the writer's; the test
 // slows the node's writes), and the reader on node 1's second device reads
 // that buffer: its copy from the first device waits on the node for the
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   cl_kernel slow = clCreateKernel(program, "slow", &err);
   cl_kernel twice = clCreateKernel(program, "twice", &err);
   if (err) return fail("kernels", err);
-  const size_t count = relay ? size_t{4} << 20 : 1024;
+  const size_t count = relay ? size_t{16} << 20 : 1024;
   cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, count * sizeof(cl_int), nullptr, &err);
   cl_mem y = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, count * sizeof(cl_int), nullptr, &err);
   if (err) return fail("buffers", err);

@@ -483,15 +483,22 @@ TEST_CASE("a command waiting for another device's event of the same node waits o
 }
 
 TEST_CASE("a copy from a device still receiving those bytes waits on the node, not for rank 0", "[cluster]") {
-  // Two devices of one node whose links take 335 ms for 16 MiB: rank 0's
+  // Two devices of one node whose links take 1.3 s for 64 MiB: rank 0's
   // copy of a buffer to the first (a migration) is under way when a kernel
   // on the second reads the buffer, and the planner takes it from the
   // first (within the node, not a second time over the network). Waiting
   // for rank 0 to hear of the migration's end first, the reader would be
-  // queued after it.
+  // queued after it. The copy takes its bytes from those of the migration
+  // the node received, not from a read of the first device: the node's
+  // reads are logged (slowed by 1 ms to be), and only the result's may be
+  // among them (the copy's would be 16, one per 4 MiB part).
   std::map<std::string, std::string> sim = simulator_on_pocl();
   const std::string copies = env("UNICL_SIM_COPIES");
   sim["UNICL_SIM_CONFIG"] = copies.substr(0, copies.rfind('/')) + "/cluster_slow_links.conf";
+  sim["UNICL_SIM_FAIL"] = "clEnqueueReadBuffer:delay=1";
+  const auto read_log = std::filesystem::temp_directory_path() / ("unicl-relay-reads-" + std::to_string(getpid()));
+  std::filesystem::remove(read_log);
+  sim["UNICL_SIM_FAULT_LOG"] = read_log.string();
   Ranks app = application({env("UNICL_LOCAL_WAIT_APP"), "--relay"});
   app.vars["UNICL_VENDORS"] = "";  // the node's devices only
   // Fresh performance models: what other runs learnt of these links would
@@ -504,6 +511,14 @@ TEST_CASE("a copy from a device still receiving those bytes waits on the node, n
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("result: OK"));
   CHECK_THAT(r.out, Catch::Contains("queued before the writer ended: yes"));
+  int reads = 0;
+  {
+    std::ifstream log(read_log);
+    std::string entry;
+    for (long long at = 0; log >> entry >> at;) reads += entry == "clEnqueueReadBuffer";
+  }
+  std::filesystem::remove(read_log);
+  CHECK(reads <= 1);
 }
 
 TEST_CASE("a read's bytes are in place once a command after it ends, though the node learns of the read late", "[cluster]") {

@@ -36,11 +36,14 @@ TEST_CASE("a kept copy serves any range inside it, until something may change it
 TEST_CASE("a buffer that does not qualify, or that shares its storage, is not kept", "[unit][staged_bytes]") {
   std::set<cl_mem> read_only = {handle(1), handle(2)};
   StagedBytes copies([&](cl_mem m, size_t) { return read_only.count(m) > 0; });
+  CHECK_FALSE(copies.may_keep(handle(3), 10));
   copies.keep(handle(3), bytes(10));
   CHECK(copies.find(handle(3), 0, 10) == nullptr);
+  CHECK(copies.may_keep(handle(1), 10));
   copies.keep(handle(1), bytes(10));
   copies.shares_storage(handle(1));  // a sub-buffer of it: its copy goes
   CHECK(copies.find(handle(1), 0, 10) == nullptr);
+  CHECK_FALSE(copies.may_keep(handle(1), 10));
   copies.keep(handle(1), bytes(10));  // and no new one comes
   CHECK(copies.find(handle(1), 0, 10) == nullptr);
   copies.released(handle(1));  // a new buffer may come at that address
@@ -66,6 +69,7 @@ TEST_CASE("past the budget, the oldest copies go first", "[unit][staged_bytes]")
   CHECK(copies.find(handle(1), 0, 1) == nullptr);
   CHECK(copies.find(handle(2), 0, 1) != nullptr);
   CHECK(copies.find(handle(3), 0, 1) != nullptr);
+  CHECK_FALSE(copies.may_keep(handle(4), 101));
   copies.keep(handle(4), bytes(101));  // larger than the whole budget: not kept, nothing dropped
   CHECK(copies.find(handle(4), 0, 1) == nullptr);
   CHECK(copies.find(handle(2), 0, 1) != nullptr);

@@ -27,6 +27,19 @@ size_t parts_of(size_t size) { return (size + kChunk - 1) / kChunk; }
 
 }  // namespace
 
+StagedBytes::Bytes NodeServer::copy_source(cl_mem buffer, size_t offset, size_t size) const {
+  if (auto kept = staged_bytes_.find(buffer, offset, size)) return kept;
+  auto serves = [&](const StagedBytes::Bytes &bytes, cl_mem whole, uint64_t changes) {
+    return whole == buffer && changes == staged_bytes_.changes(buffer) && offset <= bytes->size() &&
+           size <= bytes->size() - offset && staged_bytes_.may_keep(buffer, bytes->size());
+  };
+  for (const Arrival &a : arrivals_)
+    if (a.last && serves(a.bytes, a.whole, a.changes)) return a.bytes;
+  for (const auto &[id, w] : held_writes_)
+    if (serves(w.bytes, w.whole, w.changes)) return w.bytes;
+  return nullptr;
+}
+
 bool NodeServer::send_peer_parts() {
   std::deque<PeerReport> out;
   {
@@ -151,7 +164,7 @@ cl_int NodeServer::peer_receive(const CommandHeader &h, cl_command_queue queue, 
     cl_int ignored = CL_SUCCESS;
     cl_mem source = objects_.find(objects_.memory, copy.source, ignored, CL_INVALID_MEM_OBJECT);
     entry.source_from = copy.source_offset;
-    if (source) entry.source = staged_bytes_.find(source, entry.source_from, size);
+    if (source) entry.source = copy_source(source, entry.source_from, size);
   }
   if (err != CL_SUCCESS || !buffer || !queue) {
     refuse_copy(id, size);
@@ -256,7 +269,7 @@ void NodeServer::peer_send(cl_command_queue queue, const std::vector<cl_event> &
   // ended, each part goes from the copy, to the other node or into this
   // node's receiving write (whose parts take the copy's bytes).
   auto local = c.peer_rank == rank_ ? peer_gates_.find(c.peer_id) : peer_gates_.end();
-  auto copy = c.peer_rank != rank_ ? staged_bytes_.find(buffer, c.offset, c.size)
+  auto copy = c.peer_rank != rank_ ? copy_source(buffer, c.offset, c.size)
               : local != peer_gates_.end() ? local->second.source
                                            : nullptr;
   if (copy) {

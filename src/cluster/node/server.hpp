@@ -368,6 +368,12 @@ class NodeServer {
   std::unordered_map<uint64_t, std::vector<EarlyPart>> early_parts_;
   std::unordered_map<uint64_t, size_t> refused_copies_;
   StagedBytes staged_bytes_;  // serve thread only
+  // What a copy from `buffer`'s [offset, offset + size) may take its bytes
+  // from instead of reading the device: its staged copy, or the bytes of a
+  // write of all of it from rank 0 still arriving, which become that copy
+  // once in (a copy relayed from a device still receiving them waits for
+  // that write's end: the bytes are in by then). Null: read the device.
+  StagedBytes::Bytes copy_source(cl_mem buffer, size_t offset, size_t size) const;
   // Copies to other nodes on their way: sent without blocking, since the
   // receiver may be sending to this node at the same time.
   struct PeerSend {

@@ -51,6 +51,11 @@ class StagedBytes {
   void released(cl_mem buffer);
   // The copy of `buffer`, if there is one holding [offset, offset + size).
   Bytes find(cl_mem buffer, size_t offset, size_t size) const;
+  // Whether keep() would keep `size` bytes of `buffer` (it qualifies, fits
+  // the budget and has no sub-buffer).
+  bool may_keep(cl_mem buffer, size_t size) const {
+    return !shared_.count(buffer) && size <= budget_ && qualifies_(buffer, size);
+  }
   // How many times something may have changed `buffer` (forget,
   // shares_storage, released): a write whose bytes come later keeps them
   // only if nothing did since it was enqueued.
