@@ -1792,7 +1792,7 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
   // launch to run: a launch chosen then runs whole, whatever the strategy
   // would have tried. (Which launches those are depends on how fast the
   // enqueues come: most of a round's last nine here, fewer under the
-  // sanitizers.)
+  // sanitizers: 3 of the 72 in one AddressSanitizer run.)
   const std::vector<int> pairs = factors_printed(run.out);
   REQUIRE(pairs.size() == 2 * 72);
   int saturated = 0;
@@ -1801,7 +1801,7 @@ TEST_CASE("an undivided launch queued behind others on its device is timed from 
     ++saturated;
     CHECK(pairs[i] == 0);
   }
-  CHECK(saturated >= 6);
+  CHECK(saturated >= (cltest::timing_checked() ? 6 : 1));
 }
 
 TEST_CASE("isolated: three chains of launches on the simulated machine", "[.]") { launch_rounds(3, true); }
