@@ -30,8 +30,8 @@ size_t parts_of(size_t size) { return (size + kChunk - 1) / kChunk; }
 StagedBytes::Bytes NodeServer::copy_source(cl_mem buffer, size_t offset, size_t size) const {
   if (auto kept = staged_bytes_.find(buffer, offset, size)) return kept;
   auto serves = [&](const StagedBytes::Bytes &bytes, cl_mem whole, uint64_t changes) {
-    return whole == buffer && changes == staged_bytes_.changes(buffer) && offset <= bytes->size() &&
-           size <= bytes->size() - offset && staged_bytes_.may_keep(buffer, bytes->size());
+    return whole == buffer && changes == staged_bytes_.changes(buffer) && StagedBytes::holds(bytes, offset, size) &&
+           staged_bytes_.may_keep(buffer, bytes->size());
   };
   for (const Arrival &a : arrivals_)
     if (a.last && serves(a.bytes, a.whole, a.changes)) return a.bytes;

@@ -15,7 +15,7 @@ bool StagedBytes::vendor_says_read_only(cl_mem buffer, size_t size) {
 
 void StagedBytes::keep(cl_mem buffer, Bytes bytes) {
   drop(buffer);
-  if (!bytes || shared_.count(buffer) || bytes->size() > budget_ || !qualifies_(buffer, bytes->size())) return;
+  if (!bytes || !may_keep(buffer, bytes->size())) return;
   while (bytes_ + bytes->size() > budget_ && !copies_.empty()) {
     auto oldest = std::min_element(copies_.begin(), copies_.end(),
                                    [](auto &a, auto &b) { return a.second.age < b.second.age; });
@@ -39,8 +39,7 @@ void StagedBytes::released(cl_mem buffer) {
 
 StagedBytes::Bytes StagedBytes::find(cl_mem buffer, size_t offset, size_t size) const {
   auto it = copies_.find(buffer);
-  if (it == copies_.end() || offset > it->second.bytes->size() || size > it->second.bytes->size() - offset)
-    return nullptr;
+  if (it == copies_.end() || !holds(it->second.bytes, offset, size)) return nullptr;
   return it->second.bytes;
 }
 

@@ -51,6 +51,10 @@ class StagedBytes {
   void released(cl_mem buffer);
   // The copy of `buffer`, if there is one holding [offset, offset + size).
   Bytes find(cl_mem buffer, size_t offset, size_t size) const;
+  // Whether `bytes` hold [offset, offset + size).
+  static bool holds(const Bytes &bytes, size_t offset, size_t size) {
+    return offset <= bytes->size() && size <= bytes->size() - offset;
+  }
   // Whether keep() would keep `size` bytes of `buffer` (it qualifies, fits
   // the budget and has no sub-buffer).
   bool may_keep(cl_mem buffer, size_t size) const {
