@@ -288,8 +288,14 @@ void PerfModels::record_transfer(const std::string &link, size_t bytes, double s
   load_locked();
   Link &l = models_.links[link];
   Link &fresh = fresh_.links[link];
-  // Small transfers tell the latency, large ones the bandwidth.
-  if (bytes <= 64 * 1024) {
+  // Small transfers tell the latency, large ones the bandwidth; those in
+  // between, neither. A node device's writes of 256 KiB took 0.3-0.4 ms,
+  // its network round trip mostly: taken for bandwidth (0.7 GB/s), they
+  // predicted 25 ms for a 16 MiB input that takes 5, heft left that GPU
+  // idle for whole runs, and with no transfer to it nothing corrected the
+  // model (bench-cluster-scaling's matmul, one GPU of twelve).
+  if (bytes > kLatencyAtMost && bytes < kBandwidthFrom) return;
+  if (bytes <= kLatencyAtMost) {
     l.latency.add(1, seconds);
     fresh.latency.add(1, seconds);
   } else {

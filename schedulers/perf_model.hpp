@@ -80,8 +80,8 @@ class PerfModels {
   };
   // Each measure starts from a guess that its first sample replaces.
   struct Link {
-    Stat latency{0, 20e-6};  // seconds; from small transfers
-    Stat bandwidth{0, 4e9};  // bytes per second; from large ones
+    Stat latency{0, 20e-6};  // seconds; from small transfers (kLatencyAtMost)
+    Stat bandwidth{0, 4e9};  // bytes per second; from large ones (kBandwidthFrom)
   };
   // kernel -> device -> work-items -> stat; transparent comparators let
   // lookups run on the caller's strings without copying them.
@@ -111,6 +111,9 @@ class PerfModels {
   static const BySize::value_type *nearest_calibrated_size(const BySize &sizes, size_t items);
   static constexpr double kScaledAtMost = 16;
 
+  // record_transfer's sizes: at most kLatencyAtMost bytes tell a link's
+  // latency, from kBandwidthFrom on its bandwidth.
+  static constexpr size_t kLatencyAtMost = size_t{64} << 10, kBandwidthFrom = size_t{1} << 20;
   // record_kernel's limit on one sample once calibrated: kLimitOverMean
   // times the mean.
   static constexpr double kLimitOverMean = 2.0;

@@ -136,7 +136,7 @@ TEST_CASE("A size seen too few times is predicted from a calibrated size near it
   CHECK(m.kernel_prediction("k", "d", 8000).seconds == Approx(16e-3));
 }
 
-TEST_CASE("The link model: guessed until measured, latency from small transfers, bandwidth from large ones") {
+TEST_CASE("The link model: guessed until measured, latency from small transfers, bandwidth from large ones, neither from those in between") {
   unit::TempDir dir;
   PerfModels m(dir.path() + "/models.tsv");
   CHECK(m.transfer_time("gpu", 0) == 0);
@@ -154,6 +154,12 @@ TEST_CASE("The link model: guessed until measured, latency from small transfers,
   m.record_transfer("gpu", 1000, 0);
   m.record_transfer("gpu", 1000, -1);
   CHECK(m.transfer_time("gpu", 1000) == Approx(100e-6 + 1000 / 1e9));
+  // Sizes in between tell neither: a round trip that dominates a 256 KiB
+  // transfer is no bandwidth.
+  m.record_transfer("mid", 256 * 1024, 400e-6);
+  CHECK(m.transfer_time("mid", static_cast<size_t>(16 * kMiB)) == Approx(20e-6 + 16 * kMiB / 4e9));
+  m.record_transfer("mid", static_cast<size_t>(16 * kMiB), 20e-6 + 16 * kMiB / 3e9);
+  CHECK(m.transfer_time("mid", static_cast<size_t>(16 * kMiB)) == Approx(20e-6 + 16 * kMiB / 3e9));
 }
 
 TEST_CASE("Links are directed: each way between two memories has its own model") {
