@@ -269,8 +269,7 @@ bool Engine::has_room(size_t device) const {
   const Device &d = devices_[device];
   for (size_t o = 0; o < devices_.size(); ++o)
     if (o != device && devices_[o].group == d.group && devices_[o].in_flight > 0) return false;
-  if (d.in_flight < kMinInFlight) return true;
-  return d.in_flight < kMaxInFlight && d.busy_until - now() < kHorizon;
+  return DispatchWindow::has_room(d.in_flight, d.busy_until, d.work_in_flight, now());
 }
 
 void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred) {
@@ -278,12 +277,12 @@ void Engine::start(const std::shared_ptr<Task> &t, size_t device, bool deferred)
   unplace(*t);
   Device &d = devices_[device];
   d.in_flight += 1;
-  // A command without a model counts as a full horizon of work: the device
-  // takes no more until it is measured.
   double exec = exec_time(*t, device);
-  if (exec < 0) exec = kHorizon;
+  if (exec < 0) exec = kUnmodelledRun;
   d.busy_until = std::max(std::max(busy_until(device), now()), ready_at(*t, device)) + exec;
+  d.work_in_flight += exec;
   t->predicted_end = d.busy_until;
+  t->predicted_run = exec;
   t->place(device);
   t->counted = true;
   t->advance_placed(deferred);
@@ -363,6 +362,7 @@ void Engine::finished(Task &t) {
   Device &d = devices_[t.slot()];
   t.counted = false;
   d.in_flight -= 1;
+  d.work_in_flight = d.in_flight == 0 ? 0 : d.work_in_flight - t.predicted_run;
   if (d.in_flight == 0) d.busy_until = now();
   if (t.state() == CL_SUBMITTED && !t.work.kernel.empty()) {
     d.runs[t.work.kernel] += 1;

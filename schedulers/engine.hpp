@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/scheduling.hpp"
+#include "dispatch_window.hpp"
 #include "perf_model.hpp"
 #include "policy.hpp"
 
@@ -78,6 +79,7 @@ class Engine final : public ContextScheduler, public SchedulingView {
     double speed = 1;     // compute units x clock, a first guess
     size_t in_flight = 0;
     double busy_until = 0;
+    double work_in_flight = 0;  // predicted runs of the commands in flight (seconds)
     size_t group = 0;  // its own index, or the first device it shares cores with
     size_t node = 0;   // CL_DEVICE_NODE_UNICL: the rank of its node, 0 here
     uint64_t last_end = 0;  // latest profiling end of its commands (device clock)
@@ -90,14 +92,9 @@ class Engine final : public ContextScheduler, public SchedulingView {
 
   // Undoes placed() for `t` (it starts, or never will on that device).
   void unplace(Task &t);
-  // Commands a device may hold at once: two (one running, one whose data
-  // moves meanwhile), and more (up to kMaxInFlight) while the predicted
-  // work submitted to it ends within kHorizon seconds, so that short
-  // commands are not paced by one completion round trip each while long
-  // ones stay in the policy's hands until a device is about to need them.
-  static constexpr size_t kMinInFlight = 2;
-  static constexpr size_t kMaxInFlight = 64;
-  static constexpr double kHorizon = 1e-3;
+  // A command without a model counts as a full horizon of work: the
+  // device takes no more until it is measured (dispatch_window.hpp).
+  static constexpr double kUnmodelledRun = DispatchWindow::kHorizon;
   // From a command's end on one device to a command that follows it being
   // planned on another: the end learnt (a vendor callback here, a node's
   // report: 0.2-0.3 ms measured in bench-cluster) and the engine's

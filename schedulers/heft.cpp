@@ -13,7 +13,9 @@
 // order is kept), and its start on a device is no earlier than what it
 // follows ends there, or is learnt of and acted on elsewhere (ready_at):
 // a device that runs the predecessors has the bytes and queues the
-// command right behind them.
+// command right behind them. A device whose queue runs dry may take the
+// command queued last on another (rebalance_to).
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <utility>
@@ -28,6 +30,10 @@ class Heft final : public PerDeviceQueues {
  public:
   using PerDeviceQueues::PerDeviceQueues;
   bool places_ahead() const override { return true; }
+  std::shared_ptr<Task> pop(size_t device) override {
+    if (auto t = PerDeviceQueues::pop(device)) return t;
+    return rebalance_to(device);
+  }
   void push(std::shared_ptr<Task> t) override {
     const std::string &kernel = view_.kernel(*t);
     double now = view_.now();
@@ -68,6 +74,30 @@ class Heft final : public PerDeviceQueues {
   }
 
  private:
+  // A device whose queue ran dry takes the command queued last on another
+  // device, the one that would end latest there, when it would end it
+  // sooner itself. Placed when it became ready, a command keeps the
+  // predictions of that moment: where the inputs' transfers took longer
+  // than predicted (a network shared by every node), the devices that got
+  // theirs first ran out of work while others still held theirs queued
+  // (bench-cluster-scaling's matmul on 4 nodes: the first GPUs done 10-15 ms
+  // before the last). Only between devices whose models of the kernel are
+  // calibrated: an exploration stays where it measures.
+  std::shared_ptr<Task> rebalance_to(size_t device) {
+    const double now = view_.now();
+    size_t from = view_.devices();
+    double most_gained = 0;
+    for (size_t d = 0; d < view_.devices(); ++d) {
+      const Task *t = d == device ? nullptr : last_queued(d);
+      if (!t || !view_.can_run(*t, device) || !view_.calibrated(*t, device) || !view_.calibrated(*t, d)) continue;
+      const double there = std::max(now, view_.busy_until(d)) + queued(d);
+      const double free = std::max(now, view_.busy_until(device)) + queued(device);
+      const double start = std::max(free, view_.ready_at(*t, device));
+      const double here = start + view_.transfer_time(*t, device) + estimate(*t, device);
+      if (there - here > most_gained) from = d, most_gained = there - here;
+    }
+    return from == view_.devices() ? nullptr : take_last(from);
+  }
   // The model's time, or for a device without one yet, a device's known
   // time scaled by the speed ratio (a nominal 1 ms on the fastest device
   // when no device has a model).

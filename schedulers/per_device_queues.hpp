@@ -39,6 +39,18 @@ class PerDeviceQueues : public Policy {
     queues_[device].push_back({std::move(t), predicted, priority});
     predicted_[device] += predicted;
   }
+  // The command queued last for `device` (null: none), and taking it out
+  // for another device to run.
+  Task *last_queued(size_t device) const {
+    return queues_[device].empty() ? nullptr : queues_[device].back().task.get();
+  }
+  std::shared_ptr<Task> take_last(size_t device) {
+    auto &q = queues_[device];
+    auto t = std::move(q.back().task);
+    predicted_[device] -= q.back().predicted;
+    q.pop_back();
+    return t;
+  }
   // Predicted work queued for `device` (and the devices it shares cores
   // with) and not yet started.
   double queued(size_t device) const {

@@ -82,6 +82,9 @@ class Task : public std::enable_shared_from_this<Task>, public IssueStep {
   // When the engine predicted it to end (seconds, its clock), set when it
   // started there: what a command placed ahead behind it waits for.
   double predicted_end = -1;
+  // Its predicted run there (seconds), counted in its device's work in
+  // flight until it completes.
+  double predicted_run = 0;
   // The engine's cache of its predicted time per slot and the samples
   // behind it (NaN: not looked up yet): a placement asks for each several
   // times.

@@ -3,6 +3,7 @@
 // tests define the command type themselves and no engine, context or vendor
 // is needed.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,13 @@ class FakeView final : public unicl::SchedulingView {
   size_t resident_bytes(const Task &t, size_t device) const override {
     return t.resident.empty() ? 0 : t.resident.at(device);
   }
-  double busy_until(size_t device) const override { return busy.at(device); }
+  // As the engine's: devices sharing cores are busy as long as the busiest.
+  double busy_until(size_t device) const override {
+    double b = 0;
+    for (size_t d = 0; d < busy.size(); ++d)
+      if (groups[d] == groups.at(device)) b = std::max(b, busy[d]);
+    return b;
+  }
   size_t group(size_t device) const override { return groups.at(device); }
   size_t node(size_t device) const override { return nodes.empty() ? 0 : nodes.at(device); }
   double speed(size_t device) const override { return speeds.at(device); }
@@ -84,6 +91,17 @@ inline int id_of(const std::shared_ptr<Task> &t) { return t ? t->id : -1; }
 inline std::vector<int> drain(unicl::Policy &policy, size_t device) {
   std::vector<int> ids;
   while (auto t = policy.pop(device)) ids.push_back(t->id);
+  return ids;
+}
+
+// The same, each command popped then running there as the engine starts
+// it: the device busy until its predicted end.
+inline std::vector<int> drain_running(unicl::Policy &policy, FakeView &view, size_t device) {
+  std::vector<int> ids;
+  while (auto t = policy.pop(device)) {
+    ids.push_back(t->id);
+    view.busy[device] = std::max(view.busy[device], view.clock) + view.exec_time(*t, device);
+  }
   return ids;
 }
 

@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "../../schedulers/dispatch_window.hpp"
 #include "fake_view.hpp"
 
 using unicl::make_policy;
 using unicl::policy_names;
 using unit::drain;
+using unit::drain_running;
 using unit::FakeView;
 using unit::id_of;
 using unit::task;
@@ -102,8 +104,8 @@ TEST_CASE("heft places a command on the device where it is predicted to finish f
     for (int i = 0; i < 5; ++i) heft->push(task(i, {.exec = {1.0, 1.5}}));
     // Finishes: 0 on d0 at 1; 1 on d1 at 1.5; 2 on d0 at 2; 3 on d0 at 3
     // (d1 would be 3 too: the first device wins a tie); 4 on d1 at 3.
-    CHECK(drain(*heft, 0) == std::vector<int>{0, 2, 3});
-    CHECK(drain(*heft, 1) == std::vector<int>{1, 4});
+    CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2, 3});
+    CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 4});
   }
   SECTION("an idle clock in the past does not make a device look free earlier") {
     view.clock = 10;
@@ -140,9 +142,36 @@ TEST_CASE("heft counts the queued work of devices that share cores together") {
   for (int i = 0; i < 3; ++i) heft->push(task(i, {.exec = {1.0, 1.0, 1.5}}));
   // 0 on d0 (1); then the CPU group is busy until 1, so 1 goes to d2 (1.5);
   // then d0 and d1 would both finish at 2, before d2's 3.
-  CHECK(drain(*heft, 0) == std::vector<int>{0, 2});
+  CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2});
   CHECK(drain(*heft, 1).empty());
-  CHECK(drain(*heft, 2) == std::vector<int>{1});
+  CHECK(drain_running(*heft, view, 2) == std::vector<int>{1});
+}
+
+TEST_CASE("heft: a device whose queue ran dry takes the command queued last on another when it would end it sooner") {
+  FakeView view(2);
+  auto heft = make_policy("heft", view);
+  for (int i = 0; i < 4; ++i) heft->push(task(i, {.exec = {1.0, 1.0}}));  // 0, 2 on d0; 1, 3 on d1
+  SECTION("from a device running late: its commands went in longer than predicted") {
+    view.busy[0] = 5;
+    CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3, 2, 0});  // 2 ends at 3 here, 7 there
+    CHECK(drain(*heft, 0).empty());
+  }
+  SECTION("not what it would end later than where it is queued") {
+    CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3});  // 2 ends at 2 on d0, 3 here
+    CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2});
+  }
+  SECTION("not a command sent to be measured") {
+    heft->push(task(4, {.exec = {1.0, -1.0}}));  // to d1, which has no model of it
+    view.busy[1] = 5;
+    CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2});
+    CHECK(drain(*heft, 1) == std::vector<int>{1, 3, 4});
+  }
+  SECTION("not one the device cannot run") {
+    heft->push(task(4, {.runnable = {false, true}}));
+    view.busy[1] = 5;
+    CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2});
+    CHECK(drain(*heft, 1) == std::vector<int>{1, 3, 4});
+  }
 }
 
 TEST_CASE("heft sends a kernel with no model on a device there once to measure it") {
@@ -298,4 +327,19 @@ TEST_CASE("random places reproducibly, weighted by the devices' speeds") {
   // 1000 draws at 90 %: far outside these bounds only if the weights are ignored.
   CHECK(first[1].size() > 850);
   CHECK(first[1].size() < 950);
+}
+
+TEST_CASE("The engine's window: two commands a device, more only while they are short and about to end") {
+  using unicl::DispatchWindow;
+  constexpr double now = 10.0, block = 5e-3, launch = 10e-6;
+  CHECK(DispatchWindow::has_room(0, 0, 0, now));
+  CHECK(DispatchWindow::has_room(1, now + block, block, now));
+  CHECK_FALSE(DispatchWindow::has_room(2, now + 2 * block, 2 * block, now));
+  // Long commands past their predicted end, still to run (their inputs
+  // late): no third, however late.
+  CHECK_FALSE(DispatchWindow::has_room(2, now - 1.0, 2 * block, now));
+  // Short ones: up to 64 while what they add up to ends within the horizon.
+  CHECK(DispatchWindow::has_room(20, now + 20 * launch, 20 * launch, now));
+  CHECK_FALSE(DispatchWindow::has_room(DispatchWindow::kMaxInFlight, now, 0, now));
+  CHECK_FALSE(DispatchWindow::has_room(3, now + 2 * DispatchWindow::kHorizon, 3 * launch, now));
 }
