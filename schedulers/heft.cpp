@@ -14,7 +14,7 @@
 // follows ends there, or is learnt of and acted on elsewhere (ready_at):
 // a device that runs the predecessors has the bytes and queues the
 // command right behind them. A device whose queue runs dry may take the
-// command queued last on another (rebalance_to).
+// command another would run last (rebalance_to).
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -74,30 +74,37 @@ class Heft final : public PerDeviceQueues {
   }
 
  private:
-  // A device whose queue ran dry takes the command queued last on another
-  // device, the one that would end latest there, when it would end it
-  // sooner itself. Placed when it became ready, a command keeps the
+  // A device whose queue ran dry takes from another device the command
+  // that would run last there (lowest priority, newest), when it would end
+  // it sooner itself. Placed when it became ready, a command keeps the
   // predictions of that moment: where the inputs' transfers took longer
   // than predicted (a network shared by every node), the devices that got
   // theirs first ran out of work while others still held theirs queued
   // (bench-cluster-scaling's matmul on 4 nodes: the first GPUs done 10-15 ms
-  // before the last). Only between devices whose models of the kernel are
-  // calibrated: an exploration stays where it measures.
+  // before the last). Only a command that can start (a command placed
+  // ahead stays behind what it waits for: taken, on the local 16-device
+  // Cholesky, they only moved its tiles around), and only between devices
+  // whose models of the kernel are calibrated: an exploration stays where
+  // it measures.
   std::shared_ptr<Task> rebalance_to(size_t device) {
     const double now = view_.now();
     size_t from = view_.devices();
     double most_gained = 0;
     for (size_t d = 0; d < view_.devices(); ++d) {
-      const Task *t = d == device ? nullptr : last_queued(d);
+      const Task *t = d == device ? nullptr : last_to_run(d);
       if (!t || !view_.can_run(*t, device) || !view_.calibrated(*t, device) || !view_.calibrated(*t, d)) continue;
+      if (view_.ready_at(*t, d) > now + kReadySlack) continue;  // placed ahead: it waits for its predecessors
       const double there = std::max(now, view_.busy_until(d)) + queued(d);
       const double free = std::max(now, view_.busy_until(device)) + queued(device);
       const double start = std::max(free, view_.ready_at(*t, device));
       const double here = start + view_.transfer_time(*t, device) + estimate(*t, device);
       if (there - here > most_gained) from = d, most_gained = there - here;
     }
-    return from == view_.devices() ? nullptr : take_last(from);
+    return from == view_.devices() ? nullptr : take_last_to_run(from);
   }
+  // ready_at() reads the clock again: a command whose predecessors all
+  // ended is ready within this much of rebalance_to's `now`.
+  static constexpr double kReadySlack = 10e-6;
   // The model's time, or for a device without one yet, a device's known
   // time scaled by the speed ratio (a nominal 1 ms on the fastest device
   // when no device has a model).

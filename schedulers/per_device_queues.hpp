@@ -2,6 +2,7 @@
 // pushed (heft, random, round-robin): pop(d) takes the head of d's queue.
 #pragma once
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "policy.hpp"
@@ -39,16 +40,18 @@ class PerDeviceQueues : public Policy {
     queues_[device].push_back({std::move(t), predicted, priority});
     predicted_[device] += predicted;
   }
-  // The command queued last for `device` (null: none), and taking it out
-  // for another device to run.
-  Task *last_queued(size_t device) const {
-    return queues_[device].empty() ? nullptr : queues_[device].back().task.get();
+  // The command `device` would run last of those queued for it (null:
+  // none): the one of lowest priority, the newest on a tie (pop's order,
+  // reversed). Taking it out, for another device to run.
+  Task *last_to_run(size_t device) const {
+    auto it = last_entry(device);
+    return it == queues_[device].end() ? nullptr : it->task.get();
   }
-  std::shared_ptr<Task> take_last(size_t device) {
-    auto &q = queues_[device];
-    auto t = std::move(q.back().task);
-    predicted_[device] -= q.back().predicted;
-    q.pop_back();
+  std::shared_ptr<Task> take_last_to_run(size_t device) {
+    auto it = last_entry(device);
+    auto t = std::move(it->task);
+    predicted_[device] -= it->predicted;
+    queues_[device].erase(it);
     return t;
   }
   // Predicted work queued for `device` (and the devices it shares cores
@@ -81,6 +84,17 @@ class PerDeviceQueues : public Policy {
     double priority;
   };
   std::vector<std::deque<Entry>> queues_;
+  std::deque<Entry>::const_iterator last_entry(size_t device) const {
+    const auto &q = queues_[device];
+    auto last = q.end();
+    for (auto it = q.begin(); it != q.end(); ++it)
+      if (last == q.end() || it->priority <= last->priority) last = it;
+    return last;
+  }
+  std::deque<Entry>::iterator last_entry(size_t device) {
+    auto &q = queues_[device];
+    return q.begin() + (std::as_const(*this).last_entry(device) - q.cbegin());
+  }
   std::vector<double> predicted_ = std::vector<double>(view_.devices(), 0.0);
   mutable std::vector<size_t> eligible_;
 };

@@ -160,6 +160,12 @@ TEST_CASE("heft: a device whose queue ran dry takes the command queued last on a
     CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3});  // 2 ends at 2 on d0, 3 here
     CHECK(drain_running(*heft, view, 0) == std::vector<int>{0, 2});
   }
+  SECTION("not one placed ahead, still waiting for what it follows") {
+    heft->push(task(4, {.ready = {3.0, 3.0}}));  // to d0 (its queue ends first), last there
+    view.busy[0] = 5;
+    CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3});
+    CHECK(drain(*heft, 0) == std::vector<int>{0, 2, 4});
+  }
   SECTION("not a command sent to be measured") {
     heft->push(task(4, {.exec = {1.0, -1.0}}));  // to d1, which has no model of it
     view.busy[1] = 5;
@@ -329,17 +335,20 @@ TEST_CASE("random places reproducibly, weighted by the devices' speeds") {
   CHECK(first[1].size() < 950);
 }
 
-TEST_CASE("The engine's window: two commands a device, more only while they are short and about to end") {
+TEST_CASE("The engine's window: two commands a device, more while they are about to end, long ones not once late") {
   using unicl::DispatchWindow;
   constexpr double now = 10.0, block = 5e-3, launch = 10e-6;
   CHECK(DispatchWindow::has_room(0, 0, 0, now));
   CHECK(DispatchWindow::has_room(1, now + block, block, now));
   CHECK_FALSE(DispatchWindow::has_room(2, now + 2 * block, 2 * block, now));
-  // Long commands past their predicted end, still to run (their inputs
-  // late): no third, however late.
+  // Long commands: a third as those in flight are about to end...
+  CHECK(DispatchWindow::has_room(2, now + 0.5e-3, 2 * block, now));
+  // ...not once past their predicted end, still to run (inputs late).
+  CHECK_FALSE(DispatchWindow::has_room(2, now - 1e-6, 2 * block, now));
   CHECK_FALSE(DispatchWindow::has_room(2, now - 1.0, 2 * block, now));
   // Short ones: up to 64 while what they add up to ends within the horizon.
   CHECK(DispatchWindow::has_room(20, now + 20 * launch, 20 * launch, now));
+  CHECK(DispatchWindow::has_room(20, now - 1.0, 20 * launch, now));  // a little slower than predicted
   CHECK_FALSE(DispatchWindow::has_room(DispatchWindow::kMaxInFlight, now, 0, now));
   CHECK_FALSE(DispatchWindow::has_room(3, now + 2 * DispatchWindow::kHorizon, 3 * launch, now));
 }
