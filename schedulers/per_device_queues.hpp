@@ -41,8 +41,9 @@ class PerDeviceQueues : public Policy {
     predicted_[device] += predicted;
   }
   // The command `device` would run last of those queued for it (null:
-  // none): the one of lowest priority, the newest on a tie (pop's order,
-  // reversed). Taking it out, for another device to run.
+  // none): the one of lowest priority, the newest on a tie, among the
+  // newest kScan (pop's order, reversed, with the same bounded look).
+  // Taking it out, for another device to run.
   Task *last_to_run(size_t device) const {
     auto it = last_entry(device);
     return it == queues_[device].end() ? nullptr : it->task.get();
@@ -87,7 +88,7 @@ class PerDeviceQueues : public Policy {
   std::deque<Entry>::const_iterator last_entry(size_t device) const {
     const auto &q = queues_[device];
     auto last = q.end();
-    for (auto it = q.begin(); it != q.end(); ++it)
+    for (auto it = q.size() > kScan ? q.end() - kScan : q.begin(); it != q.end(); ++it)
       if (last == q.end() || it->priority <= last->priority) last = it;
     return last;
   }
