@@ -42,8 +42,7 @@ class Heft final : public PerDeviceQueues {
     // walks what the command follows; both loops below read it).
     std::vector<double> &start_of = start_of_;
     start_of.assign(view_.devices(), 0.0);
-    for (size_t d : devices)
-      start_of[d] = std::max(std::max(now, view_.busy_until(d)) + queued(d), view_.ready_at(*t, d));
+    for (size_t d : devices) start_of[d] = start_on(*t, d, now);
     // Explore: the earliest-starting device whose model of the kernel is
     // not yet calibrated and to which no exploration is on the way.
     size_t explore = view_.devices();
@@ -94,14 +93,16 @@ class Heft final : public PerDeviceQueues {
       const Task *t = d == device ? nullptr : last_to_run(d);
       if (!t || !view_.can_run(*t, device) || !view_.calibrated(*t, device) || !view_.calibrated(*t, d)) continue;
       if (view_.ready_at(*t, d) > now + kReadySlack) continue;  // placed ahead: it waits for its predecessors
-      const double there = std::max(now, view_.busy_until(d)) + queued(d);
-      const double free = std::max(now, view_.busy_until(device)) + queued(device);
-      const double start = std::max(free, view_.ready_at(*t, device));
-      const double here = start + view_.transfer_time(*t, device) + estimate(*t, device);
+      const double there = free_on(d, now);  // its queue's end: it runs last there
+      const double here = start_on(*t, device, now) + view_.transfer_time(*t, device) + estimate(*t, device);
       if (there - here > most_gained) from = d, most_gained = there - here;
     }
     return from == view_.devices() ? nullptr : take_last_to_run(from);
   }
+  // When device d is free of what runs and is queued there (its core
+  // group's), and when it could start `t` behind that and what `t` follows.
+  double free_on(size_t d, double now) const { return std::max(now, view_.busy_until(d)) + queued(d); }
+  double start_on(const Task &t, size_t d, double now) const { return std::max(free_on(d, now), view_.ready_at(t, d)); }
   // ready_at() reads the clock again: a command whose predecessors all
   // ended is ready within this much of rebalance_to's `now`.
   static constexpr double kReadySlack = 10e-6;
