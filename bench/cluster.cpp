@@ -7,7 +7,7 @@
 //              rank 0 and node 1 (the node client's communicator, from its
 //              communication thread). Goal: >= 0.8x plain MPI at 1, 16 and
 //              64 MiB, medians and best times alike (the table shows every
-//              size).
+//              size). Plain MPI and UniCL take turns, round by round.
 //              Also node 1 -> node 2: a buffer written on node 1's device,
 //              then migrated to node 2's (straight between the nodes),
 //              against half a plain MPI round trip between them.
@@ -70,32 +70,25 @@ Fn client_function(const char *name) {
 // Samples per size: about 256 MiB moved, within [3, 100].
 size_t samples_for(size_t bytes) { return std::clamp<size_t>(256 * MiB / bytes, 3, 100); }
 
+// Rounds of a transfer size, plain MPI and UniCL taking turns.
+constexpr size_t kRounds = 7;
+
 // A time's median and best of its samples.
 struct Times {
   double median = 0, best = 0;
   explicit Times(const std::vector<double> &samples)
       : median(bench::median(samples)), best(*std::min_element(samples.begin(), samples.end())) {}
-  Times half() const {
-    Times t = *this;
-    t.median /= 2, t.best /= 2;
-    return t;
-  }
 };
 
-// Seconds per plain MPI round trip of `bytes` (of three runs): rank 0 with
-// node `rank`, or (from > 0) node `from` with node `rank`.
-Times raw_round_trip(int rank, size_t bytes, int from = 0) {
+// Seconds per plain MPI round trip of `bytes`, the mean of `count`: rank 0
+// with node `rank`, or (from > 0) node `from` with node `rank`.
+double raw_round_trip(int rank, size_t bytes, size_t count, int from = 0) {
   static auto with_rank0 = client_function<RawPingPong>("unicl_cluster_raw_ping_pong");
   static auto between = client_function<RawPingPongBetween>("unicl_cluster_raw_ping_pong_between");
-  std::vector<double> samples;
-  for (int rep = 0; rep < 3; ++rep) {
-    const size_t n = samples_for(bytes);
-    double seconds = 0;
-    if ((from ? between(from, rank, bytes, n, &seconds) : with_rank0(rank, bytes, n, &seconds)) != 0)
-      throw std::runtime_error("no node " + std::to_string(rank));
-    samples.push_back(seconds / n);
-  }
-  return Times(samples);
+  double seconds = 0;
+  if ((from ? between(from, rank, bytes, count, &seconds) : with_rank0(rank, bytes, count, &seconds)) != 0)
+    throw std::runtime_error("no node " + std::to_string(rank));
+  return seconds / count;
 }
 
 cl::Device named(const std::vector<cl::Device> &all, const std::string &suffix, bool remote) {
@@ -195,28 +188,37 @@ void transfers(const cl::Device &node1, const cl::Device &node2, size_t max_size
   } to_node, between;
   for (size_t size = 4 * KiB; size <= max_size; size *= 4) {
     std::vector<char> host(size, 1);
-    const Times mpi = raw_round_trip(1, size), mpi_one_way = raw_round_trip(2, size, 1).half();
-    cl::Buffer b(one, CL_MEM_READ_WRITE, size);
-    std::vector<double> samples;
-    const size_t n = samples_for(size);
-    for (size_t i = 0; i < n + 1; ++i) {
+    cl::Buffer b(one, CL_MEM_READ_WRITE, size), m(both, CL_MEM_READ_WRITE, size);
+    q.enqueueWriteBuffer(b, CL_TRUE, 0, size, host.data());  // the first one places the buffer
+    // Plain MPI and UniCL take turns, round by round (this machine's speed
+    // drifts from second to second: measured one after the other, they
+    // would be two different machines); each round's sample is the mean of
+    // its transfers, the same statistic on both sides.
+    const size_t per_round = (samples_for(size) + kRounds - 1) / kRounds;
+    const size_t moves_per_round = std::max<size_t>(1, per_round / 2);
+    std::vector<double> mpi_rounds, unicl_rounds, one_way_rounds, move_rounds;
+    for (size_t round = 0; round < kRounds; ++round) {
+      mpi_rounds.push_back(raw_round_trip(1, size, per_round));
       auto start = bench::Clock::now();
-      q.enqueueWriteBuffer(b, CL_TRUE, 0, size, host.data());
-      q.enqueueReadBuffer(b, CL_TRUE, 0, size, host.data());
-      if (i) samples.push_back(bench::seconds_since(start));  // the first one places the buffer
+      for (size_t i = 0; i < per_round; ++i) {
+        q.enqueueWriteBuffer(b, CL_TRUE, 0, size, host.data());
+        q.enqueueReadBuffer(b, CL_TRUE, 0, size, host.data());
+      }
+      unicl_rounds.push_back(bench::seconds_since(start) / per_round);
+      // node 1 -> node 2: written on node 1, then migrated to node 2 (the
+      // migration alone timed).
+      one_way_rounds.push_back(raw_round_trip(2, size, moves_per_round, 1) / 2);
+      double moving = 0;
+      for (size_t i = 0; i < moves_per_round; ++i) {
+        q1.enqueueWriteBuffer(m, CL_TRUE, 0, size, host.data());
+        auto moved = bench::Clock::now();
+        q2.enqueueMigrateMemObjects({m}, 0);
+        q2.finish();
+        moving += bench::seconds_since(moved);
+      }
+      move_rounds.push_back(moving / moves_per_round);
     }
-    const Times unicl(samples);
-    // node 1 -> node 2: written on node 1, then migrated to node 2.
-    std::vector<double> moves;
-    cl::Buffer m(both, CL_MEM_READ_WRITE, size);
-    for (size_t i = 0; i < std::min<size_t>(n, 10); ++i) {
-      q1.enqueueWriteBuffer(m, CL_TRUE, 0, size, host.data());
-      auto start = bench::Clock::now();
-      q2.enqueueMigrateMemObjects({m}, 0);
-      q2.finish();
-      moves.push_back(bench::seconds_since(start));
-    }
-    const Times move(moves);
+    const Times mpi(mpi_rounds), unicl(unicl_rounds), mpi_one_way(one_way_rounds), move(move_rounds);
     if (size == MiB || size == 16 * MiB || size == 64 * MiB) to_node.add(mpi, unicl), between.add(mpi_one_way, move);
     t.add({bench::bytes(size), bench::fixed(mpi.median * 1e6, 1) + " us", bench::fixed(2.0 * size / mpi.median / 1e9, 2),
            bench::fixed(unicl.median * 1e6, 1) + " us", bench::fixed(2.0 * size / unicl.median / 1e9, 2),
@@ -225,8 +227,9 @@ void transfers(const cl::Device &node1, const cl::Device &node2, size_t max_size
            bench::fixed(mpi_one_way.median / move.median, 2), bench::fixed(mpi_one_way.best / move.best, 2)});
   }
   t.print();
-  std::cout << "(medians, and the ratio of best times in brackets; GB/s counts both directions of a round trip; "
-               "node 1 -> node 2 goes straight between the nodes, against half a plain MPI round trip between them)\n\n";
+  std::cout << "(medians of " << kRounds << " rounds, plain MPI and UniCL taking turns, each round's sample the mean of its "
+               "transfers; the ratio of best rounds in brackets; GB/s counts both directions of a round trip; node 1 -> "
+               "node 2 goes straight between the nodes, against half a plain MPI round trip between them)\n\n";
   auto summary = [](const std::string &what, double ratio) {
     bench::summary("cluster", what, bench::fixed(ratio, 2) + "x", ">= 0.8x", ratio >= 0.8 ? "met" : "MISSED");
   };
@@ -240,7 +243,7 @@ void transfers(const cl::Device &node1, const cl::Device &node2, size_t max_size
 // Launches on node 1's device against rank 0's own; prints their table and
 // the four summary lines.
 void launches(const cl::Device &node1, const cl::Device &local) {
-  const double rtt = raw_round_trip(1, 8).median;
+  const double rtt = raw_round_trip(1, 8, 100);
   const auto stream = launch_costs({node1, local}, false, 1000);
   const auto waited = launch_costs({node1, local}, true, 50);
   bench::Table l({"launches (kernel of 2 buffers + 1 scalar set each time)", "node 1's device", "rank 0's device",
