@@ -147,13 +147,20 @@ TEST_CASE("heft counts the queued work of devices that share cores together") {
   CHECK(drain_running(*heft, view, 2) == std::vector<int>{1});
 }
 
-TEST_CASE("heft: a device whose queue ran dry takes the command queued last on another when it would end it sooner") {
+TEST_CASE("heft: a device whose queue ran dry takes the command another would run last when it would end it sooner") {
   FakeView view(2);
   auto heft = make_policy("heft", view);
   for (int i = 0; i < 4; ++i) heft->push(task(i, {.exec = {1.0, 1.0}}));  // 0, 2 on d0; 1, 3 on d1
   SECTION("from a device running late: its commands went in longer than predicted") {
     view.busy[0] = 5;
     CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3, 2, 0});  // 2 ends at 3 here, 7 there
+    CHECK(drain(*heft, 0).empty());
+  }
+  SECTION("the one of lowest priority there first, not the newest") {
+    heft->push(task(4, {.exec = {1.0, 1.0}, .priority = 9}));  // to d0 (its queue ends first), newest there
+    view.busy[0] = 5;
+    // d0 would run 4 first: d1 takes 2 (lowest, newest of the ties), then 0, then 4.
+    CHECK(drain_running(*heft, view, 1) == std::vector<int>{1, 3, 2, 0, 4});
     CHECK(drain(*heft, 0).empty());
   }
   SECTION("not what it would end later than where it is queued") {
