@@ -195,6 +195,8 @@ void transfers(const cl::Device &node1, const cl::Device &node2, size_t max_size
     // would be two different machines); each round's sample is the mean of
     // its transfers, the same statistic on both sides.
     const size_t per_round = (samples_for(size) + kRounds - 1) / kRounds;
+    // Each move needs a write to node 1 first (not timed): half as many
+    // keep a round's length near that of the write+read loop.
     const size_t moves_per_round = std::max<size_t>(1, per_round / 2);
     std::vector<double> mpi_rounds, unicl_rounds, one_way_rounds, move_rounds;
     for (size_t round = 0; round < kRounds; ++round) {
