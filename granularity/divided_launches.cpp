@@ -92,6 +92,7 @@ class Granularity final : public GranularityService {
     }
     if (err != CL_SUCCESS) return abandon(choice, err);
     Ref<_cl_event> event(raw, true);
+    choice_.enqueued(choice, event->task);
     event->type = l.type;
     event->on_complete([this, choice, task = event->task](cl_int status) {
       const double ended = static_cast<double>(host_clock_ns()) * 1e-9;
@@ -111,6 +112,7 @@ class Granularity final : public GranularityService {
   // The launch of `choice` was not enqueued: it returns `err`, and the
   // choice hears of it as of a failed launch.
   cl_int abandon(const FactorChoice::Choice &choice, cl_int err) {
+    choice_.enqueued(choice, nullptr);
     choice_.finished(choice, -1, static_cast<double>(host_clock_ns()) * 1e-9);
     return err;
   }
@@ -150,6 +152,7 @@ class Granularity final : public GranularityService {
       return abandon(choice, err);
     }
     Ref<_cl_event> gate(raw, true);
+    choice_.enqueued(choice, gate->task);  // the application's event: complete after finished()
     gate->type = l.type;
     gate->division = record;
     // In a chain, the launch starts when the previous one ends: its time

@@ -9,6 +9,7 @@
 #include "core/kernel.hpp"
 #include "core/queue.hpp"
 #include "core/scheduling.hpp"
+#include "core/task.hpp"
 #include "schedulers/perf_model.hpp"
 
 namespace unicl {
@@ -92,15 +93,16 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   // other way round, a factor could look untried in between (each-once then
   // ran the undivided launch twice, under AddressSanitizer).
   std::map<unsigned, size_t> in_flight;
-  uint64_t out_of_order = 0;
   {
     std::lock_guard lock(mutex_);
     in_flight = shapes_[c.shape].in_flight;
-    out_of_order = out_of_order_in_flight_;
   }
   // Devices sharing the same cores (two CPU devices of this host) count
   // once: dividing a launch among them gains nothing.
   const size_t devices = ctx.engine ? ctx.engine->concurrent_devices() : ctx.slots.size();
+  // Enough to tell: a launch that waits for nothing has none in flight
+  // behind it.
+  const uint64_t out_of_order = out_of_order_in_flight(devices + (l.num_events ? kAncestorsWalked : 0));
   std::vector<FactorOption> options = this->options(l, c.shape, devices);
   const FactorStrategy *strategy = strategies_.front().second.get();
   for (auto &[name, s] : strategies_)
@@ -116,10 +118,10 @@ FactorChoice::Choice FactorChoice::choose(const DividedLaunch &l, const std::str
   Shape &shape = shapes_[c.shape];
   for (auto &o : options)
     if (auto in = in_flight.find(o.factor); in != in_flight.end()) o.in_flight = in->second;
-  const uint64_t beside = out_of_order_in_flight_ > behind ? out_of_order_in_flight_ - behind : 0;
+  const uint64_t beside = out_of_order > behind ? out_of_order - behind : 0;
   const bool saturated = beside >= devices && options.front().factor == 0;
   size_t i = saturated ? 0 : std::min(strategy->choose(options, shape.launches, devices), options.size() - 1);
-  if (c.out_of_order) ++out_of_order_in_flight_;
+  if (c.out_of_order) ++out_of_order_enqueueing_;
   c.factor = options[i].factor;
   // The built-in divider's pieces leave their bytes where they ran, for the
   // next launch: a factor's first run pays to place them (Choice).
@@ -163,10 +165,41 @@ size_t FactorChoice::unfinished_ancestors(const DividedLaunch &l, size_t limit) 
   return seen.size();
 }
 
+uint64_t FactorChoice::out_of_order_in_flight(uint64_t enough) {
+  std::vector<std::weak_ptr<Task>> commands;
+  uint64_t count = 0;
+  {
+    std::lock_guard lock(mutex_);
+    count = out_of_order_enqueueing_;
+    commands = out_of_order_commands_;
+  }
+  // Asked outside mutex_ and any context lock: the status the vendor gives,
+  // which is CL_COMPLETE as soon as the application's wait has returned.
+  std::vector<std::shared_ptr<Task>> complete;  // held: no other task takes their addresses meanwhile
+  for (auto &command : commands) {
+    if (count >= enough) break;
+    auto task = command.lock();
+    if (task && task->unfinished()) ++count;
+    else if (task) complete.push_back(std::move(task));
+  }
+  std::lock_guard lock(mutex_);
+  std::erase_if(out_of_order_commands_, [&](const std::weak_ptr<Task> &command) {
+    auto task = command.lock();
+    return !task || std::find(complete.begin(), complete.end(), task) != complete.end();
+  });
+  return count;
+}
+
+void FactorChoice::enqueued(const Choice &c, const std::shared_ptr<Task> &command) {
+  if (!c.out_of_order) return;
+  std::lock_guard lock(mutex_);
+  if (out_of_order_enqueueing_ > 0) out_of_order_enqueueing_ -= 1;
+  if (command) out_of_order_commands_.push_back(command);
+}
+
 void FactorChoice::left(const Choice &c) {
   auto &in = shapes_[c.shape].in_flight[c.factor];
   if (in > 0) in -= 1;
-  if (c.out_of_order && out_of_order_in_flight_ > 0) out_of_order_in_flight_ -= 1;
 }
 
 void FactorChoice::finished(const Choice &c, double seconds, double now) {

@@ -23,6 +23,7 @@ struct _cl_context;
 
 namespace unicl {
 
+class Task;
 class PerfModels;
 
 class FactorChoice {
@@ -43,7 +44,7 @@ class FactorChoice {
     // could rule a factor out for good).
     bool calibration = false;
     // Chosen on a queue out of order: counted among the launches that may
-    // run beside a later one (out_of_order_in_flight_).
+    // run beside a later one (out_of_order_commands_) once enqueued().
     bool out_of_order = false;
   };
   // `shape`: the launch's key, shape_of(launch), with a suffix for launches
@@ -51,6 +52,10 @@ class FactorChoice {
   // divider's, whose bytes are in place). `now`: the enqueue call's time,
   // host-clock seconds.
   Choice choose(const DividedLaunch &launch, const std::string &shape, double now);
+  // The launch of `choice` is enqueued as `command` (its event's task, or
+  // null when nothing was enqueued): until that command completes, it may
+  // run beside later launches.
+  void enqueued(const Choice &choice, const std::shared_ptr<Task> &command);
   // The launch ended `seconds` after it started, at `now`; failed launches
   // pass a negative `seconds`.
   void finished(const Choice &choice, double seconds, double now);
@@ -92,8 +97,13 @@ class FactorChoice {
   std::vector<std::pair<std::string, std::unique_ptr<FactorStrategy>>> strategies_;
   std::mutex mutex_;
   uint64_t all_launches_ = 0;  // learnt launches of every shape; guarded by mutex_
-  // Launches on queues out of order, of every shape, chosen and not finished
-  // (mutex_). Those of them a launch does not wait for, directly or through
+  // Launches on queues out of order, of every shape, chosen and not
+  // complete (mutex_): those being enqueued, and the commands of those
+  // enqueued. Complete means what the application sees: a command is out of
+  // the count as soon as its event is complete, not once its end is recorded
+  // here (finished() runs later, from the work queue: a loop that waits for
+  // each launch then saw the last one still in flight, took the next one as
+  // saturated and ran every launch whole). Those of them a launch does not wait for, directly or through
   // others, may run beside it: with as many as the devices that can run at
   // once, each device has a whole launch of its own to run, and a divided
   // one cannot end the batch sooner: it only adds cuts, moves and gathers,
@@ -101,7 +111,11 @@ class FactorChoice {
   // independent launches on 16 devices: 132 ms in the runs the climb
   // divided, 70 ms whole; every launch timed alone, the divided ones looked
   // faster. Its Cholesky, 220 launches that wait for others: the same.)
-  uint64_t out_of_order_in_flight_ = 0;
+  uint64_t out_of_order_enqueueing_ = 0;
+  std::vector<std::weak_ptr<Task>> out_of_order_commands_;
+  // The launches above still in flight, counted up to `enough` (mutex_
+  // held); those found complete leave the list.
+  uint64_t out_of_order_in_flight(uint64_t enough);
   // The commands `launch` waits for, directly or through others, that have
   // not ended, counted up to `limit`: those launches in flight are not
   // beside it (a chain's launches are all behind each other).
