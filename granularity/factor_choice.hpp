@@ -103,8 +103,8 @@ class FactorChoice {
   // the count as soon as its event is complete, not once its end is recorded
   // here (finished() runs later, from the work queue: a loop that waits for
   // each launch then saw the last one still in flight, took the next one as
-  // saturated and ran every launch whole). Those of them a launch does not wait for, directly or through
-  // others, may run beside it: with as many as the devices that can run at
+  // saturated and ran every launch whole). Those of them a launch does not
+  // wait for, directly or through others, may run beside it: with as many as the devices that can run at
   // once, each device has a whole launch of its own to run, and a divided
   // one cannot end the batch sooner: it only adds cuts, moves and gathers,
   // so the launch runs whole. (bench-cluster-scaling's matmul, 85
@@ -113,8 +113,9 @@ class FactorChoice {
   // faster. Its Cholesky, 220 launches that wait for others: the same.)
   uint64_t out_of_order_enqueueing_ = 0;
   std::vector<std::weak_ptr<Task>> out_of_order_commands_;
-  // The launches above still in flight, counted up to `enough` (mutex_
-  // held); those found complete leave the list.
+  // The launches above still in flight, counted up to `enough`; those
+  // found complete leave the list. Takes mutex_ itself: the commands'
+  // statuses are asked without it.
   uint64_t out_of_order_in_flight(uint64_t enough);
   // The commands `launch` waits for, directly or through others, that have
   // not ended, counted up to `limit`: those launches in flight are not
