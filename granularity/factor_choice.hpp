@@ -104,10 +104,10 @@ class FactorChoice {
   // here (finished() runs later, from the work queue: a loop that waits for
   // each launch then saw the last one still in flight, took the next one as
   // saturated and ran every launch whole). Those of them a launch does not
-  // wait for, directly or through others, may run beside it: with as many as the devices that can run at
-  // once, each device has a whole launch of its own to run, and a divided
-  // one cannot end the batch sooner: it only adds cuts, moves and gathers,
-  // so the launch runs whole. (bench-cluster-scaling's matmul, 85
+  // wait for, directly or through others, may run beside it: with as many
+  // as the devices that can run at once, each device has a whole launch of
+  // its own to run, and a divided one cannot end the batch sooner: it only
+  // adds cuts, moves and gathers, so the launch runs whole. (bench-cluster-scaling's matmul, 85
   // independent launches on 16 devices: 132 ms in the runs the climb
   // divided, 70 ms whole; every launch timed alone, the divided ones looked
   // faster. Its Cholesky, 220 launches that wait for others: the same.)
